@@ -1,0 +1,11 @@
+/**
+ * @module Every CLI command, loaded lazily so that `--help` and `version` start fast.
+ * Add a command by adding one line here; its module default-exports a `CliCommand`.
+ */
+import type { CliCommand } from "./command.ts";
+
+export const commandLoaders: Readonly<Record<string, () => Promise<{ default: CliCommand }>>> = {
+  "start": () => import("./commands/start.ts"),
+  "validate": () => import("./commands/validate.ts"),
+  "version": () => import("./commands/version.ts"),
+};

@@ -1,0 +1,28 @@
+/**
+ * @module The cts-runtime plugin contract. A third-party plugin depends on this package and
+ * nothing else: it default-exports `definePlugin({...})` and reaches every service by token.
+ */
+export { createToken, TOKEN_ID_PATTERN } from "./src/token.ts";
+export type { ResolvedDeps, Token, TokenMap, TokenScope } from "./src/token.ts";
+export { defineService, definePlugin, PLUGIN_API_VERSION, PLUGIN_ID_PATTERN } from "./src/define-plugin.ts";
+export type {
+  HookOptions, PluginContext, PluginDefinition, PluginKind, PluginLifecycle, PluginSpec, ServiceFactory,
+} from "./src/define-plugin.ts";
+export { CtsError, errorMessage, isCtsError } from "./src/errors.ts";
+export type { CtsErrorCode } from "./src/errors.ts";
+export type { JsonSchema } from "./src/json-schema.ts";
+export type { Named, Registry } from "./src/registry.ts";
+export type * from "./src/config.ts";
+export type * from "./src/task-inputs.ts";
+export type * from "./src/driver.ts";
+export type * from "./src/conditions.ts";
+export { consulQuery } from "./src/services/consul-client.ts";
+export type * from "./src/services/consul-client.ts";
+export type * from "./src/services/logger.ts";
+export type * from "./src/services/process-runner.ts";
+export type * from "./src/services/file-system.ts";
+export type * from "./src/services/task-store.ts";
+export type * from "./src/services/task-manager.ts";
+export type * from "./src/services/http-router.ts";
+export type * from "./src/services/shutdown.ts";
+export * from "./src/core-tokens.ts";

@@ -1,0 +1,62 @@
+/**
+ * @module Conditions and module inputs: what a task watches and what data it receives.
+ *
+ * A condition decides when a task runs; a module input only supplies data. Both are created per
+ * task from the task's config and watch Consul through the engine's shared watcher pool, so that
+ * every distinct Consul query is watched by exactly one blocking query across all tasks.
+ */
+import type { JsonSchema } from "./json-schema.ts";
+import type { Named } from "./registry.ts";
+import type { ConsulQuery, ConsulQueryResult } from "./services/consul-client.ts";
+import type { InputVariable } from "./task-inputs.ts";
+import type { Logger } from "./services/logger.ts";
+
+/** Why a run happened; recorded in the task's event. */
+export interface TriggerReason {
+  readonly kind: "dependency" | "schedule" | "api" | "startup" | "leader" | "retry";
+  /** E.g. the Consul query that changed, or the cron expression. */
+  readonly detail?: string;
+}
+
+/** The engine's shared watcher: one blocking query per distinct `ConsulQuery.key`. */
+export interface QueryWatcher {
+  /**
+   * Calls `listener` with the current result as soon as it is known and after every change.
+   * Returns an unsubscribe function; the blocking query stops when its last listener leaves.
+   */
+  subscribe(query: ConsulQuery, listener: (result: ConsulQueryResult) => void): () => void;
+}
+
+export interface InputContext {
+  readonly watcher: QueryWatcher;
+  readonly logger: Logger;
+  readonly signal: AbortSignal;
+  /** Publishes this source's latest value for `variable`. */
+  publish(variable: InputVariable, value: unknown): void;
+  /** Conditions only: asks the engine to run the task (buffer periods apply). */
+  trigger(reason: TriggerReason): void;
+}
+
+/** A running condition or module input for one task. */
+export interface InputSource {
+  /** The variable this source renders, if any (a schedule renders none). */
+  readonly variable?: InputVariable;
+  /** Starts watching; resolves once the first value has been published (or at once if none). */
+  start(ctx: InputContext): Promise<void>;
+  stop(): void;
+}
+
+/** Registered by condition plugins; `name` is the `condition "<name>"` label. */
+export interface ConditionFactory extends Named {
+  /** Validates the condition block's fields (after normalisation). */
+  readonly optionsSchema?: JsonSchema;
+  /** True when the condition ignores buffer periods (CTS: schedule). */
+  readonly unbuffered?: boolean;
+  create(config: Readonly<Record<string, unknown>>, taskName: string): InputSource;
+}
+
+/** Registered by module-input plugins; `name` is the `module_input "<name>"` label. */
+export interface ModuleInputFactory extends Named {
+  readonly optionsSchema?: JsonSchema;
+  create(config: Readonly<Record<string, unknown>>, taskName: string): InputSource;
+}

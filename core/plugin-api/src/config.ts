@@ -1,0 +1,204 @@
+/**
+ * @module The normalised, validated configuration every plugin reads.
+ *
+ * CTS's HCL/JSON files are parsed, merged, defaulted and validated by core/config into this
+ * shape. Keys keep CTS's snake_case names so users recognise them; labelled HCL blocks
+ * (`condition "services" {}`) become objects with a `type` field; durations become milliseconds.
+ */
+
+export interface BufferPeriodConfig {
+  readonly enabled: boolean;
+  /** Milliseconds. */
+  readonly min: number;
+  /** Milliseconds. */
+  readonly max: number;
+}
+
+export interface TlsFilesConfig {
+  readonly enabled: boolean;
+  readonly verify: boolean;
+  readonly ca_cert: string;
+  readonly ca_path: string;
+  readonly cert: string;
+  readonly key: string;
+  readonly server_name: string;
+}
+
+export interface ServiceRegistrationConfig {
+  readonly enabled: boolean;
+  readonly service_name: string;
+  readonly address: string;
+  readonly namespace: string;
+  readonly default_check: { readonly enabled: boolean; readonly address: string };
+}
+
+export interface ConsulConfig {
+  /** `host:port` or a URL, as CTS accepts. */
+  readonly address: string;
+  /** Secret: redacted wherever config is shown. */
+  readonly token: string;
+  readonly kv_path: string;
+  readonly kv_namespace: string;
+  readonly auth: { readonly enabled: boolean; readonly username: string; readonly password: string };
+  readonly tls: TlsFilesConfig;
+  readonly transport: Readonly<Record<string, unknown>>;
+  readonly service_registration: ServiceRegistrationConfig;
+}
+
+export interface ApiTlsConfig {
+  readonly enabled: boolean;
+  readonly cert: string;
+  readonly key: string;
+  readonly verify_incoming: boolean;
+  readonly ca_cert: string;
+  readonly ca_path: string;
+}
+
+/** One `driver "<name>" {}` block. The name selects a driver registered by a plugin. */
+export interface DriverConfig {
+  readonly name: string;
+  /** The block's body as written (terraform: version, path, log, persist_log, backend, required_providers). */
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+/** One `terraform_provider "<name>" {}` block. */
+export interface ProviderConfig {
+  /** `name` or `name.alias`. */
+  readonly id: string;
+  readonly name: string;
+  readonly alias?: string;
+  /** Provider arguments, without `alias`, `task_env` and `auto_commit`. */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  readonly task_env: Readonly<Record<string, string>>;
+  readonly auto_commit?: boolean;
+}
+
+export interface ServicesSelectorConfig {
+  readonly names?: readonly string[];
+  readonly regexp?: string;
+  readonly filter: string;
+  readonly datacenter: string;
+  readonly namespace: string;
+  readonly cts_user_defined_meta: Readonly<Record<string, string>>;
+}
+
+export interface ServicesConditionConfig extends ServicesSelectorConfig {
+  readonly type: "services";
+  readonly use_as_module_input: boolean;
+}
+
+export interface CatalogServicesConditionConfig {
+  readonly type: "catalog-services";
+  readonly regexp: string;
+  readonly datacenter: string;
+  readonly namespace: string;
+  readonly node_meta: Readonly<Record<string, string>>;
+  readonly use_as_module_input: boolean;
+}
+
+export interface ConsulKvSelectorConfig {
+  readonly path: string;
+  readonly recurse: boolean;
+  readonly datacenter: string;
+  readonly namespace: string;
+}
+
+export interface ConsulKvConditionConfig extends ConsulKvSelectorConfig {
+  readonly type: "consul-kv";
+  readonly use_as_module_input: boolean;
+}
+
+export interface ScheduleConditionConfig {
+  readonly type: "schedule";
+  readonly cron: string;
+}
+
+/** A condition type a third-party plugin registers; its fields are validated by that plugin. */
+export interface OtherConditionConfig {
+  readonly type: string;
+  readonly [field: string]: unknown;
+}
+
+export type ConditionConfig =
+  | ServicesConditionConfig
+  | CatalogServicesConditionConfig
+  | ConsulKvConditionConfig
+  | ScheduleConditionConfig;
+
+export type ModuleInputConfig =
+  | ({ readonly type: "services" } & ServicesSelectorConfig)
+  | ({ readonly type: "consul-kv" } & ConsulKvSelectorConfig);
+
+export interface TaskConfig {
+  readonly name: string;
+  readonly description: string;
+  readonly enabled: boolean;
+  readonly providers: readonly string[];
+  readonly module: string;
+  readonly version: string;
+  /** Each value is an HCL expression string, as in CTS (`"\"a\""` for the string a). */
+  readonly variables: Readonly<Record<string, string>>;
+  readonly variable_files: readonly string[];
+  /** Absolute or relative to the daemon's CWD; defaults to `<working_dir>/<name>`. */
+  readonly working_dir: string;
+  readonly buffer_period: BufferPeriodConfig;
+  /** True when the task (not the global block) configured a buffer period (CTS shows it only then). */
+  readonly buffer_period_configured: boolean;
+  readonly condition: ConditionConfig | OtherConditionConfig;
+  readonly module_input: readonly ModuleInputConfig[];
+  /** The driver name this task runs on (the configured `driver` block, default `terraform`). */
+  readonly driver: string;
+}
+
+export interface PluginReferenceConfig {
+  /** The block label, used as the plugin's name in logs. */
+  readonly name: string;
+  /** npm package name, or a path (relative to the config file that named it). */
+  readonly source: string;
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+export interface HighAvailabilityConfig {
+  readonly cluster: {
+    readonly name: string;
+    readonly storage: {
+      readonly parent_path: string;
+      readonly namespace: string;
+      /** Milliseconds. */
+      readonly session_ttl: number;
+    };
+  };
+  readonly instance: { readonly address: string };
+}
+
+export interface CtsConfig {
+  readonly log_level: "TRACE" | "DEBUG" | "INFO" | "WARN" | "ERR";
+  /** Beyond CTS: `json = true` prints one JSON object per log line. */
+  readonly log_json: boolean;
+  readonly port: number;
+  readonly working_dir: string;
+  readonly id: string;
+  readonly syslog: { readonly enabled: boolean; readonly facility: string; readonly name: string };
+  readonly buffer_period: BufferPeriodConfig;
+  readonly tls: ApiTlsConfig;
+  readonly consul: ConsulConfig;
+  readonly driver: DriverConfig;
+  readonly terraform_providers: readonly ProviderConfig[];
+  readonly tasks: readonly TaskConfig[];
+  readonly plugins: readonly PluginReferenceConfig[];
+  readonly high_availability?: HighAvailabilityConfig;
+  /** Beyond CTS: how many events are kept per task. @default 5 */
+  readonly events_per_task: number;
+  /** Beyond CTS: how many tasks may run at once. @default 0 (no limit) */
+  readonly max_concurrent_runs: number;
+  /** Files the config was read from, in order. */
+  readonly sources: readonly string[];
+}
+
+/** How this process was started. */
+export interface RunOptions {
+  readonly mode: "daemon" | "once" | "inspect" | "validate";
+  /** Only these tasks are inspected (`-inspect-task`); empty means all. */
+  readonly inspectTasks: readonly string[];
+  readonly resetStorage: boolean;
+}

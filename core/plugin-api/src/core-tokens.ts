@@ -1,0 +1,38 @@
+/** @module Tokens for the services the core and the built-in plugins provide. */
+import type { ConditionFactory, ModuleInputFactory, QueryWatcher } from "./conditions.ts";
+import type { CtsConfig, RunOptions } from "./config.ts";
+import type { DriverFactory } from "./driver.ts";
+import type { Registry } from "./registry.ts";
+import type { ConsulClient } from "./services/consul-client.ts";
+import type { FileSystem } from "./services/file-system.ts";
+import type { HttpRouter } from "./services/http-router.ts";
+import type { Logger } from "./services/logger.ts";
+import type { ProcessRunner } from "./services/process-runner.ts";
+import type { TaskManager } from "./services/task-manager.ts";
+import type { TaskStore } from "./services/task-store.ts";
+import type { Shutdown } from "./services/shutdown.ts";
+import { createToken, type Token } from "./token.ts";
+
+/** A logger named after the plugin that asks for it. */
+export const loggerToken: Token<Logger> = createToken("core.logger", "plugin");
+/** The validated, frozen configuration. */
+export const configToken: Token<CtsConfig> = createToken("core.config");
+/** How the process was started (daemon, once, inspect). */
+export const runOptionsToken: Token<RunOptions> = createToken("core.runOptions");
+export const processRunnerToken: Token<ProcessRunner> = createToken("core.processRunner");
+export const fileSystemToken: Token<FileSystem> = createToken("core.fileSystem");
+export const httpRouterToken: Token<HttpRouter> = createToken("core.httpRouter");
+export const driverRegistryToken: Token<Registry<DriverFactory>> = createToken("core.driverRegistry");
+export const conditionRegistryToken: Token<Registry<ConditionFactory>> = createToken("core.conditionRegistry");
+export const moduleInputRegistryToken: Token<Registry<ModuleInputFactory>> = createToken("core.moduleInputRegistry");
+
+/** Provided by plugins/consul-client. */
+export const consulClientToken: Token<ConsulClient> = createToken("consul.client");
+/** Provided by the task engine: one blocking query per distinct Consul query. */
+export const queryWatcherToken: Token<QueryWatcher> = createToken("engine.queryWatcher");
+/** Provided by plugins/task-store-memory, or by plugins/ha-consul when HA is configured. */
+export const taskStoreToken: Token<TaskStore> = createToken("store.tasks");
+/** Provided by the task engine. */
+export const taskManagerToken: Token<TaskManager> = createToken("engine.taskManager");
+/** Ends the process through the CLI (the kernel never calls exit itself). */
+export const shutdownToken: Token<Shutdown> = createToken("core.shutdown");

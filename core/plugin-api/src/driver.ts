@@ -1,0 +1,58 @@
+/**
+ * @module The driver contract: how a task is carried out (Terraform, OpenTofu, TFC, ...).
+ *
+ * One method per step of CTS's Go driver interface; `AbortSignal` replaces `context.Context`.
+ */
+import type { ConsulConfig, DriverConfig, ProviderConfig, TaskConfig } from "./config.ts";
+import type { JsonSchema } from "./json-schema.ts";
+import type { Named } from "./registry.ts";
+import type { Logger } from "./services/logger.ts";
+import type { TaskInputs } from "./task-inputs.ts";
+
+/** The result of `plan` (CTS "inspect"). */
+export interface InspectPlan {
+  readonly changesPresent: boolean;
+  /** Human-readable plan text. */
+  readonly plan: string;
+  /** A URL to the plan, for remote drivers (TFC). */
+  readonly url?: string;
+}
+
+/** One task's driver instance, created when the task is created and disposed when it is deleted. */
+export interface Driver {
+  /** Prepares the task's workspace (files, `terraform init`, workspace, validate). Re-run when the task changes. */
+  init(signal: AbortSignal): Promise<void>;
+  /** Writes the task's inputs where `plan`/`apply` will read them. */
+  render(inputs: TaskInputs, signal: AbortSignal): Promise<void>;
+  /** Plans without changing anything. */
+  plan(signal: AbortSignal): Promise<InspectPlan>;
+  /** Applies the rendered inputs. */
+  apply(signal: AbortSignal): Promise<void>;
+  /** Destroys what the task created (not called by CTS flows; offered for completeness). */
+  destroy(signal: AbortSignal): Promise<void>;
+  /** E.g. `terraform 1.11.4`. */
+  version(): Promise<string>;
+  dispose?(): Promise<void>;
+}
+
+export interface DriverContext {
+  /** The `driver "<name>" {}` block. */
+  readonly driver: DriverConfig;
+  /** The `terraform_provider` blocks this task names, resolved. */
+  readonly providers: readonly ProviderConfig[];
+  /** Consul connection (for the default backend and `CONSUL_HTTP_*` environment). */
+  readonly consul: ConsulConfig;
+  /** Absolute path of the task's working directory. */
+  readonly workingDir: string;
+  /** Task-scoped logger (`driver.<name>` with `task_name`). */
+  readonly logger: Logger;
+}
+
+/** What a driver plugin registers: a named factory. `name` is the `driver "<name>"` label. */
+export interface DriverFactory extends Named {
+  /** Validates the `driver "<name>" {}` block body at config load. */
+  readonly optionsSchema?: JsonSchema;
+  /** Checks the driver can run at all (binary present, version ok) once at start-up. */
+  verify?(driver: DriverConfig, signal: AbortSignal): Promise<string>;
+  create(task: TaskConfig, ctx: DriverContext): Promise<Driver>;
+}

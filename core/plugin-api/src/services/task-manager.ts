@@ -1,0 +1,39 @@
+/**
+ * @module The task engine's public face: what the HTTP API, the CLI and HA drive.
+ * Implemented by the engine plugin; names and semantics follow CTS's TasksManager.
+ */
+import type { TaskConfig } from "../config.ts";
+import type { TriggerReason } from "../conditions.ts";
+import type { InspectPlan } from "../driver.ts";
+import type { TaskEvent } from "./task-store.ts";
+
+export type TaskStatus = "successful" | "errored" | "critical" | "unknown";
+
+export interface TaskState {
+  readonly config: TaskConfig;
+  readonly status: TaskStatus;
+  /** Newest first. */
+  readonly events: readonly TaskEvent[];
+  readonly running: boolean;
+  readonly deleting: boolean;
+}
+
+export type RunRequest = "now" | "inspect" | undefined;
+
+export interface TaskManager {
+  list(): TaskState[];
+  get(name: string): TaskState | undefined;
+  /**
+   * Creates a task (CTS POST /v1/tasks). `run: "inspect"` plans and discards it; `"now"`
+   * applies once and keeps it only if the apply succeeded.
+   */
+  create(task: TaskConfig, run?: RunRequest): Promise<{ task: TaskConfig; plan?: InspectPlan; event?: TaskEvent }>;
+  /** CTS PATCH /v1/tasks/{name} `{"enabled": ...}`. Inspect does not persist the change. */
+  setEnabled(name: string, enabled: boolean, run?: RunRequest): Promise<{ plan?: InspectPlan }>;
+  /** Marks for deletion; deleted at once if idle, else after the current run. */
+  delete(name: string): Promise<void>;
+  /** Runs one task now (queued behind a running one). */
+  runNow(name: string, reason: TriggerReason): Promise<TaskEvent | undefined>;
+  /** Resolves when no run is in progress and no run is queued (tests, graceful stop). */
+  idle(): Promise<void>;
+}

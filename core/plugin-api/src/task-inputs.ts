@@ -1,0 +1,40 @@
+/**
+ * @module The Consul data a task receives, exactly as CTS hands it to Terraform modules.
+ *
+ * Field names and types are CTS's "service definition protocol v0" (the `services` variable),
+ * plus `catalog_services` and `consul_kv`. Drivers get this as plain data.
+ */
+
+/** One service instance, keyed in `TaskInputs.services` by `id.node[.namespace].datacenter`. */
+export interface ServiceInstance {
+  readonly id: string;
+  readonly name: string;
+  readonly kind: string;
+  /** Service address, falling back to the node address. */
+  readonly address: string;
+  readonly port: number;
+  readonly meta: Readonly<Record<string, string>>;
+  /** Sorted. */
+  readonly tags: readonly string[];
+  readonly namespace: string;
+  /** Aggregated check status: passing, warning, critical or maintenance. */
+  readonly status: string;
+  readonly node: string;
+  readonly node_id: string;
+  readonly node_address: string;
+  readonly node_datacenter: string;
+  readonly node_tagged_addresses: Readonly<Record<string, string>>;
+  readonly node_meta: Readonly<Record<string, string>>;
+  readonly cts_user_defined_meta: Readonly<Record<string, string>>;
+}
+
+export interface TaskInputs {
+  /** Always present (empty when nothing renders services). Insertion order is CTS's order. */
+  readonly services: Readonly<Record<string, ServiceInstance>>;
+  /** Service name → sorted tags; present only when a catalog-services condition renders it. */
+  readonly catalog_services?: Readonly<Record<string, readonly string[]>>;
+  /** Key path → value; present only when a consul-kv condition or module input renders it. */
+  readonly consul_kv?: Readonly<Record<string, string>>;
+}
+
+export type InputVariable = "services" | "catalog_services" | "consul_kv";
