@@ -25,4 +25,5 @@ export type * from "./src/services/task-store.ts";
 export type * from "./src/services/task-manager.ts";
 export type * from "./src/services/http-router.ts";
 export type * from "./src/services/shutdown.ts";
+export type * from "./src/services/leadership.ts";
 export * from "./src/core-tokens.ts";

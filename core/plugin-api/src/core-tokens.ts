@@ -11,6 +11,7 @@ import type { ProcessRunner } from "./services/process-runner.ts";
 import type { TaskManager } from "./services/task-manager.ts";
 import type { TaskStore } from "./services/task-store.ts";
 import type { Shutdown } from "./services/shutdown.ts";
+import type { Leadership } from "./services/leadership.ts";
 import { createToken, type Token } from "./token.ts";
 
 /** A logger named after the plugin that asks for it. */
@@ -36,3 +37,5 @@ export const taskStoreToken: Token<TaskStore> = createToken("store.tasks");
 export const taskManagerToken: Token<TaskManager> = createToken("engine.taskManager");
 /** Ends the process through the CLI (the kernel never calls exit itself). */
 export const shutdownToken: Token<Shutdown> = createToken("core.shutdown");
+/** Provided by plugins/leadership-standalone, or by plugins/ha-consul when HA is configured. */
+export const leadershipToken: Token<Leadership> = createToken("core.leadership");

@@ -1,0 +1,20 @@
+/**
+ * @module Who may run tasks. Standalone, this instance always leads; with high availability
+ * (plugins/ha-consul) one instance of the cluster leads and the others stand by.
+ */
+
+export interface LeaderInfo {
+  readonly id: string;
+  /** Advertised `high_availability.instance.address`, if the leader configured one. */
+  readonly address?: string;
+}
+
+export interface Leadership {
+  /** This instance's id (`id` in config, default `cts-<hostname>`). */
+  readonly instanceId: string;
+  isLeader(): boolean;
+  /** Called with true when this instance becomes leader, false when it steps down. */
+  subscribe(listener: (isLeader: boolean) => void): () => void;
+  /** The current leader, if known (for follower redirects and cluster status). */
+  leader(): LeaderInfo | undefined;
+}
