@@ -21,6 +21,8 @@ export interface ParsedArgs {
   /** Which flags were actually given on the command line. */
   readonly given: ReadonlySet<string>;
   readonly positionals: readonly string[];
+  /** Every flag occurrence in command-line order (-config-file/-config-dir interleave meaningfully). */
+  readonly occurrences: readonly { readonly name: string; readonly value: string }[];
 }
 
 /** Where a command writes and reads; tests pass buffers, the CLI passes the process streams. */

@@ -1,0 +1,41 @@
+/** @module Help text for the command list and for one command. */
+import type { CliCommand, FlagSpec } from "./command.ts";
+
+export const PROGRAM = "cts-runtime";
+
+export function formatCommandHelp(command: CliCommand): string {
+  const lines = [`Usage: ${PROGRAM} ${command.name} ${command.flags.length ? "[options]" : ""}`.trimEnd(), ""];
+  lines.push(...command.usage.split("\n").map((line) => (line ? `  ${line}` : "")), "");
+  const visible = command.flags.filter((flag) => !flag.hidden);
+  if (visible.length > 0) {
+    lines.push("Options:", "");
+    for (const flag of visible) lines.push(...formatFlag(flag), "");
+  }
+  return lines.join("\n");
+}
+
+function formatFlag(flag: FlagSpec): string[] {
+  const value = flag.type === "bool" ? "" : `=${flag.placeholder ?? "<value>"}`;
+  const notes: string[] = [];
+  if (flag.type === "strings") notes.push("Can be repeated.");
+  if (flag.default !== undefined && flag.default !== "" && flag.default !== false) notes.push(`Default: ${flag.default}.`);
+  if (flag.env) notes.push(`Environment: ${flag.env}.`);
+  return [`  -${flag.name}${value}`, `      ${[flag.help, ...notes].join(" ")}`];
+}
+
+export function formatGeneralHelp(commands: readonly { name: string; summary: string }[], version: string): string {
+  const width = Math.max(...commands.map((command) => command.name.length)) + 4;
+  return [
+    `Usage: ${PROGRAM} [--version] [--help] <command> [<args>]`,
+    "",
+    `  ${PROGRAM} ${version}: watches Consul and runs tasks (Terraform modules, or any driver a plugin adds)`,
+    "  when the watched services, catalog or KV data change. A drop-in replacement for Consul-Terraform-Sync.",
+    "",
+    "Available commands are:",
+    "",
+    ...commands.map((command) => `    ${command.name.padEnd(width)}${command.summary}`),
+    "",
+    `Run "${PROGRAM} <command> --help" for a command's options.`,
+    "",
+  ].join("\n");
+}

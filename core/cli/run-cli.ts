@@ -1,0 +1,68 @@
+/**
+ * @module The CLI dispatcher: picks the command, parses its flags, runs it, returns CTS's exit code.
+ * Behaves the same under Deno and Node because it only sees argv and a `CliIo`.
+ */
+import { ExitCode, type CliCommand, type CliIo } from "./command.ts";
+import { commandLoaders } from "./commands.ts";
+import { formatCommandHelp, formatGeneralHelp, PROGRAM } from "./format-help.ts";
+import { FlagParseError, parseFlags } from "./parse-flags.ts";
+import { VERSION } from "../version.ts";
+
+const HELP_FLAGS = new Set(["-h", "-help", "--help"]);
+const VERSION_FLAGS = new Set(["-v", "-version", "--version"]);
+
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv.some((arg) => VERSION_FLAGS.has(arg))) return runCommand("version", [], io);
+  if (argv.length === 0) {
+    io.err(await generalHelp());
+    return ExitCode.requiredFlagMissing;
+  }
+  if (HELP_FLAGS.has(argv[0]!)) {
+    io.out(await generalHelp());
+    return ExitCode.ok;
+  }
+  const match = matchCommand(argv);
+  if (match) return runCommand(match.name, argv.slice(match.words), io);
+  if (argv[0]!.startsWith("-")) {
+    // CTS's legacy form: flags without a subcommand mean `start`.
+    io.err(`==> Warning: running "${PROGRAM}" without a command is deprecated; use "${PROGRAM} start" instead.\n`);
+    return runCommand("start", argv, io);
+  }
+  io.err(`==> Unknown command "${argv.join(" ")}"\n\n${await generalHelp()}`);
+  return ExitCode.requiredFlagMissing;
+}
+
+function matchCommand(argv: readonly string[]): { name: string; words: number } | undefined {
+  for (const words of [2, 1]) {
+    const name = argv.slice(0, words).join(" ");
+    if (argv.length >= words && name in commandLoaders) return { name, words };
+  }
+  return undefined;
+}
+
+async function loadCommand(name: string): Promise<CliCommand> {
+  return (await commandLoaders[name]!()).default;
+}
+
+async function runCommand(name: string, args: readonly string[], io: CliIo): Promise<number> {
+  const command = await loadCommand(name);
+  if (args.some((arg) => HELP_FLAGS.has(arg))) {
+    io.out(formatCommandHelp(command));
+    return ExitCode.ok;
+  }
+  let parsed;
+  try {
+    parsed = parseFlags(args, command.flags, io.env);
+  } catch (error) {
+    if (!(error instanceof FlagParseError)) throw error;
+    io.err(`==> ${error.message}\n\n${formatCommandHelp(command)}`);
+    return ExitCode.flagParseError;
+  }
+  return command.run(parsed, io);
+}
+
+async function generalHelp(): Promise<string> {
+  const names = Object.keys(commandLoaders);
+  const commands = await Promise.all(names.map(loadCommand));
+  return formatGeneralHelp(commands.map((command) => ({ name: command.name, summary: command.summary })), VERSION);
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * The whole test command (`npm test`): build, typecheck, every vitest suite; then one plain
+ * `N passed, N failed` line, which is what CI reads. Extra vitest arguments pass through
+ * (`npm test -- test/core`).
+ */
+import { $, fs, path } from "zx";
+
+$.verbose = false;
+const root = path.resolve(import.meta.dirname, "..");
+const reportFile = path.join(root, ".vitest-reports", "results.json");
+const extraArgs = process.argv.slice(2);
+
+let passed = 0;
+let failed = 0;
+
+async function step(name, run) {
+  const started = Date.now();
+  const result = await run();
+  const ok = result.exitCode === 0;
+  if (ok) passed++;
+  else {
+    failed++;
+    process.stdout.write(result.stdout + result.stderr);
+  }
+  console.log(`${ok ? "ok  " : "FAIL"} ${name} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
+  return ok;
+}
+
+await step("build", () => $({ cwd: root, nothrow: true })`npm run --silent build`);
+await step("typecheck", () => $({ cwd: root, nothrow: true })`npx tsc -p . --noEmit`);
+await step("python3-consul available", () => $({ cwd: root, nothrow: true })`bash scripts/setup-python-consul.sh`);
+
+await fs.remove(reportFile);
+const vitest = await $({ cwd: root, nothrow: true, stdio: ["ignore", "inherit", "inherit"] })`npx vitest run --reporter=default --reporter=json --outputFile.json=${reportFile} ${extraArgs}`;
+if (await fs.pathExists(reportFile)) {
+  const report = await fs.readJson(reportFile);
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  // A suite that fails to load has no failed tests in it, yet must fail the run.
+  failed += report.testResults.filter((suite) => suite.status === "failed" && suite.assertionResults.length === 0).length;
+} else {
+  failed++;
+  console.log(`vitest wrote no report (exit code ${vitest.exitCode})`);
+}
+
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && vitest.exitCode === 0 ? 0 : 1);
