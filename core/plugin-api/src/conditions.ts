@@ -4,7 +4,12 @@
  * A condition decides when a task runs; a module input only supplies data. Both are created per
  * task from the task's config and watch Consul through the engine's shared watcher pool, so that
  * every distinct Consul query is watched by exactly one blocking query across all tasks.
+ *
+ * Refinement (additive): `create` takes the whole task as an optional third argument, so a source
+ * can honour cross-block rules (e.g. a services module input takes `cts_user_defined_meta` from
+ * the task's services condition when that sets one). Engines should pass it.
  */
+import type { TaskConfig } from "./config.ts";
 import type { JsonSchema } from "./json-schema.ts";
 import type { Named } from "./registry.ts";
 import type { ConsulQuery, ConsulQueryResult } from "./services/consul-client.ts";
@@ -52,11 +57,11 @@ export interface ConditionFactory extends Named {
   readonly optionsSchema?: JsonSchema;
   /** True when the condition ignores buffer periods (CTS: schedule). */
   readonly unbuffered?: boolean;
-  create(config: Readonly<Record<string, unknown>>, taskName: string): InputSource;
+  create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig): InputSource;
 }
 
 /** Registered by module-input plugins; `name` is the `module_input "<name>"` label. */
 export interface ModuleInputFactory extends Named {
   readonly optionsSchema?: JsonSchema;
-  create(config: Readonly<Record<string, unknown>>, taskName: string): InputSource;
+  create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig): InputSource;
 }
