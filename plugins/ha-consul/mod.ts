@@ -1,0 +1,77 @@
+/**
+ * @module High availability on Consul: one leader runs tasks, followers stand by and redirect,
+ * state lives in Consul KV. Loaded instead of task-store-memory/leadership-standalone when the
+ * config has a `high_availability` block.
+ */
+import {
+  configToken, consulClientToken, CtsError, defineService, definePlugin, fileSystemToken, httpRouterToken,
+  leadershipToken, loggerToken, taskStoreToken,
+} from "../../core/plugin-api/mod.ts";
+import { createClusterStatusHandler } from "./src/cluster-status.ts";
+import { checkCompatibility, COMPATIBILITY_CHECK_INTERVAL_MS } from "./src/compatibility-check.ts";
+import { ConsulTaskStore } from "./src/consul-task-store.ts";
+import { createFollowerRedirect } from "./src/follower-redirect.ts";
+import { kvLayoutOf } from "./src/kv-layout.ts";
+import { LeaderElection } from "./src/leader-election.ts";
+
+const leaderElectionService = defineService({
+  token: leadershipToken,
+  deps: { config: configToken, consul: consulClientToken, logger: loggerToken },
+  create({ config, consul, logger }) {
+    const ha = config.high_availability!;
+    return new LeaderElection({
+      consul,
+      layout: kvLayoutOf(ha),
+      clusterName: ha.cluster.name,
+      instanceId: config.id,
+      ...(ha.instance.address ? { address: ha.instance.address } : {}),
+      sessionTtlMs: ha.cluster.storage.session_ttl,
+      logger: logger.child("ha"),
+    });
+  },
+  // Releasing the lock last (services are disposed after every onStop hook) lets runs drain first.
+  dispose: (election) => (election as LeaderElection).stop(),
+});
+
+const consulTaskStoreService = defineService({
+  token: taskStoreToken,
+  deps: { config: configToken, consul: consulClientToken },
+  create: ({ config, consul }) => new ConsulTaskStore(consul, kvLayoutOf(config.high_availability!)),
+});
+
+export const haConsulPlugin = definePlugin({
+  id: "ha-consul",
+  kind: "service",
+  description: "Leader election, follower redirects and task state in Consul KV",
+  provides: [leaderElectionService, consulTaskStoreService],
+  deps: {
+    config: configToken,
+    consul: consulClientToken,
+    router: httpRouterToken,
+    files: fileSystemToken,
+    logger: loggerToken,
+    leadership: leadershipToken,
+    store: taskStoreToken,
+  },
+  init({ config, consul, router, files, logger, leadership, store }, { lifecycle }) {
+    if ("local" in ((config.driver.options["backend"] as Record<string, unknown> | undefined) ?? {})) {
+      throw new CtsError(
+        "CTS_ERR_CONFIG_INVALID",
+        'Cannot run high availability with backend "local": every instance needs the same Terraform state; use the consul backend',
+      );
+    }
+    router.intercept(createFollowerRedirect(leadership));
+    router.mount("/v1/status/cluster", createClusterStatusHandler(consul, config, leadership));
+
+    const compatLogger = logger.child("ha").child("compat");
+    let timer: ReturnType<typeof setInterval> | undefined;
+    lifecycle.onStart(async () => {
+      (leadership as LeaderElection).start();
+      await checkCompatibility(store, files, compatLogger).catch((error) => compatLogger.error("cannot run compatibility check", { error }));
+      timer = setInterval(() => void checkCompatibility(store, files, compatLogger).catch(() => {}), COMPATIBILITY_CHECK_INTERVAL_MS);
+    });
+    lifecycle.onStop(() => clearInterval(timer));
+  },
+});
+
+export default haConsulPlugin;

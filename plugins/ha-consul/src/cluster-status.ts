@@ -1,0 +1,65 @@
+/**
+ * @module `GET /v1/status/cluster`: the cluster name, its leader and members, on any member.
+ * Members are the instances registered in Consul with the tag `cts-cluster:<name>`; `healthy`
+ * is that service instance's health, as CTS reports it.
+ */
+import { consulQuery, type ConsulClient, type CtsConfig, type Leadership } from "../../../core/plugin-api/mod.ts";
+
+export interface ClusterMember {
+  readonly id: string;
+  readonly service_name: string;
+  readonly healthy: boolean;
+  readonly leader: boolean;
+  readonly address?: string;
+}
+
+interface HealthEntry {
+  readonly Service: { readonly ID: string; readonly Service: string };
+  readonly Checks: readonly { readonly Status: string }[];
+}
+
+export function clusterTag(clusterName: string): string {
+  return `cts-cluster:${clusterName}`;
+}
+
+export async function clusterMembers(
+  consul: ConsulClient,
+  config: CtsConfig,
+  leadership: Leadership,
+): Promise<ClusterMember[]> {
+  const cluster = config.high_availability!.cluster.name;
+  const serviceName = config.consul.service_registration.service_name;
+  const result = await consul.query(consulQuery(`/v1/health/service/${serviceName}`, { tag: clusterTag(cluster) }));
+  const leader = leadership.leader();
+  const members = ((result.data as HealthEntry[] | undefined) ?? []).map((entry): ClusterMember => {
+    const isLeader = entry.Service.ID === leader?.id;
+    return {
+      id: entry.Service.ID,
+      service_name: entry.Service.Service,
+      healthy: entry.Checks.every((check) => check.Status === "passing"),
+      leader: isLeader,
+      ...(isLeader && leader?.address ? { address: leader.address } : {}),
+    };
+  });
+  // An instance that could not register (or registration disabled) is still a member we know of.
+  if (leader && !members.some((member) => member.id === leader.id)) {
+    members.push({ id: leader.id, service_name: serviceName, healthy: true, leader: true, ...(leader.address ? { address: leader.address } : {}) });
+  }
+  return members.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+export function createClusterStatusHandler(consul: ConsulClient, config: CtsConfig, leadership: Leadership) {
+  return async (request: Request): Promise<Response> => {
+    const requestId = crypto.randomUUID();
+    if (request.method !== "GET") {
+      return Response.json({ error: { message: `method ${request.method} not allowed` }, request_id: requestId }, { status: 405 });
+    }
+    try {
+      const members = await clusterMembers(consul, config, leadership);
+      return Response.json({ cluster_name: config.high_availability!.cluster.name, members, request_id: requestId });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return Response.json({ error: { message }, request_id: requestId }, { status: 500 });
+    }
+  };
+}

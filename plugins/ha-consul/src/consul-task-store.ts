@@ -1,0 +1,63 @@
+/**
+ * @module TaskStore in Consul KV: tasks and events survive leader changes and full cluster restarts.
+ * Every write is a check-and-set on the key's ModifyIndex, retried on conflict.
+ */
+import { CtsError, type ConsulClient, type StoredTask, type TaskEvent, type TaskStore } from "../../../core/plugin-api/mod.ts";
+import type { KvLayout } from "./kv-layout.ts";
+
+const CAS_ATTEMPTS = 10;
+
+export class ConsulTaskStore implements TaskStore {
+  readonly #consul: ConsulClient;
+  readonly #layout: KvLayout;
+
+  constructor(consul: ConsulClient, layout: KvLayout) {
+    this.#consul = consul;
+    this.#layout = layout;
+  }
+
+  async listTasks(): Promise<StoredTask[]> {
+    const pairs = await this.#consul.kvList(this.#layout.tasksPrefix);
+    return pairs.map((pair) => JSON.parse(pair.value) as StoredTask);
+  }
+
+  async getTask(name: string): Promise<StoredTask | undefined> {
+    const pair = await this.#consul.kvGet(this.#layout.taskKey(name));
+    return pair ? (JSON.parse(pair.value) as StoredTask) : undefined;
+  }
+
+  async putTask(task: StoredTask): Promise<void> {
+    await this.#update(this.#layout.taskKey(task.config.name), () => task);
+  }
+
+  async deleteTask(name: string): Promise<void> {
+    await this.#consul.kvDelete(this.#layout.taskKey(name));
+    await this.#consul.kvDelete(this.#layout.eventsKey(name));
+  }
+
+  async listEvents(name: string): Promise<TaskEvent[]> {
+    const pair = await this.#consul.kvGet(this.#layout.eventsKey(name));
+    return pair ? (JSON.parse(pair.value) as TaskEvent[]) : [];
+  }
+
+  async addEvent(event: TaskEvent, limit: number): Promise<void> {
+    await this.#update<TaskEvent[]>(this.#layout.eventsKey(event.task_name), (events = []) =>
+      [event, ...events].slice(0, Math.max(1, limit))
+    );
+  }
+
+  async reset(): Promise<void> {
+    await this.#consul.kvDelete(this.#layout.tasksPrefix, { recurse: true });
+    await this.#consul.kvDelete(this.#layout.eventsPrefix, { recurse: true });
+  }
+
+  /** Read-modify-write with CAS; `cas=0` means "only if absent", so creation races are caught too. */
+  async #update<T>(key: string, change: (current: T | undefined) => T): Promise<void> {
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      const pair = await this.#consul.kvGet(key);
+      const next = change(pair ? (JSON.parse(pair.value) as T) : undefined);
+      if (await this.#consul.kvPut(key, JSON.stringify(next), { cas: pair?.modifyIndex ?? 0 })) return;
+    }
+    throw new CtsError("CTS_ERR_CONFLICT", `Cannot write ${key}: it kept changing under ${CAS_ATTEMPTS} attempts`);
+  }
+}

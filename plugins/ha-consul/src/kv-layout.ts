@@ -1,0 +1,36 @@
+/**
+ * @module Where a cluster keeps its state in Consul KV. Documented in the README ("High availability").
+ *
+ *   <parent_path>/<cluster>/leader          lock key, held with the leader's session; value {id, address}
+ *   <parent_path>/<cluster>/tasks/<name>    one task: {config, lastAppliedInputHash}
+ *   <parent_path>/<cluster>/events/<name>   that task's events, newest first (JSON array)
+ *
+ * One key per task and one per task's events keeps every write a single CAS on a small value, so two
+ * instances can never interleave a half-update and a task's events never grow another task's key.
+ */
+import type { HighAvailabilityConfig } from "../../../core/plugin-api/mod.ts";
+
+export interface KvLayout {
+  readonly root: string;
+  readonly leaderKey: string;
+  readonly tasksPrefix: string;
+  readonly eventsPrefix: string;
+  taskKey(name: string): string;
+  eventsKey(name: string): string;
+}
+
+export function kvLayoutOf(ha: HighAvailabilityConfig): KvLayout {
+  const parent = ha.cluster.storage.parent_path.replace(/^\/+/, "").replace(/\/+$/, "");
+  const root = parent ? `${parent}/${ha.cluster.name}` : ha.cluster.name;
+  const tasksPrefix = `${root}/tasks/`;
+  const eventsPrefix = `${root}/events/`;
+  return {
+    root,
+    leaderKey: `${root}/leader`,
+    tasksPrefix,
+    eventsPrefix,
+    // Task names are validated as single safe path segments, so they can be used as key segments as-is.
+    taskKey: (name) => `${tasksPrefix}${name}`,
+    eventsKey: (name) => `${eventsPrefix}${name}`,
+  };
+}
