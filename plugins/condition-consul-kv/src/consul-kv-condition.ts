@@ -1,0 +1,11 @@
+/** @module The `condition "consul-kv"` factory: runs a task when watched keys are created, changed or deleted. */
+import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
+import { consulKvConditionSchema, ConsulKvSource, readConsulKvOptions } from "../../shared-inputs/mod.ts";
+
+export const consulKvConditionFactory: ConditionFactory = Object.freeze({
+  name: "consul-kv",
+  optionsSchema: consulKvConditionSchema,
+  create(config: Readonly<Record<string, unknown>>, taskName: string) {
+    return new ConsulKvSource(readConsulKvOptions(config, `task "${taskName}" condition "consul-kv"`), true);
+  },
+});

@@ -1,0 +1,26 @@
+/** @module The `condition "schedule"` factory: runs a task on a cron schedule, ignoring buffer periods. */
+import type { ConditionFactory, JsonSchema } from "../../../core/plugin-api/mod.ts";
+import { CtsError } from "../../../core/plugin-api/mod.ts";
+import { parseCron } from "./cron-expression.ts";
+import { ScheduleSource } from "./schedule-source.ts";
+
+export const scheduleConditionSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["cron"],
+  properties: { type: { type: "string" }, cron: { type: "string", minLength: 1 } },
+};
+
+export const scheduleConditionFactory: ConditionFactory = Object.freeze({
+  name: "schedule",
+  optionsSchema: scheduleConditionSchema,
+  unbuffered: true,
+  create(config: Readonly<Record<string, unknown>>, taskName: string) {
+    const cron = config.cron;
+    if (typeof cron !== "string" || cron.trim() === "") {
+      throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot configure task "${taskName}" condition "schedule": cron is required`);
+    }
+    parseCron(cron).stop();
+    return new ScheduleSource(cron, taskName);
+  },
+});

@@ -1,0 +1,11 @@
+/** @module The `condition "services"` factory: runs a task when its selected instances change. */
+import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
+import { readServicesOptions, servicesConditionSchema, ServicesSource } from "../../shared-inputs/mod.ts";
+
+export const servicesConditionFactory: ConditionFactory = Object.freeze({
+  name: "services",
+  optionsSchema: servicesConditionSchema,
+  create(config: Readonly<Record<string, unknown>>, taskName: string) {
+    return new ServicesSource(readServicesOptions(config, `task "${taskName}" condition "services"`), true);
+  },
+});

@@ -1,0 +1,121 @@
+/**
+ * @module Builds CTS's `services` variable from health-service answers (§5.3 of the reference).
+ *
+ * Pure and synchronous so that the exact shape (keys, attributes, order, status) is unit-testable
+ * against captured Consul answers.
+ */
+import type { ServiceInstance } from "../../../core/plugin-api/mod.ts";
+import type { HealthCheckBody, ServiceEntryBody } from "./consul-responses.ts";
+
+/** `names`: by service name, then node, then id. `regexp`: every instance by node, then id. */
+export type ServicesOrder = "names" | "regexp";
+
+export interface BuildServicesOptions {
+  readonly order: ServicesOrder;
+  /** Copied into every instance's `cts_user_defined_meta`. */
+  readonly userMeta?: Readonly<Record<string, string>>;
+}
+
+/** Consul's reserved check ids for maintenance mode; such checks report `critical`. */
+const NODE_MAINTENANCE_CHECK = "_node_maintenance";
+const SERVICE_MAINTENANCE_PREFIX = "_service_maintenance:";
+
+/**
+ * Aggregates an instance's checks the way Consul's client does: maintenance wins over critical,
+ * critical over warning, warning over passing; no checks is passing; an unknown status makes the
+ * whole answer "" (Consul cannot rank it).
+ */
+export function aggregateStatus(checks: readonly HealthCheckBody[] | null | undefined): string {
+  let maintenance = false;
+  let critical = false;
+  let warning = false;
+  for (const check of checks ?? []) {
+    const id = check.CheckID ?? "";
+    if (id === NODE_MAINTENANCE_CHECK || id.startsWith(SERVICE_MAINTENANCE_PREFIX)) {
+      maintenance = true;
+      continue;
+    }
+    switch (check.Status) {
+      case "passing":
+        break;
+      case "warning":
+        warning = true;
+        break;
+      case "critical":
+        critical = true;
+        break;
+      default:
+        return "";
+    }
+  }
+  if (maintenance) return "maintenance";
+  if (critical) return "critical";
+  if (warning) return "warning";
+  return "passing";
+}
+
+/** The map key: non-empty parts of `id.node.namespace.datacenter`, e.g. `web.node1.dc1`. */
+export function serviceKey(instance: Pick<ServiceInstance, "id" | "node" | "namespace" | "node_datacenter">): string {
+  return [instance.id, instance.node, instance.namespace, instance.node_datacenter].filter((p) => p !== "").join(".");
+}
+
+/** One health-service entry as a CTS service instance. */
+export function toServiceInstance(
+  entry: ServiceEntryBody,
+  userMeta: Readonly<Record<string, string>> = {},
+): ServiceInstance {
+  const node = entry.Node ?? {};
+  const service = entry.Service ?? {};
+  const nodeAddress = node.Address ?? "";
+  return {
+    id: service.ID ?? "",
+    name: service.Service ?? "",
+    kind: service.Kind ?? "",
+    address: service.Address ? service.Address : nodeAddress,
+    port: service.Port ?? 0,
+    meta: sortedRecord(service.Meta),
+    tags: [...(service.Tags ?? [])].sort(compareStrings),
+    namespace: service.Namespace ?? "",
+    status: aggregateStatus(entry.Checks),
+    node: node.Node ?? "",
+    node_id: node.ID ?? "",
+    node_address: nodeAddress,
+    node_datacenter: node.Datacenter ?? "",
+    node_tagged_addresses: sortedRecord(node.TaggedAddresses),
+    node_meta: sortedRecord(node.Meta),
+    cts_user_defined_meta: sortedRecord(userMeta),
+  };
+}
+
+/**
+ * Builds the `services` map from each watched service's health entries.
+ * Insertion order is CTS's order, so the rendered tfvars (and change detection) are stable.
+ */
+export function buildServicesMap(
+  entriesByService: Readonly<Record<string, readonly ServiceEntryBody[]>>,
+  options: BuildServicesOptions,
+): Record<string, ServiceInstance> {
+  const byNodeThenId = (a: ServiceInstance, b: ServiceInstance) =>
+    compareStrings(a.node, b.node) || compareStrings(a.id, b.id);
+  const groups = options.order === "names"
+    ? Object.keys(entriesByService).sort(compareStrings).map((name) => entriesByService[name] ?? [])
+    : [Object.values(entriesByService).flat()];
+  const result: Record<string, ServiceInstance> = {};
+  for (const group of groups) {
+    const instances = group.map((entry) => toServiceInstance(entry, options.userMeta)).sort(byNodeThenId);
+    for (const instance of instances) result[serviceKey(instance)] = instance;
+  }
+  return result;
+}
+
+/** Byte-order comparison, as Go's sort of strings (not locale-aware). */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A copy with keys in sorted order, so equal maps serialise equally. */
+export function sortedRecord(value: Readonly<Record<string, string>> | null | undefined): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const key of Object.keys(value ?? {}).sort(compareStrings)) result[key] = String(value![key]);
+  return result;
+}
