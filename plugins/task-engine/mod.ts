@@ -1,0 +1,97 @@
+/**
+ * @module The task engine plugin: the shared Consul watcher pool (`queryWatcherToken`) and the
+ * task engine behind `taskManagerToken` (buffer periods, serial coalesced runs, events, modes,
+ * leadership). Both services of one kernel share one engine, found through the kernel's own
+ * Leadership instance so that several kernels in one process never mix.
+ */
+import {
+  conditionRegistryToken, configToken, consulClientToken, defineService, definePlugin, driverRegistryToken,
+  fileSystemToken, leadershipToken, loggerToken, moduleInputRegistryToken, queryWatcherToken, runOptionsToken,
+  shutdownToken, taskManagerToken, taskStoreToken,
+} from "../../core/plugin-api/mod.ts";
+import type { Leadership, TaskManager } from "../../core/plugin-api/mod.ts";
+import { Engine } from "./src/engine.ts";
+import { SharedQueryWatcher } from "./src/query-watcher.ts";
+import { RunLimiter } from "./src/run-limiter.ts";
+import { EngineTaskManager } from "./src/task-manager.ts";
+
+export { SharedQueryWatcher } from "./src/query-watcher.ts";
+export type { QueryWatcherStats } from "./src/query-watcher.ts";
+export { BufferTimer } from "./src/buffer-timer.ts";
+export { RunQueue } from "./src/run-queue.ts";
+export { taskStatus } from "./src/task-status.ts";
+export { canonicalJson, inputHash } from "./src/input-hash.ts";
+
+interface EngineHandle {
+  readonly engine: Engine;
+  readonly watcher: SharedQueryWatcher;
+  readonly stop: AbortController;
+}
+
+/** One engine per kernel, keyed by that kernel's Leadership (each kernel creates its own). */
+const engines = new WeakMap<Leadership, EngineHandle>();
+
+const watcherService = defineService({
+  token: queryWatcherToken,
+  deps: { consul: consulClientToken, logger: loggerToken },
+  create: ({ consul, logger }) => new SharedQueryWatcher(consul, logger.child("watcher")),
+  dispose: (watcher) => (watcher as SharedQueryWatcher).close(),
+});
+
+const taskManagerService = defineService({
+  token: taskManagerToken,
+  deps: {
+    config: configToken, runOptions: runOptionsToken, store: taskStoreToken, leadership: leadershipToken,
+    drivers: driverRegistryToken, conditions: conditionRegistryToken, moduleInputs: moduleInputRegistryToken,
+    shutdown: shutdownToken, logger: loggerToken, fileSystem: fileSystemToken, watcher: queryWatcherToken,
+  },
+  create(deps): TaskManager {
+    const stop = new AbortController();
+    const engine = new Engine({
+      context: {
+        config: deps.config,
+        logger: deps.logger,
+        watcher: deps.watcher,
+        store: deps.store,
+        drivers: deps.drivers,
+        conditions: deps.conditions,
+        moduleInputs: deps.moduleInputs,
+        fileSystem: deps.fileSystem,
+        limiter: new RunLimiter(deps.config.max_concurrent_runs ?? 0),
+        instanceId: deps.leadership.instanceId,
+        signal: stop.signal,
+        eventLimit: deps.config.events_per_task > 0 ? deps.config.events_per_task : 5,
+      },
+      runOptions: deps.runOptions,
+      leadership: deps.leadership,
+      shutdown: deps.shutdown,
+    });
+    engines.set(deps.leadership, { engine, watcher: deps.watcher as SharedQueryWatcher, stop });
+    return new EngineTaskManager(engine);
+  },
+});
+
+export default definePlugin({
+  id: "task-engine",
+  kind: "service",
+  description: "Runs tasks when their Consul inputs change: shared watchers, buffer periods, serial runs, events",
+  provides: [watcherService, taskManagerService],
+  deps: { leadership: leadershipToken, logger: loggerToken },
+  init({ leadership, logger }, ctx) {
+    ctx.lifecycle.onStart(() => {
+      const handle = engines.get(leadership);
+      if (!handle) throw new Error("Cannot start the task engine: its task manager service was not created");
+      handle.engine.start();
+    });
+    // Applies in progress are allowed to finish (never cancel a half-written apply).
+    ctx.lifecycle.onStop(async () => {
+      const handle = engines.get(leadership);
+      if (!handle) return;
+      const stopping = handle.engine.stop();
+      handle.stop.abort();
+      await stopping;
+      handle.watcher.close();
+      logger.debug("task engine stopped");
+    }, { timeoutMs: 120_000 });
+  },
+});

@@ -1,0 +1,23 @@
+/** @module What every task runtime shares: the engine's services, resolved once per kernel. */
+import type {
+  ConditionFactory, CtsConfig, DriverFactory, FileSystem, Logger, ModuleInputFactory, QueryWatcher, Registry,
+  TaskStore,
+} from "../../../core/plugin-api/mod.ts";
+import type { RunLimiter } from "./run-limiter.ts";
+
+export interface EngineContext {
+  readonly config: CtsConfig;
+  readonly logger: Logger;
+  readonly watcher: QueryWatcher;
+  readonly store: TaskStore;
+  readonly drivers: Registry<DriverFactory>;
+  readonly conditions: Registry<ConditionFactory>;
+  readonly moduleInputs: Registry<ModuleInputFactory>;
+  readonly fileSystem: FileSystem;
+  readonly limiter: RunLimiter;
+  readonly instanceId: string;
+  /** Aborted when the kernel stops: ends waits, never a running apply. */
+  readonly signal: AbortSignal;
+  /** Kept events per task. */
+  readonly eventLimit: number;
+}

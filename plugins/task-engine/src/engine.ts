@@ -1,0 +1,204 @@
+/**
+ * @module The task engine: owns the task runtimes and drives them through the run modes
+ * (daemon, once, inspect) and leadership changes. The TaskManager face is in task-manager.ts.
+ */
+import type {
+  CtsConfig, Leadership, Logger, RunOptions, Shutdown, StoredTask, TaskConfig, TaskStore,
+} from "../../../core/plugin-api/mod.ts";
+import { errorMessage } from "../../../core/plugin-api/mod.ts";
+import type { EngineContext } from "./engine-context.ts";
+import { TaskRuntime } from "./task-runtime.ts";
+
+export interface EngineDeps {
+  readonly context: EngineContext;
+  readonly runOptions: RunOptions;
+  readonly leadership: Leadership;
+  readonly shutdown: Shutdown;
+}
+
+export class Engine {
+  readonly tasks = new Map<string, TaskRuntime>();
+  readonly context: EngineContext;
+  readonly #runOptions: RunOptions;
+  readonly #leadership: Leadership;
+  readonly #shutdown: Shutdown;
+  readonly #logger: Logger;
+  readonly #config: CtsConfig;
+  readonly #store: TaskStore;
+  /** Bumped on every leadership change, so a stale pass stops at its next step. */
+  #generation = 0;
+  #active = false;
+  #stopped = false;
+  #pass: Promise<void> = Promise.resolve();
+  #background = new Set<Promise<unknown>>();
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(deps: EngineDeps) {
+    this.context = deps.context;
+    this.#runOptions = deps.runOptions;
+    this.#leadership = deps.leadership;
+    this.#shutdown = deps.shutdown;
+    this.#logger = deps.context.logger;
+    this.#config = deps.context.config;
+    this.#store = deps.context.store;
+  }
+
+  /** True while this instance leads and watches (API mutations are allowed). */
+  get active(): boolean {
+    return this.#active;
+  }
+
+  get leadership(): Leadership {
+    return this.#leadership;
+  }
+
+  /** Starts the mode's work in the background (the once pass can outlast a start hook's timeout). */
+  start(): void {
+    const mode = this.#runOptions.mode;
+    if (mode === "once") this.#pass = this.track(this.#runOnceMode());
+    else if (mode === "inspect") this.#pass = this.track(this.#runInspectMode());
+    else if (mode === "daemon") {
+      this.#unsubscribe = this.#leadership.subscribe((leader) => (leader ? this.#lead() : this.#stepDown()));
+      if (this.#leadership.isLeader()) this.#lead();
+    }
+  }
+
+  /** Stops watching, lets running applies finish, disposes drivers. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#unsubscribe?.();
+    this.#stepDown();
+    await Promise.allSettled([...this.#background]);
+  }
+
+  /** Resolves when no pass, buffered change, queued or running run is left. */
+  async idle(): Promise<void> {
+    for (;;) {
+      const pending = [this.#pass, ...this.#background, ...[...this.tasks.values()].map((task) => task.whenIdle())];
+      await Promise.allSettled(pending);
+      const busy = [...this.tasks.values()].some((task) => task.running) || this.#background.size > 0;
+      if (!busy) return;
+    }
+  }
+
+  /** Keeps `work` visible to idle() and stop() until it settles. */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.#background.add(work);
+    const forget = () => this.#background.delete(work);
+    work.then(forget, forget);
+    return work;
+  }
+
+  #lead(): void {
+    if (this.#active || this.#stopped) return;
+    this.#active = true;
+    const generation = ++this.#generation;
+    const ha = this.#config.high_availability !== undefined;
+    this.#logger.info(ha ? "leading: loading tasks and running each once" : "running each task once");
+    this.#pass = this.track(this.#leaderPass(generation, ha));
+  }
+
+  #stepDown(): void {
+    if (!this.#active) return;
+    this.#active = false;
+    this.#generation++;
+    const runtimes = [...this.tasks.values()];
+    this.tasks.clear();
+    for (const runtime of runtimes) runtime.stopWatching();
+    // Running applies finish on their own; their drivers are released afterwards.
+    for (const runtime of runtimes) this.track(runtime.whenIdle().then(() => runtime.dispose()));
+  }
+
+  async #leaderPass(generation: number, allowFail: boolean): Promise<void> {
+    const stored = await this.#loadTasks();
+    for (const task of stored) {
+      if (generation !== this.#generation) return;
+      const events = await this.#store.listEvents(task.config.name).catch(() => []);
+      const runtime = new TaskRuntime(task, this.context, events);
+      this.tasks.set(task.config.name, runtime);
+      try {
+        await runtime.prepare();
+        await runtime.startSources();
+        if (generation !== this.#generation) return;
+        runtime.arm();
+        if (!task.config.enabled) continue;
+        const event = await runtime.request({ reason: { kind: allowFail ? "leader" : "startup" }, force: false, retries: false });
+        if (event && !event.success) throw new Error(event.error?.message ?? "apply failed");
+      } catch (error) {
+        this.#logger.error("task failed in the start-up run", { task_name: task.config.name, error: errorMessage(error) });
+        if (!allowFail) {
+          // CTS: any once-phase error ends the daemon with exit code 11.
+          this.#shutdown.requestExit(11, `Cannot run task "${task.config.name}" at start-up: ${errorMessage(error)}`);
+          return;
+        }
+      }
+    }
+    if (generation === this.#generation) this.#logger.info("all tasks ran once; watching for changes");
+  }
+
+  /** Stored tasks, seeded from the config when the store is empty or `-reset-storage` was given. */
+  async #loadTasks(): Promise<StoredTask[]> {
+    let stored = this.#runOptions.resetStorage ? [] : await this.#store.listTasks();
+    if (stored.length === 0) {
+      if (this.#runOptions.resetStorage) await this.#store.reset();
+      stored = this.#config.tasks.map((config) => ({ config }));
+      for (const task of stored) await this.#store.putTask(task);
+      return stored;
+    }
+    // Config order first (CTS runs in config order), then tasks created through the API.
+    const order = new Map(this.#config.tasks.map((task, index) => [task.name, index]));
+    const rank = (task: StoredTask) => order.get(task.config.name) ?? Number.MAX_SAFE_INTEGER;
+    return stored.map((task, index) => ({ task, index }))
+      .sort((a, b) => rank(a.task) - rank(b.task) || a.index - b.index)
+      .map(({ task }) => task);
+  }
+
+  async #runOnceMode(): Promise<void> {
+    for (const config of this.#config.tasks) {
+      const runtime = new TaskRuntime({ config }, this.context);
+      try {
+        await this.#store.putTask({ config });
+        await runtime.prepare();
+        if (!config.enabled) continue;
+        await runtime.startSources();
+        const event = await runtime.request({ reason: { kind: "startup", detail: "once" }, force: true, retries: false });
+        if (event && !event.success) throw new Error(event.error?.message ?? "apply failed");
+      } catch (error) {
+        this.#logger.error("task failed", { task_name: config.name, error: errorMessage(error) });
+        this.#shutdown.requestExit(11, `Cannot run task "${config.name}": ${errorMessage(error)}`);
+        return;
+      } finally {
+        runtime.stopWatching();
+        await runtime.dispose();
+      }
+    }
+    this.#logger.info("all tasks completed once");
+    this.#shutdown.requestExit(0, "all tasks completed once");
+  }
+
+  async #runInspectMode(): Promise<void> {
+    const wanted = this.#runOptions.inspectTasks;
+    const unknown = wanted.filter((name) => !this.#config.tasks.some((task) => task.name === name));
+    if (unknown.length > 0) {
+      this.#shutdown.requestExit(15, `Cannot inspect task "${unknown[0]}": no task with that name is configured`);
+      return;
+    }
+    const tasks: TaskConfig[] = this.#config.tasks.filter((task) => wanted.length === 0 || wanted.includes(task.name));
+    for (const config of tasks) {
+      const runtime = new TaskRuntime({ config }, this.context);
+      try {
+        await runtime.startSources();
+        const plan = await runtime.plan();
+        this.#logger.info("inspection results", { task_name: config.name, plan: plan.plan, ...(plan.url ? { url: plan.url } : {}) });
+      } catch (error) {
+        this.#logger.error("inspection failed", { task_name: config.name, error: errorMessage(error) });
+        this.#shutdown.requestExit(11, `Cannot inspect task "${config.name}": ${errorMessage(error)}`);
+        return;
+      } finally {
+        runtime.stopWatching();
+        await runtime.dispose();
+      }
+    }
+    this.#shutdown.requestExit(0, "inspection complete");
+  }
+}

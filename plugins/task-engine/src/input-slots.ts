@@ -1,0 +1,36 @@
+/**
+ * @module A task's current inputs: the latest value each source published, combined into the
+ * `TaskInputs` a driver renders (`services` is always present, `{}` when nothing renders it).
+ */
+import type { InputVariable, TaskInputs } from "../../../core/plugin-api/mod.ts";
+
+export class InputSlots {
+  /** Source index → variable → latest value. Source order decides merge order. */
+  readonly #values = new Map<number, Map<InputVariable, unknown>>();
+
+  publish(source: number, variable: InputVariable, value: unknown): void {
+    let slot = this.#values.get(source);
+    if (!slot) {
+      slot = new Map();
+      this.#values.set(source, slot);
+    }
+    slot.set(variable, value);
+  }
+
+  /** The rendered inputs; two sources of one variable (a condition and a module input) merge. */
+  current(): TaskInputs {
+    const merged: Partial<Record<InputVariable, unknown>> = {};
+    for (const index of [...this.#values.keys()].sort((a, b) => a - b)) {
+      for (const [variable, value] of this.#values.get(index)!) {
+        const previous = merged[variable];
+        merged[variable] = isRecord(previous) && isRecord(value) ? { ...previous, ...value } : value;
+      }
+    }
+    const { services, ...rest } = merged;
+    return { services: services ?? {}, ...rest } as TaskInputs;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,95 @@
+/**
+ * @module The shared watcher pool: exactly one blocking query per distinct Consul query key,
+ * however many tasks (and sources) subscribe to it.
+ *
+ * The first subscriber opens `consulClient.watch`; later subscribers get the cached latest
+ * result at once; the last unsubscribe aborts the watch.
+ */
+import type {
+  ConsulClient, ConsulQuery, ConsulQueryResult, Logger, QueryWatcher,
+} from "../../../core/plugin-api/mod.ts";
+import { errorMessage } from "../../../core/plugin-api/mod.ts";
+
+type Listener = (result: ConsulQueryResult) => void;
+
+interface Watch {
+  readonly query: ConsulQuery;
+  readonly listeners: Set<Listener>;
+  readonly abort: AbortController;
+  latest?: ConsulQueryResult;
+}
+
+export interface QueryWatcherStats {
+  /** Blocking queries currently open (one per distinct key). */
+  readonly open: number;
+  /** Subscriptions across all keys. */
+  readonly subscribers: number;
+}
+
+export class SharedQueryWatcher implements QueryWatcher {
+  readonly #client: ConsulClient;
+  readonly #logger: Logger;
+  readonly #watches = new Map<string, Watch>();
+
+  constructor(client: ConsulClient, logger: Logger) {
+    this.#client = client;
+    this.#logger = logger;
+  }
+
+  subscribe(query: ConsulQuery, listener: Listener): () => void {
+    const watch = this.#watches.get(query.key) ?? this.#open(query);
+    // A fresh function per subscription, so one listener subscribed twice counts twice.
+    const entry: Listener = (result) => listener(result);
+    watch.listeners.add(entry);
+    const cached = watch.latest;
+    if (cached) {
+      queueMicrotask(() => {
+        if (watch.listeners.has(entry)) entry(cached);
+      });
+    }
+    let subscribed = true;
+    return () => {
+      if (!subscribed) return;
+      subscribed = false;
+      watch.listeners.delete(entry);
+      if (watch.listeners.size === 0 && this.#watches.get(query.key) === watch) {
+        this.#watches.delete(query.key);
+        watch.abort.abort();
+      }
+    };
+  }
+
+  stats(): QueryWatcherStats {
+    let subscribers = 0;
+    for (const watch of this.#watches.values()) subscribers += watch.listeners.size;
+    return { open: this.#watches.size, subscribers };
+  }
+
+  /** Closes every blocking query (kernel stop). */
+  close(): void {
+    for (const watch of this.#watches.values()) watch.abort.abort();
+    this.#watches.clear();
+  }
+
+  #open(query: ConsulQuery): Watch {
+    const watch: Watch = { query, listeners: new Set(), abort: new AbortController() };
+    this.#watches.set(query.key, watch);
+    this.#logger.debug("watching consul query", { query: query.key });
+    const deliver = (result: ConsulQueryResult) => {
+      watch.latest = result;
+      for (const listener of [...watch.listeners]) {
+        try {
+          listener(result);
+        } catch (error) {
+          this.#logger.error("query listener failed", { query: query.key, error: errorMessage(error) });
+        }
+      }
+    };
+    this.#client.watch(query, deliver, watch.abort.signal).catch((error: unknown) => {
+      if (!watch.abort.signal.aborted) {
+        this.#logger.error("consul watch stopped", { query: query.key, error: errorMessage(error) });
+      }
+    });
+    return watch;
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * @module Retrying a failed apply as CTS does in daemon runs: two more attempts, after a random
+ * wait in [1, 1.5) s and then in [2, 3) s.
+ */
+
+/** Waits before attempt n (1-based retry count); n = 1 → [1000, 1500) ms, n = 2 → [2000, 3000) ms. */
+export function retryDelayMs(retry: number, random: () => number = Math.random): number {
+  const base = 1000 * 2 ** (retry - 1);
+  return base + random() * base * 0.5;
+}
+
+/** Runs `attempt` up to `1 + retries` times; rethrows the last error. Waits end early on `signal`. */
+export async function withRetries<T>(
+  attempt: () => Promise<T>,
+  retries: number,
+  signal: AbortSignal,
+  onRetry?: (retry: number, error: unknown) => void,
+): Promise<T> {
+  for (let retry = 0; ; retry++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (retry >= retries || signal.aborted) throw error;
+      onRetry?.(retry + 1, error);
+      await sleep(retryDelayMs(retry + 1), signal);
+      if (signal.aborted) throw error;
+    }
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}

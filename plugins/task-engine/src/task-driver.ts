@@ -1,0 +1,21 @@
+/** @module Creating a task's driver instance with its context (working dir, providers, logger). */
+import type { Driver, DriverConfig, TaskConfig } from "../../../core/plugin-api/mod.ts";
+import { CtsError } from "../../../core/plugin-api/mod.ts";
+import type { EngineContext } from "./engine-context.ts";
+
+export async function createTaskDriver(task: TaskConfig, ctx: EngineContext): Promise<Driver> {
+  const factory = ctx.drivers.get(task.driver);
+  if (!factory) {
+    throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot create task "${task.name}": no driver "${task.driver}" is registered (known: ${ctx.drivers.names().join(", ") || "none"})`);
+  }
+  const driver: DriverConfig = ctx.config.driver.name === task.driver ? ctx.config.driver : { name: task.driver, options: {} };
+  // CTS lets a task name a provider without a `terraform_provider` block (default provider config).
+  const providers = task.providers.flatMap((id) => ctx.config.terraform_providers.filter((provider) => provider.id === id));
+  return factory.create(task, {
+    driver,
+    providers,
+    consul: ctx.config.consul,
+    workingDir: ctx.fileSystem.resolve(task.working_dir),
+    logger: ctx.logger.child(`driver.${task.driver}`, { task_name: task.name }),
+  });
+}

@@ -1,0 +1,152 @@
+/**
+ * @module The TaskManager the HTTP API, the CLI and HA drive: CTS's task lifecycle semantics
+ * (create with run=now/inspect, enable/disable, deferred delete, run now) over the engine.
+ * Every mutation goes through the TaskStore; create and delete are serialised like CTS's lock.
+ */
+import type {
+  InspectPlan, RunRequest, TaskConfig, TaskEvent, TaskManager, TaskState, TriggerReason,
+} from "../../../core/plugin-api/mod.ts";
+import { CtsError } from "../../../core/plugin-api/mod.ts";
+import type { Engine } from "./engine.ts";
+import { TaskRuntime } from "./task-runtime.ts";
+import { taskStatus } from "./task-status.ts";
+
+export class EngineTaskManager implements TaskManager {
+  readonly #engine: Engine;
+  #lock: Promise<unknown> = Promise.resolve();
+
+  constructor(engine: Engine) {
+    this.#engine = engine;
+  }
+
+  list(): TaskState[] {
+    return [...this.#engine.tasks.values()].map((runtime) => this.#state(runtime));
+  }
+
+  get(name: string): TaskState | undefined {
+    const runtime = this.#engine.tasks.get(name);
+    return runtime ? this.#state(runtime) : undefined;
+  }
+
+  create(task: TaskConfig, run?: RunRequest): Promise<{ task: TaskConfig; plan?: InspectPlan; event?: TaskEvent }> {
+    return this.#serial(async () => {
+      this.#requireLeader(`create task "${task.name}"`);
+      if (this.#engine.tasks.has(task.name)) {
+        throw new CtsError("CTS_ERR_CONFLICT", `Cannot create task "${task.name}": a task with that name already exists`);
+      }
+      const runtime = new TaskRuntime({ config: task }, this.#engine.context);
+      try {
+        await runtime.prepare();
+        await runtime.startSources();
+        if (run === "inspect") {
+          if (!task.enabled) return { task, plan: { changesPresent: false, plan: `inspection skipped: task "${task.name}" is disabled` } };
+          return { task, plan: await this.#inspect(runtime) };
+        }
+        let event: TaskEvent | undefined;
+        if (run === "now" && task.enabled) {
+          event = await runtime.request({ reason: { kind: "api", detail: "create run=now" }, force: true, retries: false });
+          if (event && !event.success) {
+            throw new CtsError("CTS_ERR_TASK", `Cannot create task "${task.name}": the apply failed: ${event.error?.message}`);
+          }
+        }
+        await this.#engine.context.store.putTask({ config: task, lastAppliedInputHash: runtime.lastAppliedHash });
+        this.#engine.tasks.set(task.name, runtime);
+        runtime.arm();
+        return event ? { task, event } : { task };
+      } catch (error) {
+        await discard(runtime);
+        throw error;
+      } finally {
+        if (run === "inspect") await discard(runtime);
+      }
+    });
+  }
+
+  async setEnabled(name: string, enabled: boolean, run?: RunRequest): Promise<{ plan?: InspectPlan }> {
+    const runtime = this.#find(name, `update task "${name}"`);
+    if (runtime.running) {
+      throw new CtsError("CTS_ERR_CONFLICT", `Cannot update task "${name}": the task is active and cannot be updated`);
+    }
+    const config: TaskConfig = { ...runtime.config, enabled };
+    if (run === "inspect") {
+      if (!enabled) return { plan: { changesPresent: false, plan: `inspection skipped: task "${name}" would be disabled` } };
+      return { plan: await this.#inspect(runtime) };
+    }
+    const wasEnabled = runtime.config.enabled;
+    await this.#engine.context.store.putTask({ config, lastAppliedInputHash: runtime.lastAppliedHash });
+    runtime.setConfig(config);
+    // CTS regenerates and re-initialises the workspace when a disabled task is enabled.
+    if (enabled && !wasEnabled) await runtime.prepare(true);
+    if (run === "now" && enabled) {
+      const event = await runtime.request({ reason: { kind: "api", detail: "enable run=now" }, force: true, retries: false });
+      if (event && !event.success) {
+        throw new CtsError("CTS_ERR_TASK", `Cannot run task "${name}": ${event.error?.message}`);
+      }
+    }
+    return {};
+  }
+
+  delete(name: string): Promise<void> {
+    const runtime = this.#find(name, `delete task "${name}"`);
+    if (runtime.deleting) return Promise.resolve();
+    runtime.markDeleting();
+    // Removal waits for a run in progress; the API answers 202 before that.
+    void this.#engine.track(this.#serial(async () => {
+      await runtime.whenIdle();
+      if (this.#engine.tasks.get(name) === runtime) this.#engine.tasks.delete(name);
+      await this.#engine.context.store.deleteTask(name);
+      await runtime.dispose();
+    })).catch((error) => this.#engine.context.logger.error("cannot delete task", { task_name: name, error: String(error) }));
+    return Promise.resolve();
+  }
+
+  async runNow(name: string, reason: TriggerReason): Promise<TaskEvent | undefined> {
+    const runtime = this.#find(name, `run task "${name}"`);
+    if (runtime.deleting) return undefined;
+    return runtime.request({ reason, force: true, retries: false });
+  }
+
+  idle(): Promise<void> {
+    return this.#engine.idle();
+  }
+
+  async #inspect(runtime: TaskRuntime): Promise<InspectPlan> {
+    return runtime.plan();
+  }
+
+  #find(name: string, action: string): TaskRuntime {
+    this.#requireLeader(action);
+    const runtime = this.#engine.tasks.get(name);
+    if (!runtime) throw new CtsError("CTS_ERR_NOT_FOUND", `Cannot ${action}: task "${name}" does not exist or has not been initialized yet`);
+    return runtime;
+  }
+
+  #requireLeader(action: string): void {
+    if (!this.#engine.active) {
+      throw new CtsError("CTS_ERR_NOT_LEADER", `Cannot ${action}: this instance is not the leader`);
+    }
+  }
+
+  #state(runtime: TaskRuntime): TaskState {
+    const limit = this.#engine.context.eventLimit;
+    return {
+      config: runtime.config,
+      status: taskStatus(runtime.events, limit),
+      events: runtime.events,
+      running: runtime.running,
+      deleting: runtime.deleting,
+    };
+  }
+
+  /** Create and delete take turns (CTS holds one lock for both). */
+  #serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.#lock.then(work, work);
+    this.#lock = next.catch(() => undefined);
+    return next;
+  }
+}
+
+async function discard(runtime: TaskRuntime): Promise<void> {
+  runtime.stopWatching();
+  await runtime.dispose();
+}

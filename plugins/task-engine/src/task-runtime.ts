@@ -1,0 +1,263 @@
+/**
+ * @module One task inside the engine: its driver, its input sources, its buffer period and its
+ * serial run queue. A run reads the newest inputs when it starts and applies only if they differ
+ * from the last successfully applied ones (unless forced).
+ */
+import type {
+  Driver, InputContext, InputSource, InspectPlan, Logger, StoredTask, TaskConfig, TaskEvent, TriggerReason,
+} from "../../../core/plugin-api/mod.ts";
+import { CtsError, errorMessage } from "../../../core/plugin-api/mod.ts";
+import { BufferTimer } from "./buffer-timer.ts";
+import { createTaskDriver } from "./task-driver.ts";
+import type { EngineContext } from "./engine-context.ts";
+import { inputHash } from "./input-hash.ts";
+import { InputSlots } from "./input-slots.ts";
+import { withRetries } from "./retry.ts";
+import { RunQueue, type RunRequest } from "./run-queue.ts";
+import { finishEvent, pushEvent } from "./task-event.ts";
+
+/** Applies are never cancelled half-way (a half-written apply is worse than a late stop). */
+const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+
+export class TaskRuntime {
+  #config: TaskConfig;
+  readonly #ctx: EngineContext;
+  readonly #logger: Logger;
+  readonly #slots = new InputSlots();
+  readonly #queue: RunQueue<TaskEvent | undefined>;
+  #driver: Driver | undefined;
+  #sources: InputSource[] = [];
+  #sourcesAbort: AbortController | undefined;
+  #buffer: BufferTimer | undefined;
+  #bufferedReason: TriggerReason | undefined;
+  #bufferWaiters: (() => void)[] = [];
+  #armed = false;
+  #deleting = false;
+  #lastAppliedHash: string | undefined;
+  #events: TaskEvent[];
+
+  constructor(stored: StoredTask, ctx: EngineContext, events: readonly TaskEvent[] = []) {
+    this.#config = stored.config;
+    this.#lastAppliedHash = stored.lastAppliedInputHash;
+    this.#ctx = ctx;
+    this.#logger = ctx.logger.child("task", { task_name: stored.config.name });
+    this.#events = events.slice(0, ctx.eventLimit);
+    this.#queue = new RunQueue((request) => this.#execute(request));
+  }
+
+  get name(): string {
+    return this.#config.name;
+  }
+  get config(): TaskConfig {
+    return this.#config;
+  }
+  get events(): readonly TaskEvent[] {
+    return this.#events;
+  }
+  get running(): boolean {
+    return this.#queue.running;
+  }
+  get deleting(): boolean {
+    return this.#deleting;
+  }
+  get lastAppliedHash(): string | undefined {
+    return this.#lastAppliedHash;
+  }
+
+  /** Creates the driver (again when `reinit`) and runs its `init`. */
+  async prepare(reinit = false): Promise<void> {
+    if (this.#driver && !reinit) return;
+    const previous = this.#driver;
+    this.#driver = undefined;
+    await previous?.dispose?.();
+    const driver = await createTaskDriver(this.#config, this.#ctx);
+    await driver.init(this.#ctx.signal);
+    this.#driver = driver;
+  }
+
+  /** Starts the condition and module inputs; resolves once each published its first value. */
+  async startSources(): Promise<void> {
+    if (this.#sourcesAbort) return;
+    const task = this.#config;
+    const condition = this.#ctx.conditions.get(task.condition.type);
+    if (!condition) {
+      throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot start task "${task.name}": no condition type "${task.condition.type}" is registered`);
+    }
+    const sources = [condition.create(task.condition as Record<string, unknown>, task.name, task)];
+    for (const input of task.module_input) {
+      const factory = this.#ctx.moduleInputs.get(input.type);
+      if (!factory) {
+        throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot start task "${task.name}": no module_input type "${input.type}" is registered`);
+      }
+      sources.push(factory.create(input as unknown as Record<string, unknown>, task.name, task));
+    }
+    const buffer = task.buffer_period;
+    if (!condition.unbuffered && buffer.enabled && buffer.min > 0) {
+      this.#buffer = new BufferTimer(buffer.min, buffer.max, () => this.#bufferFired());
+    }
+    const abort = new AbortController();
+    this.#sourcesAbort = abort;
+    this.#sources = sources;
+    try {
+      await Promise.all(sources.map((source, index) => source.start(this.#inputContext(index, abort.signal))));
+    } catch (error) {
+      this.stopWatching();
+      throw error;
+    }
+  }
+
+  /** From now on condition triggers queue runs (before this, first values only fill inputs). */
+  arm(): void {
+    this.#armed = true;
+  }
+
+  /** Stops sources, drops a buffered or queued run; a run in progress finishes. */
+  stopWatching(): void {
+    this.#armed = false;
+    this.#sourcesAbort?.abort();
+    this.#sourcesAbort = undefined;
+    for (const source of this.#sources) {
+      try {
+        source.stop();
+      } catch (error) {
+        this.#logger.warn("input source failed to stop", { error: errorMessage(error) });
+      }
+    }
+    this.#sources = [];
+    this.#buffer?.cancel();
+    this.#buffer = undefined;
+    this.#releaseBufferWaiters();
+    this.#queue.drop();
+  }
+
+  request(request: RunRequest): Promise<TaskEvent | undefined> {
+    return this.#queue.request(request);
+  }
+
+  /** Renders the current inputs and plans (inspect); nothing is applied or recorded. */
+  async plan(): Promise<InspectPlan> {
+    await this.prepare();
+    const driver = this.#driver!;
+    await driver.render(this.#slots.current(), this.#ctx.signal);
+    return driver.plan(this.#ctx.signal);
+  }
+
+  setConfig(config: TaskConfig): void {
+    this.#config = config;
+  }
+
+  markDeleting(): void {
+    this.#deleting = true;
+    this.stopWatching();
+  }
+
+  /** Resolves when no buffered, queued or running run is left. */
+  async whenIdle(): Promise<void> {
+    while (this.#buffer?.pending) await new Promise<void>((resolve) => this.#bufferWaiters.push(resolve));
+    await this.#queue.whenIdle();
+  }
+
+  async dispose(): Promise<void> {
+    const driver = this.#driver;
+    this.#driver = undefined;
+    await driver?.dispose?.();
+  }
+
+  #inputContext(index: number, signal: AbortSignal): InputContext {
+    return {
+      watcher: this.#ctx.watcher,
+      logger: this.#logger,
+      signal,
+      publish: (variable, value) => {
+        if (!signal.aborted) this.#slots.publish(index, variable, value);
+      },
+      // Only the condition (source 0) decides when the task runs; module inputs only supply data.
+      trigger: (reason) => {
+        if (index === 0 && !signal.aborted) this.#triggered(reason);
+      },
+    };
+  }
+
+  #triggered(reason: TriggerReason): void {
+    if (!this.#armed || this.#deleting || !this.#config.enabled) return;
+    this.#logger.trace("task triggered", { trigger: reason.kind, detail: reason.detail });
+    if (this.#buffer) {
+      this.#bufferedReason = reason;
+      this.#buffer.poke();
+      return;
+    }
+    void this.request({ reason, force: false, retries: true });
+  }
+
+  #bufferFired(): void {
+    const reason = this.#bufferedReason ?? { kind: "dependency" };
+    this.#bufferedReason = undefined;
+    if (this.#armed) void this.request({ reason, force: false, retries: true });
+    this.#releaseBufferWaiters();
+  }
+
+  #releaseBufferWaiters(): void {
+    const waiters = this.#bufferWaiters;
+    this.#bufferWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  async #execute(request: RunRequest): Promise<TaskEvent | undefined> {
+    const task = this.#config;
+    if (this.#deleting || !task.enabled) return undefined;
+    const inputs = this.#slots.current();
+    const hash = await inputHash(inputs);
+    const start = { task, trigger: request.reason, instanceId: this.#ctx.instanceId, startedAt: new Date() };
+    if (!request.force && hash === this.#lastAppliedHash) {
+      // CTS records "no changes" for scheduled runs; a new leader records that it skipped the apply.
+      if (request.reason.kind === "schedule" || request.reason.kind === "leader") {
+        this.#logger.info("inputs unchanged since the last apply, apply skipped", { trigger: request.reason.kind });
+        return this.#record(finishEvent(start, { skipped: true }));
+      }
+      this.#logger.debug("inputs unchanged since the last apply, run dropped", { trigger: request.reason.kind });
+      return undefined;
+    }
+    this.#logger.info("running task", { trigger: request.reason.kind, ...detail(request.reason) });
+    let error: string | undefined;
+    try {
+      await this.#ctx.limiter.run(async () => {
+        await this.prepare();
+        const driver = this.#driver!;
+        await driver.render(inputs, this.#ctx.signal);
+        await withRetries(() => driver.apply(NEVER_ABORTED), request.retries ? 2 : 0, this.#ctx.signal, (retry, cause) =>
+          this.#logger.warn("apply failed, retrying", { retry, error: errorMessage(cause) }));
+      });
+    } catch (cause) {
+      error = errorMessage(cause);
+      this.#logger.error("task run failed", { error });
+    }
+    if (error === undefined) {
+      this.#lastAppliedHash = hash;
+      await this.#persist({ config: task, lastAppliedInputHash: hash });
+      this.#logger.info("task run completed");
+    }
+    return this.#record(finishEvent(start, { error }));
+  }
+
+  async #persist(stored: StoredTask): Promise<void> {
+    try {
+      await this.#ctx.store.putTask(stored);
+    } catch (error) {
+      this.#logger.error("cannot store task state", { error: errorMessage(error) });
+    }
+  }
+
+  async #record(event: TaskEvent): Promise<TaskEvent> {
+    this.#events = pushEvent(this.#events, event, this.#ctx.eventLimit);
+    try {
+      await this.#ctx.store.addEvent(event, this.#ctx.eventLimit);
+    } catch (error) {
+      this.#logger.error("cannot store task event", { error: errorMessage(error) });
+    }
+    return event;
+  }
+}
+
+function detail(reason: TriggerReason): Record<string, string> {
+  return reason.detail ? { detail: reason.detail } : {};
+}
