@@ -1,0 +1,23 @@
+/** @module What the API's route modules share: the engine, the task mapper, the logger. */
+import type { Logger, TaskConfig, TaskManager } from "../../../core/plugin-api/mod.ts";
+import type { Ajv } from "ajv";
+
+export interface ApiDeps {
+  readonly tasks: TaskManager;
+  /**
+   * Turns the API's task object (already schema-checked) into a validated `TaskConfig` with
+   * the daemon's defaults; throws (CtsError `CTS_ERR_CONFIG_INVALID`) when the task is invalid.
+   */
+  readonly normalizeTask: (apiTask: Readonly<Record<string, unknown>>) => TaskConfig;
+  /** Throws when `name` is not a valid task name. */
+  readonly validateTaskName: (name: string) => void;
+  readonly logger: Logger;
+  /** True when `high_availability` is configured (cluster status is then answered by the HA plugin). */
+  readonly highAvailability: boolean;
+  /** Largest accepted request body. @default 1 MiB */
+  readonly bodyLimitBytes?: number;
+}
+
+export interface RouteContext extends ApiDeps {
+  readonly ajv: Ajv;
+}

@@ -1,0 +1,56 @@
+/**
+ * @module Request-body validation with ajv against the schemas in schemas/api/, turning ajv's
+ * errors into one readable message (CTS answers 400 with the validator's text).
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+import type { JsonSchema } from "../../../core/plugin-api/mod.ts";
+import { HttpError } from "./api-errors.ts";
+
+// ajv-formats is CommonJS: under Node ESM the function sits on `.default`.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv;
+
+export type BodyValidator<T> = (body: unknown) => T;
+
+export function createAjv(): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: true });
+  addFormats(ajv);
+  return ajv;
+}
+
+function describe(error: ErrorObject): string {
+  const where = error.instancePath === "" ? "request body" : `request body ${error.instancePath}`;
+  if (error.keyword === "additionalProperties") {
+    return `${where} has unsupported key '${(error.params as { additionalProperty: string }).additionalProperty}'`;
+  }
+  if (error.keyword === "required") {
+    return `${where} is missing required key '${(error.params as { missingProperty: string }).missingProperty}'`;
+  }
+  if (error.keyword === "maxProperties" || error.keyword === "minProperties") {
+    return `${where} must have exactly one key`;
+  }
+  return `${where} ${error.message ?? "is invalid"}`;
+}
+
+/** Compiles `schema` once; the returned function throws a 400 `HttpError` listing every problem. */
+export function bodyValidator<T>(ajv: Ajv, schema: JsonSchema): BodyValidator<T> {
+  const validate: ValidateFunction = ajv.compile(schema as object);
+  return (body: unknown): T => {
+    if (validate(body)) return body as T;
+    const messages = [...new Set((validate.errors ?? []).map(describe))];
+    throw new HttpError(400, `invalid request: ${messages.join("; ")}`);
+  };
+}
+
+/** Reads a JSON body; empty or malformed JSON is a 400, not a crash. */
+export async function readJson(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (text.trim() === "") throw new HttpError(400, "invalid request: request body is empty, expected a JSON object");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new HttpError(400, `invalid request: request body is not valid JSON: ${(error as Error).message}`);
+  }
+}

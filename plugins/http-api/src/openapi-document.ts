@@ -1,0 +1,107 @@
+/**
+ * @module The OpenAPI 3.1 document of the API, assembled from the same JSON Schemas that validate
+ * request bodies (OpenAPI 3.1 schema objects are JSON Schema 2020-12), so the two cannot drift.
+ */
+import { bufferPeriodSchema, conditionSchema, moduleInputSchema, taskSchema } from "../../../schemas/api/task.schema.ts";
+import { taskCreateRequestSchema, taskUpdateRequestSchema } from "../../../schemas/api/requests.schema.ts";
+import {
+  clusterStatusResponseSchema, deleteResponseSchema, errorSchema, healthResponseSchema, taskResponseSchema,
+  tasksResponseSchema,
+} from "../../../schemas/api/responses.schema.ts";
+
+const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const error = (description: string) => ({ description, ...json(ref("Error")) });
+const nameParam = { name: "name", in: "path", required: true, schema: { type: "string" } };
+const runParam = { name: "run", in: "query", required: false, schema: { type: "string", enum: ["now", "inspect"] } };
+const includeParam = { name: "include", in: "query", required: false, schema: { type: "string", enum: ["events"] } };
+const statusParam = {
+  name: "status",
+  in: "query",
+  required: false,
+  schema: { type: "string", enum: ["successful", "errored", "critical", "unknown"] },
+};
+const legacyStatus = { description: "Task status keyed by task name", ...json({ type: "object" }) };
+
+export function openApiDocument(): Record<string, unknown> {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "cts-runtime API",
+      version: "1.0.0",
+      description: "The Consul-Terraform-Sync compatible HTTP API served by cts-runtime.",
+    },
+    paths: {
+      "/v1/tasks": {
+        get: { summary: "Lists tasks", responses: { 200: { description: "Tasks", ...json(ref("TasksResponse")) } } },
+        post: {
+          summary: "Creates a task",
+          parameters: [runParam],
+          requestBody: { required: true, ...json(ref("TaskCreateRequest")) },
+          responses: {
+            200: { description: "Inspection plan (run=inspect)", ...json(ref("TaskResponse")) },
+            201: { description: "Task created", ...json(ref("TaskResponse")) },
+            400: error("Invalid request, duplicate task or failed inspection"),
+            500: error("Task could not be created or run"),
+          },
+        },
+      },
+      "/v1/tasks/{name}": {
+        parameters: [nameParam],
+        get: {
+          summary: "Reads a task",
+          responses: { 200: { description: "Task", ...json(ref("TaskResponse")) }, 404: error("Unknown task") },
+        },
+        patch: {
+          summary: "Enables or disables a task",
+          parameters: [runParam],
+          requestBody: { required: true, ...json(ref("TaskUpdateRequest")) },
+          responses: {
+            200: { description: "Updated (with `inspect` for run=inspect)", ...json({ type: "object" }) },
+            400: error("Invalid request"),
+            404: error("Unknown task"),
+            500: error("Task is running or could not be updated"),
+          },
+        },
+        delete: {
+          summary: "Deletes a task once it is idle",
+          responses: { 202: { description: "Marked for deletion", ...json(ref("DeleteResponse")) }, 404: error("Unknown task") },
+        },
+      },
+      "/v1/status": { get: { summary: "Overall status", responses: { 200: { description: "Task summary", ...json({ type: "object" }) } } } },
+      "/v1/status/tasks": { get: { summary: "Status of every task", parameters: [includeParam, statusParam], responses: { 200: legacyStatus, 400: error("Bad query") } } },
+      "/v1/status/tasks/{name}": {
+        get: {
+          summary: "Status of one task",
+          parameters: [nameParam, includeParam, statusParam],
+          responses: { 200: legacyStatus, 400: error("Bad query"), 404: error("Unknown task") },
+        },
+      },
+      "/v1/status/cluster": {
+        get: {
+          summary: "Cluster members (high availability only)",
+          responses: { 200: { description: "Cluster", ...json(ref("ClusterStatusResponse")) }, 405: error("HA not configured") },
+        },
+      },
+      "/v1/health": {
+        get: { summary: "Health", responses: { 200: { description: "Healthy", ...json(ref("HealthResponse")) }, 503: error("Unhealthy") } },
+      },
+    },
+    components: {
+      schemas: {
+        Task: taskSchema,
+        Condition: conditionSchema,
+        ModuleInput: moduleInputSchema,
+        BufferPeriod: bufferPeriodSchema,
+        TaskCreateRequest: taskCreateRequestSchema,
+        TaskUpdateRequest: taskUpdateRequestSchema,
+        TaskResponse: taskResponseSchema,
+        TasksResponse: tasksResponseSchema,
+        DeleteResponse: deleteResponseSchema,
+        HealthResponse: healthResponseSchema,
+        ClusterStatusResponse: clusterStatusResponseSchema,
+        Error: errorSchema,
+      },
+    },
+  };
+}

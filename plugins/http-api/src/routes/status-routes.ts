@@ -1,0 +1,81 @@
+/**
+ * @module `/v1/status` and `/v1/status/tasks[/{name}]`: CTS's legacy status handlers (GET only,
+ * `{"error":{"message"}}` errors, no request id).
+ */
+import type { Context, Hono } from "hono";
+import type { TaskState, TaskStatus } from "../../../../core/plugin-api/mod.ts";
+import { HttpError, legacyError } from "../api-errors.ts";
+import type { RouteContext } from "../api-context.ts";
+import { includeRule, parseQuery, statusRule } from "../query-rules.ts";
+import { taskNameFromPath } from "../task-path.ts";
+
+const STATUSES: readonly TaskStatus[] = ["successful", "errored", "critical", "unknown"];
+
+function methodNotAllowed(c: Context): Response {
+  return legacyError(c, 405, `method ${c.req.method} is not allowed on ${c.req.path}: use GET`);
+}
+
+function overallStatus(states: readonly TaskState[]): unknown {
+  const status: Record<TaskStatus, number> = { successful: 0, errored: 0, critical: 0, unknown: 0 };
+  const enabled = { true: 0, false: 0 };
+  for (const state of states) {
+    status[STATUSES.includes(state.status) ? state.status : "unknown"]++;
+    enabled[state.config.enabled ? "true" : "false"]++;
+  }
+  return { task_summary: { status, enabled } };
+}
+
+function union(lists: Iterable<readonly string[]>): string[] {
+  const seen = new Set<string>();
+  for (const list of lists) for (const item of list) seen.add(item);
+  return [...seen];
+}
+
+/** One entry of `/v1/status/tasks`. */
+export function taskStatusEntry(state: TaskState, withEvents: boolean): Record<string, unknown> {
+  const name = state.config.name;
+  const hasEvents = state.events.length > 0;
+  const entry: Record<string, unknown> = {
+    task_name: name,
+    status: state.status,
+    enabled: state.config.enabled,
+    events_url: hasEvents ? `/v1/status/tasks/${encodeURIComponent(name)}?include=events` : "",
+    // Deprecated in CTS but still emitted: what the stored runs used, else what is configured.
+    providers: hasEvents ? union(state.events.map((e) => e.config.providers)) : [...state.config.providers],
+    services: hasEvents ? union(state.events.map((e) => e.config.services)) : [],
+  };
+  if (withEvents) entry.events = state.events;
+  return entry;
+}
+
+export function mountStatusRoutes(app: Hono, ctx: RouteContext): void {
+  app.get("/v1/status", (c) => {
+    parseQuery(c.req.url, {});
+    return c.json(overallStatus(ctx.tasks.list()));
+  });
+  app.all("/v1/status", methodNotAllowed);
+
+  const tasksStatus = (c: Context): Response => {
+    const name = c.req.path === "/v1/status/tasks" ? "" : taskNameFromPath(c.req.path, "/v1/status/tasks/");
+    const query = parseQuery(c.req.url, { include: includeRule, status: statusRule });
+    const withEvents = query.include === "events";
+    const keep = (state: TaskState): boolean => query.status === undefined || state.status === query.status;
+    let states: TaskState[];
+    if (name === "") {
+      states = ctx.tasks.list().sort((a, b) => (a.config.name < b.config.name ? -1 : 1));
+    } else {
+      const state = ctx.tasks.get(name);
+      if (!state) {
+        throw new HttpError(404, `task '${name}' does not exist or has not been initialized yet`);
+      }
+      states = [state];
+    }
+    const body: Record<string, unknown> = {};
+    for (const state of states.filter(keep)) body[state.config.name] = taskStatusEntry(state, withEvents);
+    return c.json(body);
+  };
+  app.get("/v1/status/tasks", tasksStatus);
+  app.get("/v1/status/tasks/*", tasksStatus);
+  app.all("/v1/status/tasks", methodNotAllowed);
+  app.all("/v1/status/tasks/*", methodNotAllowed);
+}

@@ -1,0 +1,142 @@
+/**
+ * @module `/v1/tasks` and `/v1/tasks/{name}`: list, create (run=now|inspect), read, enable or
+ * disable (PATCH), delete. A failed request changes nothing: every check runs before the engine
+ * is asked to act, and the engine keeps a task only when its create/run succeeded.
+ */
+import type { Context, Hono } from "hono";
+import type { InspectPlan, RunRequest } from "../../../../core/plugin-api/mod.ts";
+import { errorMessage } from "../../../../core/plugin-api/mod.ts";
+import { taskCreateRequestSchema, taskUpdateRequestSchema } from "../../../../schemas/api/requests.schema.ts";
+import { apiError, HttpError, requestIdOf, statusOfEngineError } from "../api-errors.ts";
+import type { RouteContext } from "../api-context.ts";
+import { bodyValidator, readJson } from "../body-validator.ts";
+import { parseQuery, runRule } from "../query-rules.ts";
+import { taskNameFromPath } from "../task-path.ts";
+import { toApiTask } from "../task-representation.ts";
+
+interface CreateBody {
+  readonly task: Readonly<Record<string, unknown>> & { readonly name: string };
+}
+
+function runOf(c: Context): RunRequest {
+  return parseQuery(c.req.url, { run: runRule }).run as RunRequest;
+}
+
+function planJson(plan: InspectPlan | undefined, urlKey: "tfc_run_url" | "url"): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    changes_present: plan?.changesPresent ?? false,
+    plan: plan?.plan ?? "",
+  };
+  if (plan?.url) out[urlKey] = plan.url;
+  return out;
+}
+
+function nameOf(c: Context): string {
+  const name = taskNameFromPath(c.req.path, "/v1/tasks/");
+  if (name === "") throw new HttpError(404, "a task name is required in the path /v1/tasks/{name}");
+  return name;
+}
+
+function requireTask(ctx: RouteContext, name: string): void {
+  if (!ctx.tasks.get(name)) throw new HttpError(404, `a task with the name '${name}' does not exist`);
+}
+
+export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
+  const validateCreate = bodyValidator<CreateBody>(ctx.ajv, taskCreateRequestSchema);
+  const validateUpdate = bodyValidator<{ enabled: boolean }>(ctx.ajv, taskUpdateRequestSchema);
+  const log = ctx.logger;
+
+  app.get("/v1/tasks", (c) => {
+    parseQuery(c.req.url, {});
+    const tasks = ctx.tasks.list()
+      .sort((a, b) => (a.config.name < b.config.name ? -1 : 1))
+      .map((state) => toApiTask(state.config));
+    return c.json({ request_id: requestIdOf(c), tasks });
+  });
+
+  app.post("/v1/tasks", async (c) => {
+    const run = runOf(c);
+    const body = validateCreate(await readJson(c.req.raw));
+    const name = body.task.name;
+    try {
+      ctx.validateTaskName(name);
+    } catch (error) {
+      throw new HttpError(400, errorMessage(error));
+    }
+    if (ctx.tasks.get(name)) throw new HttpError(400, `a task with the name '${name}' already exists`);
+    let config;
+    try {
+      config = ctx.normalizeTask(body.task);
+    } catch (error) {
+      throw new HttpError(400, errorMessage(error));
+    }
+    const requestId = requestIdOf(c);
+    log.info("creating task", { task_name: name, run: run ?? "", request_id: requestId });
+    let result;
+    try {
+      result = await ctx.tasks.create(config, run);
+    } catch (error) {
+      // CTS reports a failed inspection as the caller's problem (400), a failed create/run as 500.
+      const status = statusOfEngineError(error, run === "inspect" ? 400 : 500);
+      log.error("error creating task", { task_name: name, request_id: requestId, error: errorMessage(error) });
+      return apiError(c, status, errorMessage(error));
+    }
+    const task = toApiTask(result.task);
+    if (run === "inspect") {
+      return c.json({ request_id: requestId, task, run: planJson(result.plan, "tfc_run_url") }, 200);
+    }
+    return c.json({ request_id: requestId, task }, 201);
+  });
+
+  app.get("/v1/tasks/*", (c) => {
+    const name = nameOf(c);
+    parseQuery(c.req.url, {});
+    const state = ctx.tasks.get(name);
+    if (!state) throw new HttpError(404, `a task with the name '${name}' does not exist`);
+    return c.json({ request_id: requestIdOf(c), task: toApiTask(state.config) });
+  });
+
+  app.patch("/v1/tasks/*", async (c) => {
+    const name = nameOf(c);
+    const run = runOf(c);
+    const body = validateUpdate(await readJson(c.req.raw));
+    requireTask(ctx, name);
+    if (ctx.tasks.get(name)?.running) {
+      throw new HttpError(500, `task '${name}' is active and cannot be updated now, try again later`);
+    }
+    const requestId = requestIdOf(c);
+    log.info("updating task", { task_name: name, enabled: body.enabled, run: run ?? "", request_id: requestId });
+    let result;
+    try {
+      result = await ctx.tasks.setEnabled(name, body.enabled, run);
+    } catch (error) {
+      log.error("error updating task", { task_name: name, request_id: requestId, error: errorMessage(error) });
+      return apiError(c, statusOfEngineError(error), errorMessage(error));
+    }
+    if (run === "inspect") return c.json({ inspect: planJson(result.plan, "url") });
+    return c.json({});
+  });
+
+  app.delete("/v1/tasks/*", async (c) => {
+    const name = nameOf(c);
+    parseQuery(c.req.url, {});
+    const state = ctx.tasks.get(name);
+    if (!state) throw new HttpError(404, `a task with the name '${name}' does not exist`);
+    const requestId = requestIdOf(c);
+    log.info("deleting task", { task_name: name, request_id: requestId });
+    const deleting = ctx.tasks.delete(name);
+    if (state.running) {
+      // CTS answers at once and deletes once the current run ends.
+      deleting.catch((error: unknown) =>
+        log.error("error deleting task", { task_name: name, request_id: requestId, error: errorMessage(error) })
+      );
+    } else {
+      try {
+        await deleting;
+      } catch (error) {
+        return apiError(c, statusOfEngineError(error), errorMessage(error));
+      }
+    }
+    return c.json({ request_id: requestId }, 202);
+  });
+}

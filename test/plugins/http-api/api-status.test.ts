@@ -1,0 +1,124 @@
+/** In-process tests of `/v1/status*`, `/v1/health`, `/v1/status/cluster` and `/v1/openapi.json`. */
+import { Ajv } from "ajv";
+import { beforeEach, describe, expect, it } from "vitest";
+import { CLUSTER_WITHOUT_HA_MESSAGE } from "../../../plugins/http-api/src/routes/meta-routes.ts";
+import { MemoryTaskManager } from "./helpers/memory-task-manager.ts";
+import { testApp, type LogRecord } from "./helpers/test-api.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function task(name: string, extra: Record<string, unknown> = {}) {
+  return { method: "POST", body: JSON.stringify({ task: { name, module: "./m", providers: ["null"], condition: { services: { names: [name] } }, ...extra } }) };
+}
+
+describe("status API", () => {
+  let tasks: MemoryTaskManager;
+  let app: ReturnType<typeof testApp>;
+  let logs: LogRecord[];
+  let fail = false;
+  beforeEach(async () => {
+    fail = false;
+    logs = [];
+    tasks = new MemoryTaskManager({ apply: () => { if (fail) throw new Error("boom"); } });
+    app = testApp(tasks, logs);
+    await app.request("/v1/tasks", task("fresh"));
+    await app.request("/v1/tasks?run=now", task("good"));
+    await app.request("/v1/tasks?run=now", task("once", { enabled: false }));
+    fail = true;
+    await tasks.runNow("once", { kind: "api" }); // disabled: no event
+    await app.request("/v1/tasks/once", { method: "PATCH", body: JSON.stringify({ enabled: true }) });
+    await tasks.runNow("once", { kind: "api" }); // errored
+    await app.request("/v1/tasks?run=now", task("bad")); // 500: not kept
+    fail = false;
+    await app.request("/v1/tasks?run=now", task("bad"));
+    fail = true;
+    await tasks.runNow("bad", { kind: "api" });
+    await tasks.runNow("bad", { kind: "api" }); // critical
+  });
+
+  it("summarises task status and enabled counts", async () => {
+    const res = await app.request("/v1/status");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      task_summary: { status: { successful: 1, errored: 1, critical: 1, unknown: 1 }, enabled: { true: 4, false: 0 } },
+    });
+    const post = await app.request("/v1/status", { method: "POST" });
+    expect(post.status).toBe(405);
+    const body = await post.json();
+    expect(body.error.message).toContain("POST");
+    expect(body.request_id).toBeUndefined();
+  });
+
+  it("lists task status keyed by name, with events only on include=events", async () => {
+    const all = await (await app.request("/v1/status/tasks")).json();
+    expect(Object.keys(all)).toEqual(["bad", "fresh", "good", "once"]);
+    expect(all.fresh).toEqual({
+      task_name: "fresh", status: "unknown", enabled: true, events_url: "", providers: ["null"], services: [],
+    });
+    expect(all.bad.status).toBe("critical");
+    expect(all.once.status).toBe("errored");
+    expect(all.good.events_url).toBe("/v1/status/tasks/good?include=events");
+    expect(all.good.events).toBeUndefined();
+    const withEvents = await (await app.request("/v1/status/tasks/bad?include=events")).json();
+    expect(Object.keys(withEvents)).toEqual(["bad"]);
+    expect(withEvents.bad.events).toHaveLength(3);
+    expect(withEvents.bad.events[0]).toMatchObject({ success: false, task_name: "bad", error: { message: "boom" } });
+    expect(withEvents.bad.events[0].config).toEqual({ providers: ["null"], services: [], source: "./m" });
+  });
+
+  it("filters by status (case-insensitive); a filtered-out named task gives {}", async () => {
+    expect(Object.keys(await (await app.request("/v1/status/tasks?status=Critical")).json())).toEqual(["bad"]);
+    expect(Object.keys(await (await app.request("/v1/status/tasks?status=unknown")).json())).toEqual(["fresh"]);
+    expect(await (await app.request("/v1/status/tasks/good?status=errored")).json()).toEqual({});
+  });
+
+  it("rejects bad parameters, nested paths, unknown tasks and other methods in the legacy shape", async () => {
+    const cases: [string, number][] = [
+      ["/v1/status/tasks?include=everything", 400],
+      ["/v1/status/tasks?status=fine", 400],
+      ["/v1/status/tasks?include=events&include=events", 400],
+      ["/v1/status/tasks?colour=red", 400],
+      ["/v1/status/tasks/good/extra", 400],
+      ["/v1/status/tasks/nope", 404],
+    ];
+    for (const [url, status] of cases) {
+      const res = await app.request(url);
+      expect(res.status, url).toBe(status);
+      const body = await res.json();
+      expect(body.error.message).toBeTypeOf("string");
+      expect(body.request_id, url).toBeUndefined();
+    }
+    expect((await app.request("/v1/status/tasks/good", { method: "DELETE" })).status).toBe(405);
+  });
+
+  it("health is 200 {} and not logged; cluster status is 405 without HA", async () => {
+    logs.length = 0;
+    const health = await app.request("/v1/health");
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({});
+    expect(logs).toEqual([]);
+    const cluster = await app.request("/v1/status/cluster");
+    expect(cluster.status).toBe(405);
+    const body = await cluster.json();
+    expect(body).toEqual({ error: { message: CLUSTER_WITHOUT_HA_MESSAGE }, request_id: expect.stringMatching(UUID) });
+    expect(CLUSTER_WITHOUT_HA_MESSAGE).toBe("this endpoint is only available with high availability configured");
+    logs.length = 0;
+    await app.request("/v1/status");
+    expect(logs.map((l) => l.message)).toEqual(["received request", "request complete"]);
+    expect(logs[1]!.fields).toMatchObject({ status_code: 200, method: "GET" });
+  });
+
+  it("serves an OpenAPI document whose schemas compile and match real responses", async () => {
+    const doc = await (await app.request("/v1/openapi.json")).json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toContain("/v1/tasks/{name}");
+    const ajv = new Ajv({ strict: false });
+    ajv.addFormat("uuid", UUID);
+    for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema as object, name);
+    const list = await (await app.request("/v1/tasks")).json();
+    expect(ajv.validate("TasksResponse", list), JSON.stringify(ajv.errors)).toBe(true);
+    const missing = await (await app.request("/v1/tasks/nope")).json();
+    expect(ajv.validate("Error", missing)).toBe(true);
+    expect(ajv.validate("TaskCreateRequest", { task: { name: "x", module: "m", condition: {}, extra: 1 } })).toBe(false);
+  });
+});
