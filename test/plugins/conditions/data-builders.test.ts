@@ -1,0 +1,104 @@
+/** @module Unit tests of the catalog_services and consul_kv builders, RE2 patterns and option readers. */
+import { describe, expect, it } from "vitest";
+import {
+  buildCatalogServices, buildConsulKv, compileRe2, decodeKvValue, readCatalogServicesOptions, readConsulKvOptions,
+  readServicesOptions, sameServiceNames,
+} from "../../../plugins/shared-inputs/mod.ts";
+import { parseCron, toCronerPattern } from "../../../plugins/condition-schedule/mod.ts";
+
+const b64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
+
+describe("buildCatalogServices", () => {
+  it("keeps matching names in sorted order with sorted tags", () => {
+    const body = { web: ["v2", "prod"], consul: [], api: null };
+    expect(buildCatalogServices(body)).toEqual({ api: [], consul: [], web: ["prod", "v2"] });
+    expect(Object.keys(buildCatalogServices(body))).toEqual(["api", "consul", "web"]);
+    expect(buildCatalogServices(body, (name) => compileRe2("^(web|api)$").test(name))).toEqual({ api: [], web: ["prod", "v2"] });
+  });
+
+  it("compares service name sets regardless of tags", () => {
+    expect(sameServiceNames({ a: ["x"] }, { a: ["y"] })).toBe(true);
+    expect(sameServiceNames({ a: [] }, { a: [], b: [] })).toBe(false);
+    expect(sameServiceNames({ a: [] }, { b: [] })).toBe(false);
+  });
+});
+
+describe("buildConsulKv", () => {
+  it("maps a single key to its value, or to nothing when the key is missing", () => {
+    expect(buildConsulKv([{ Key: "app/x", Value: b64("héllo") }], { path: "app/x", recurse: false })).toEqual({ "app/x": "héllo" });
+    expect(buildConsulKv(undefined, { path: "app/x", recurse: false })).toEqual({});
+    expect(buildConsulKv([{ Key: "app/x", Value: null }], { path: "app/x", recurse: false })).toEqual({ "app/x": "" });
+  });
+
+  it("maps every key under a prefix by its full path, sorted", () => {
+    const body = [{ Key: "app/b", Value: b64("2") }, { Key: "app", Value: b64("0") }, { Key: "app/a", Value: b64("1") }];
+    const kv = buildConsulKv(body, { path: "app", recurse: true });
+    expect(kv).toEqual({ app: "0", "app/a": "1", "app/b": "2" });
+    expect(Object.keys(kv)).toEqual(["app", "app/a", "app/b"]);
+  });
+
+  it("decodes base64 as UTF-8", () => {
+    expect(decodeKvValue(b64("☃"))).toBe("☃");
+    expect(decodeKvValue(null)).toBe("");
+  });
+});
+
+describe("compileRe2", () => {
+  it("matches unanchored like Go's MatchString", () => {
+    expect(compileRe2("web").test("my-web-1")).toBe(true);
+    expect(compileRe2("").test("anything")).toBe(true);
+  });
+
+  it("accepts RE2-only spellings", () => {
+    expect(compileRe2("(?i)^WEB").test("web")).toBe(true);
+    expect(compileRe2("^(?P<svc>[[:alpha:]]+)-\\d$").test("web-1")).toBe(true);
+    expect(compileRe2("\\Aweb\\z").test("web")).toBe(true);
+    expect(compileRe2("\\Aweb\\z").test("web\n")).toBe(false);
+  });
+
+  it("rejects invalid patterns with a coded error", () => {
+    expect(() => compileRe2("(")).toThrow(expect.objectContaining({ code: "CTS_ERR_CONFIG_INVALID" }));
+  });
+});
+
+describe("option readers", () => {
+  it("requires exactly one of names and regexp", () => {
+    expect(() => readServicesOptions({}, "c")).toThrow(/exactly one of regexp and names/);
+    expect(() => readServicesOptions({ names: ["a"], regexp: "a" }, "c")).toThrow(/exactly one/);
+    expect(readServicesOptions({ regexp: "", names: [] }, "c")).toMatchObject({ regexp: "", render: true });
+    expect(readServicesOptions({ names: ["a", "a", "b"] }, "c").names).toEqual(["a", "b"]);
+    expect(() => readServicesOptions({ names: ["a", ""] }, "c")).toThrow(/empty string/);
+  });
+
+  it("lets use_as_module_input win over source_includes_var", () => {
+    expect(readServicesOptions({ names: ["a"], source_includes_var: false }, "c").render).toBe(false);
+    expect(readServicesOptions({ names: ["a"], source_includes_var: false, use_as_module_input: true }, "c").render).toBe(true);
+  });
+
+  it("requires a regexp for catalog-services and a path for consul-kv", () => {
+    expect(() => readCatalogServicesOptions({}, "c")).toThrow(/regexp is required/);
+    expect(readCatalogServicesOptions({ regexp: "", node_meta: { rack: "r1" } }, "c").nodeMeta).toEqual({ rack: "r1" });
+    expect(() => readConsulKvOptions({ path: "" }, "c")).toThrow(/path is required/);
+    expect(readConsulKvOptions({ path: "a/b", recurse: true }, "c")).toMatchObject({ path: "a/b", recurse: true, render: true });
+  });
+});
+
+describe("cron expressions", () => {
+  it("reads 5, 6 (trailing year) and 7 field expressions and nicknames", () => {
+    expect(toCronerPattern("*/5 * * * *")).toBe("*/5 * * * *");
+    expect(toCronerPattern("0 12 * * * 2099")).toBe("0 0 12 * * * 2099");
+    expect(toCronerPattern("*/10 * * * * * *")).toBe("*/10 * * * * * *");
+    expect(toCronerPattern("@hourly")).toBe("@hourly");
+    const daily = parseCron("@daily");
+    expect(daily.nextRun()!.getMinutes()).toBe(0);
+    daily.stop();
+    const hourly = parseCron("30 * * * * 2099");
+    expect(hourly.nextRun()!.getFullYear()).toBe(2099);
+    hourly.stop();
+  });
+
+  it("rejects unreadable expressions with a coded error", () => {
+    expect(() => parseCron("* * *")).toThrow(expect.objectContaining({ code: "CTS_ERR_CONFIG_INVALID" }));
+    expect(() => parseCron("61 * * * *")).toThrow(/Cannot parse cron "61/);
+  });
+});

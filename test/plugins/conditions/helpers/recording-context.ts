@@ -1,0 +1,61 @@
+/**
+ * @module An InputContext that records what a source publishes and triggers, so tests can
+ * assert exactly which Consul changes ran the task. The watcher is passed in (a real one).
+ */
+import type {
+  InputContext, InputVariable, LogFields, Logger, QueryWatcher, TriggerReason,
+} from "../../../../core/plugin-api/mod.ts";
+
+export interface RecordingContext extends InputContext {
+  readonly published: { variable: InputVariable; value: unknown }[];
+  readonly triggers: TriggerReason[];
+  readonly logs: { level: string; message: string; fields?: LogFields }[];
+  readonly abort: AbortController;
+}
+
+export function recordingContext(watcher: QueryWatcher): RecordingContext {
+  const abort = new AbortController();
+  const logs: RecordingContext["logs"] = [];
+  const published: RecordingContext["published"] = [];
+  const triggers: TriggerReason[] = [];
+  return {
+    watcher,
+    logger: recordingLogger("test", logs),
+    signal: abort.signal,
+    abort,
+    published,
+    triggers,
+    logs,
+    publish(variable, value) {
+      published.push({ variable, value: structuredClone(value) });
+    },
+    trigger(reason) {
+      triggers.push(reason);
+    },
+  };
+}
+
+/** The last value published for `variable`. */
+export function latest(ctx: RecordingContext, variable: InputVariable): unknown {
+  return ctx.published.filter((p) => p.variable === variable).at(-1)?.value;
+}
+
+/** Polls `check` until it holds (bounded, so a broken source fails instead of hanging). */
+export async function eventually(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function recordingLogger(name: string, logs: RecordingContext["logs"]): Logger {
+  const log = (level: string) => (message: string, fields?: LogFields) => {
+    logs.push({ level, message, ...(fields ? { fields } : {}) });
+  };
+  return {
+    name,
+    trace: log("TRACE"), debug: log("DEBUG"), info: log("INFO"), warn: log("WARN"), error: log("ERROR"),
+    child: (child) => recordingLogger(`${name}.${child}`, logs),
+  };
+}
