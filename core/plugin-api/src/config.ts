@@ -41,8 +41,23 @@ export interface ConsulConfig {
   readonly kv_namespace: string;
   readonly auth: { readonly enabled: boolean; readonly username: string; readonly password: string };
   readonly tls: TlsFilesConfig;
+  /** Durations in milliseconds (`dial_timeout`, ...), counts as numbers; see the config reference §1.4. */
   readonly transport: Readonly<Record<string, unknown>>;
   readonly service_registration: ServiceRegistrationConfig;
+}
+
+/** The `vault {}` block; used only to resolve `{{ with secret }}` in terraform_provider blocks. */
+export interface VaultConfig {
+  /** Defaults to true when `address` is set (after the `VAULT_ADDR` fallback). */
+  readonly enabled: boolean;
+  readonly address: string;
+  readonly namespace: string;
+  /** Secret: redacted wherever config is shown. */
+  readonly token: string;
+  readonly vault_agent_token_file: string;
+  readonly renew_token: boolean;
+  readonly unwrap_token: boolean;
+  readonly tls: TlsFilesConfig;
 }
 
 export interface ApiTlsConfig {
@@ -153,7 +168,10 @@ export interface TaskConfig {
 export interface PluginReferenceConfig {
   /** The block label, used as the plugin's name in logs. */
   readonly name: string;
-  /** npm package name, or a path (relative to the config file that named it). */
+  /**
+   * npm package name, or a path. core/config resolves a relative path (`./x`, `../x`) against the
+   * directory of the config file that named it, so the kernel always sees an absolute path here.
+   */
   readonly source: string;
   readonly options: Readonly<Record<string, unknown>>;
 }
@@ -182,6 +200,8 @@ export interface CtsConfig {
   readonly buffer_period: BufferPeriodConfig;
   readonly tls: ApiTlsConfig;
   readonly consul: ConsulConfig;
+  /** Absent only in configs built by hand (tests); the loader always sets it. */
+  readonly vault?: VaultConfig;
   readonly driver: DriverConfig;
   readonly terraform_providers: readonly ProviderConfig[];
   readonly tasks: readonly TaskConfig[];
