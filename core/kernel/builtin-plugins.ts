@@ -1,0 +1,27 @@
+/**
+ * @module The built-in plugins, loaded through the same path as third-party ones.
+ * Add a plugin by adding one line: `{ id: "<id>", load: () => import("../../plugins/<id>/mod.ts") }`,
+ * with `when` if it only applies to some configs or modes. Order is the tie-break of start order.
+ */
+import type { CtsConfig, RunOptions } from "../plugin-api/mod.ts";
+
+export interface BuiltinPlugin {
+  /** The plugin's id (also its folder under plugins/). */
+  readonly id: string;
+  /** Imports the plugin package; its default export is the plugin definition. */
+  readonly load: () => Promise<unknown>;
+  /** Loads the plugin only when this returns true (default: always). */
+  readonly when?: (config: CtsConfig, run: RunOptions) => boolean;
+}
+
+export const builtinPlugins: readonly BuiltinPlugin[] = [
+  { id: "task-engine", load: () => import("../../plugins/task-engine/mod.ts") },
+  { id: "task-store-memory", load: () => import("../../plugins/task-store-memory/mod.ts"), when: (config) => !config.high_availability },
+  { id: "leadership-standalone", load: () => import("../../plugins/leadership-standalone/mod.ts"), when: (config) => !config.high_availability },
+  { id: "condition-services", load: () => import("../../plugins/condition-services/mod.ts") },
+  { id: "condition-catalog-services", load: () => import("../../plugins/condition-catalog-services/mod.ts") },
+  { id: "condition-consul-kv", load: () => import("../../plugins/condition-consul-kv/mod.ts") },
+  { id: "condition-schedule", load: () => import("../../plugins/condition-schedule/mod.ts") },
+  { id: "module-input-services", load: () => import("../../plugins/module-input-services/mod.ts") },
+  { id: "module-input-consul-kv", load: () => import("../../plugins/module-input-consul-kv/mod.ts") },
+];

@@ -1,0 +1,71 @@
+/**
+ * @module The services the kernel itself provides in the root scope before any plugin runs:
+ * config, run options, process runner, file system, HTTP router, the three named registries and
+ * the shutdown request. `loggerToken` is not here: it is provided per plugin scope.
+ */
+import {
+  configToken, conditionRegistryToken, driverRegistryToken, fileSystemToken, httpRouterToken, loggerToken,
+  moduleInputRegistryToken, processRunnerToken, runOptionsToken, shutdownToken,
+  type ConditionFactory, type CtsConfig, type DriverFactory, type FileSystem, type ModuleInputFactory,
+  type ProcessRunner, type RunOptions, type Shutdown, type Token,
+} from "../plugin-api/mod.ts";
+import { KernelHttpRouter } from "../http/http-router.ts";
+import { createFileSystem } from "../runtime/file-system.ts";
+import { createProcessRunner } from "../runtime/process-runner.ts";
+import { ScopedContainer } from "./container/scoped-container.ts";
+import { NamedRegistry } from "./registries/named-registry.ts";
+
+/** Every token the kernel provides, for the dependency graph (logger included: it is always there). */
+export const coreTokens: readonly Token<unknown>[] = [
+  configToken, runOptionsToken, processRunnerToken, fileSystemToken, httpRouterToken, driverRegistryToken,
+  conditionRegistryToken, moduleInputRegistryToken, shutdownToken, loggerToken,
+];
+
+export interface CoreServicesOptions {
+  readonly config: CtsConfig;
+  readonly runOptions: RunOptions;
+  readonly shutdown: Shutdown;
+  readonly processRunner?: ProcessRunner;
+  readonly fileSystem?: FileSystem;
+}
+
+export interface CoreServices {
+  readonly root: ScopedContainer;
+  readonly router: KernelHttpRouter;
+  readonly registries: readonly NamedRegistry<{ name: string }>[];
+  readonly fileSystem: FileSystem;
+}
+
+export function createCoreServices(options: CoreServicesOptions): CoreServices {
+  const root = ScopedContainer.createRoot();
+  const router = new KernelHttpRouter();
+  const drivers = new NamedRegistry<DriverFactory>("driver");
+  const conditions = new NamedRegistry<ConditionFactory>("condition");
+  const moduleInputs = new NamedRegistry<ModuleInputFactory>("module input");
+  const fileSystem = options.fileSystem ?? createFileSystem();
+  root.provide(configToken, options.config);
+  root.provide(runOptionsToken, options.runOptions);
+  root.provide(processRunnerToken, options.processRunner ?? createProcessRunner());
+  root.provide(fileSystemToken, fileSystem);
+  root.provide(httpRouterToken, router);
+  root.provide(driverRegistryToken, drivers);
+  root.provide(conditionRegistryToken, conditions);
+  root.provide(moduleInputRegistryToken, moduleInputs);
+  root.provide(shutdownToken, options.shutdown);
+  return { root, router, registries: [drivers, conditions, moduleInputs], fileSystem };
+}
+
+/** The default shutdown service when the caller passes none: remembers requests, ends nothing. */
+export interface RecordingShutdown extends Shutdown {
+  readonly requests: readonly { readonly code: number; readonly reason: string }[];
+}
+
+export function createRecordingShutdown(): RecordingShutdown {
+  const requests: { code: number; reason: string }[] = [];
+  return {
+    requests,
+    requestExit(code, reason) {
+      requests.push({ code, reason });
+    },
+  };
+}

@@ -1,0 +1,252 @@
+/**
+ * @module The kernel: loads and checks plugins (createKernel), sets them up in dependency order
+ * (init), runs their start hooks and serves HTTP (start), and undoes it all in reverse (stop).
+ * It knows nothing about Consul or Terraform; it never exits the process or handles signals.
+ */
+import type {
+  CtsConfig, FileSystem, Logger, PluginDefinition, ProcessRunner, RunOptions, ServiceFactory, Shutdown, Token,
+} from "../plugin-api/mod.ts";
+import { CtsError } from "../plugin-api/mod.ts";
+import type { LogSink } from "../logging/log-sink.ts";
+import { serveHttp, type HttpServerHandle, type ServeHttpTls } from "../runtime/serve-http.ts";
+import { currentDirectory, parentDirectory } from "../runtime/file-system.ts";
+import { builtinPlugins, type BuiltinPlugin } from "./builtin-plugins.ts";
+import { coreTokens, createCoreServices, createRecordingShutdown, type CoreServices } from "./core-services.ts";
+import { ShutdownStack, shutdownError, type ShutdownFailure } from "./lifecycle/shutdown-stack.ts";
+import { startupError } from "./lifecycle/startup-error.ts";
+import { withTimeout } from "./lifecycle/with-timeout.ts";
+import { buildPluginGraph } from "./plugin-graph.ts";
+import { loadPlugins, type LoadedPlugin } from "./plugin-loader.ts";
+import { validatePluginOptions } from "./plugin-options.ts";
+import { setUpPlugin, tokensNeeded, type StartHook } from "./plugin-setup.ts";
+
+export interface KernelOptions {
+  readonly config: CtsConfig;
+  readonly runOptions: RunOptions;
+  readonly logSink: LogSink;
+  /** Extra plugins (tests add recording drivers here); configured by a source-less plugin block. */
+  readonly plugins?: readonly PluginDefinition[];
+  /** Replaces the built-in list (tests boot only a few). */
+  readonly builtins?: readonly BuiltinPlugin[];
+  /** Provided as shutdownToken. @default a recorder that ends nothing */
+  readonly shutdown?: Shutdown;
+  /** Serve the router here once started (daemon mode), if some plugin mounted something. */
+  readonly httpListen?: { readonly hostname: string; readonly port: number; readonly tls?: ServeHttpTls } | false;
+  /** Where relative plugin paths resolve. @default the directory of the first config file, else the CWD */
+  readonly baseDir?: string;
+  /** How long one plugin's services and init may take. @default 60000 */
+  readonly initTimeoutMs?: number;
+  /** Replace the real adapters (a plugin testkit may pass recording ones). */
+  readonly processRunner?: ProcessRunner;
+  readonly fileSystem?: FileSystem;
+}
+
+export type KernelState = "created" | "initialized" | "running" | "stopping" | "stopped" | "failed";
+
+export interface Kernel {
+  readonly state: KernelState;
+  init(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  resolve<T>(token: Token<T>): T;
+  readonly plugins: readonly { readonly id: string; readonly kind: string; readonly source: string }[];
+  readonly httpUrl: string | undefined;
+}
+
+/** Loads, checks and orders the plugins; nothing runs yet. Throws on any load, option or graph problem. */
+export async function createKernel(options: KernelOptions): Promise<Kernel> {
+  const shutdown = options.shutdown ?? createRecordingShutdown();
+  const core = createCoreServices({
+    config: options.config,
+    runOptions: options.runOptions,
+    shutdown,
+    ...(options.processRunner ? { processRunner: options.processRunner } : {}),
+    ...(options.fileSystem ? { fileSystem: options.fileSystem } : {}),
+  });
+  const firstSource = options.config.sources?.[0];
+  const loaded = await loadPlugins({
+    config: options.config,
+    runOptions: options.runOptions,
+    builtins: options.builtins ?? builtinPlugins,
+    extra: options.plugins ?? [],
+    baseDir: options.baseDir ?? (firstSource ? parentDirectory(core.fileSystem.resolve(firstSource)) : currentDirectory()),
+    fileSystem: core.fileSystem,
+  });
+  const pluginOptions = validatePluginOptions(loaded);
+  const graph = buildPluginGraph(
+    loaded.map((plugin) => ({
+      id: plugin.definition.id,
+      needs: tokensNeeded(plugin),
+      provides: (plugin.definition.provides ?? []).map((factory) => factory.token),
+    })),
+    coreTokens,
+  );
+  const byId = new Map(loaded.map((plugin) => [plugin.definition.id, plugin]));
+  const ordered = graph.order.map((id) => byId.get(id)!);
+  return new PluginKernel(options, core, ordered, pluginOptions);
+}
+
+class PluginKernel implements Kernel {
+  #state: KernelState = "created";
+  readonly #options: KernelOptions;
+  readonly #core: CoreServices;
+  readonly #ordered: readonly LoadedPlugin[];
+  readonly #pluginOptions: ReadonlyMap<string, unknown>;
+  readonly #abort = new AbortController();
+  readonly #startHooks: StartHook[] = [];
+  readonly #stopHooks = new ShutdownStack();
+  readonly #disposals = new ShutdownStack();
+  readonly #pluginScopedFactories = new Map<string, ServiceFactory>();
+  readonly #log: Logger;
+  #startHooksBegan = false;
+  #server: HttpServerHandle | undefined;
+  #initializing: Promise<void> | undefined;
+  #starting: Promise<void> | undefined;
+  #stopping: Promise<void> | undefined;
+  #unwinding: Promise<unknown> = Promise.resolve();
+
+  constructor(options: KernelOptions, core: CoreServices, ordered: readonly LoadedPlugin[], pluginOptions: ReadonlyMap<string, unknown>) {
+    this.#options = options;
+    this.#core = core;
+    this.#ordered = ordered;
+    this.#pluginOptions = pluginOptions;
+    this.#log = options.logSink.logger("kernel");
+  }
+
+  get state(): KernelState {
+    return this.#state;
+  }
+
+  get plugins(): readonly { id: string; kind: string; source: string }[] {
+    return this.#ordered.map(({ definition, source }) => ({ id: definition.id, kind: definition.kind, source }));
+  }
+
+  get httpUrl(): string | undefined {
+    return this.#core.router.url;
+  }
+
+  resolve<T>(token: Token<T>): T {
+    return this.#core.root.resolve(token);
+  }
+
+  init(): Promise<void> {
+    this.#initializing ??= this.#init();
+    return this.#initializing;
+  }
+
+  async #init(): Promise<void> {
+    const timeoutMs = this.#options.initTimeoutMs ?? 60_000;
+    for (const plugin of this.#ordered) {
+      const id = plugin.definition.id;
+      try {
+        if (this.#abort.signal.aborted) throw new CtsError("CTS_ERR_PLUGIN_INIT", "the kernel is stopping");
+        await withTimeout(() => setUpPlugin(plugin, {
+          root: this.#core.root,
+          logSink: this.#options.logSink,
+          options: this.#pluginOptions.get(id),
+          signal: this.#abort.signal,
+          pluginScopedFactories: this.#pluginScopedFactories,
+          startHooks: this.#startHooks,
+          stopHooks: this.#stopHooks,
+          disposals: this.#disposals,
+          started: () => this.#startHooksBegan,
+        }), timeoutMs, "CTS_ERR_PLUGIN_INIT", `initialize plugin "${id}"`);
+        this.#log.debug("initialized plugin", { plugin: id, kind: plugin.definition.kind });
+      } catch (error) {
+        throw await this.#fail(`initialize plugin "${id}"`, error);
+      }
+    }
+    this.#state = "initialized";
+  }
+
+  start(): Promise<void> {
+    if (this.#starting) return Promise.reject(new CtsError("CTS_ERR_PLUGIN_INIT", "Cannot start the kernel: start() was already called"));
+    this.#starting = this.#start();
+    return this.#starting;
+  }
+
+  async #start(): Promise<void> {
+    const began = Date.now();
+    await this.init();
+    if (this.#state !== "initialized") {
+      throw new CtsError("CTS_ERR_PLUGIN_INIT", `Cannot start the kernel: it is ${this.#state}`);
+    }
+    for (const registry of this.#core.registries) registry.freeze();
+    this.#startHooksBegan = true;
+    for (const hook of this.#startHooks) {
+      this.#assertNotStopped();
+      try {
+        await withTimeout(hook.run, hook.timeoutMs, "CTS_ERR_PLUGIN_INIT", `run the start hook of plugin "${hook.pluginId}"`);
+      } catch (error) {
+        throw await this.#fail(`start plugin "${hook.pluginId}"`, error);
+      }
+    }
+    this.#assertNotStopped();
+    const listen = this.#options.httpListen;
+    if (listen && this.#core.router.hasMounts) {
+      try {
+        this.#server = await serveHttp({ fetch: this.#core.router.fetch, hostname: listen.hostname, port: listen.port, ...(listen.tls ? { tls: listen.tls } : {}) });
+        this.#core.router.setUrl(this.#server.url);
+      } catch (error) {
+        throw await this.#fail(`serve HTTP on ${listen.hostname}:${listen.port}`, error);
+      }
+    }
+    this.#state = "running";
+    this.#log.info("started", { plugins: this.#ordered.length, duration_ms: Date.now() - began, ...(this.#server ? { address: this.#server.url } : {}) });
+  }
+
+  /** stop() during start(): start gives up (stop already undoes what was set up). */
+  #assertNotStopped(): void {
+    if (this.#stopping) throw new CtsError("CTS_ERR_PLUGIN_INIT", "Cannot start the kernel: it was stopped while starting");
+  }
+
+  /** Idempotent: every call returns the same promise; rejects once with every failure of the stop. */
+  stop(): Promise<void> {
+    this.#stopping ??= this.#stop();
+    return this.#stopping;
+  }
+
+  async #stop(): Promise<void> {
+    if (this.#state === "created") {
+      this.#abort.abort();
+      this.#state = "stopped";
+      return;
+    }
+    const failed = this.#state === "failed";
+    if (!failed) this.#state = "stopping";
+    const failures = await this.#unwind();
+    if (!failed) this.#state = "stopped";
+    this.#log.info("stopped", { failures: failures.length });
+    if (failures.length > 0) throw shutdownError(failures);
+  }
+
+  /** Records the failure, stops what already started, and returns the error to throw. */
+  async #fail(action: string, cause: unknown): Promise<CtsError> {
+    this.#state = "failed";
+    const failures = await this.#unwind();
+    return startupError(action, cause, failures);
+  }
+
+  /** Abort, close HTTP, stop hooks (reverse), disposals (reverse); serialised so late steps still run. */
+  #unwind(): Promise<ShutdownFailure[]> {
+    const run = this.#unwinding.then(async () => {
+      this.#abort.abort();
+      const failures: ShutdownFailure[] = [];
+      const server = this.#server;
+      this.#server = undefined;
+      if (server) {
+        try {
+          await server.close();
+        } catch (error) {
+          failures.push({ label: "closing the HTTP server", error });
+        }
+        this.#core.router.setUrl(undefined);
+      }
+      failures.push(...await this.#stopHooks.unwind());
+      failures.push(...await this.#disposals.unwind());
+      return failures;
+    });
+    this.#unwinding = run;
+    return run;
+  }
+}
