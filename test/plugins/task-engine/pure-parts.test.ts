@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import type { TaskEvent } from "../../../core/plugin-api/mod.ts";
+import { canonicalJson, inputHash } from "../../../plugins/task-engine/src/input-hash.ts";
+import { InputSlots } from "../../../plugins/task-engine/src/input-slots.ts";
+import { retryDelayMs } from "../../../plugins/task-engine/src/retry.ts";
+import { RunLimiter } from "../../../plugins/task-engine/src/run-limiter.ts";
+import { taskStatus } from "../../../plugins/task-engine/src/task-status.ts";
+
+const event = (success: boolean): TaskEvent => ({
+  id: crypto.randomUUID(), success, start_time: "", end_time: "", task_name: "t",
+  error: success ? null : { message: "x" }, config: { providers: [], services: [], source: "m" },
+});
+
+describe("taskStatus (CTS §3.2)", () => {
+  it("computes unknown, successful, errored and critical from the newest events", () => {
+    expect(taskStatus([])).toBe("unknown");
+    expect(taskStatus([event(true), event(false), event(false)])).toBe("successful");
+    expect(taskStatus([event(false), event(true)])).toBe("errored");
+    expect(taskStatus([event(false), event(true), event(false)])).toBe("critical");
+  });
+
+  it("counts only the newest `limit` events", () => {
+    const events = [event(false), event(true), event(true), event(false)];
+    expect(taskStatus(events, 3)).toBe("errored");
+    expect(taskStatus(events, 4)).toBe("critical");
+  });
+});
+
+describe("input hashing", () => {
+  it("ignores key order but not values", async () => {
+    expect(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: 3 } })).toBe('{"a":{"c":3,"d":[2,{"y":2,"z":1}]},"b":1}');
+    expect(await inputHash({ a: 1, b: 2 })).toBe(await inputHash({ b: 2, a: 1 }));
+    expect(await inputHash({ a: 1 })).not.toBe(await inputHash({ a: 2 }));
+    expect(await inputHash({ a: 1 })).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe("InputSlots", () => {
+  it("defaults services to {} and merges one variable from two sources in source order", () => {
+    const slots = new InputSlots();
+    expect(slots.current()).toEqual({ services: {} });
+    slots.publish(1, "consul_kv", { "b": "2", "a": "0" });
+    slots.publish(0, "consul_kv", { "a": "1" });
+    slots.publish(0, "catalog_services", { web: ["x"] });
+    slots.publish(0, "catalog_services", { api: [] });
+    expect(slots.current()).toEqual({ services: {}, consul_kv: { a: "0", b: "2" }, catalog_services: { api: [] } });
+  });
+});
+
+describe("retryDelayMs (CTS: [1, 1.5) s then [2, 3) s)", () => {
+  it("stays inside CTS's ranges", () => {
+    expect(retryDelayMs(1, () => 0)).toBe(1000);
+    expect(retryDelayMs(1, () => 0.999)).toBeLessThan(1500);
+    expect(retryDelayMs(2, () => 0)).toBe(2000);
+    expect(retryDelayMs(2, () => 0.999)).toBeLessThan(3000);
+  });
+});
+
+describe("RunLimiter", () => {
+  it("never runs more than max at once and serves waiters in order", async () => {
+    const limiter = new RunLimiter(2);
+    let active = 0;
+    let peak = 0;
+    const order: number[] = [];
+    const work = (n: number) => limiter.run(async () => {
+      active++;
+      peak = Math.max(peak, active);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      order.push(n);
+      active--;
+    });
+    await Promise.all([1, 2, 3, 4, 5].map(work));
+    expect(peak).toBe(2);
+    expect(order.slice(0, 2).sort()).toEqual([1, 2]);
+    expect(limiter.active).toBe(0);
+  });
+
+  it("treats 0 as no limit", async () => {
+    const limiter = new RunLimiter(0);
+    let active = 0;
+    let peak = 0;
+    await Promise.all([1, 2, 3, 4].map(() => limiter.run(async () => {
+      active++;
+      peak = Math.max(peak, active);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      active--;
+    })));
+    expect(peak).toBe(4);
+  });
+});
