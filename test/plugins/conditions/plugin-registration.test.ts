@@ -1,0 +1,66 @@
+/**
+ * @module Each plugin registers its factory under CTS's block label, and each factory's schema
+ * accepts the normalised blocks core/config produces while rejecting misspelt fields.
+ */
+import { Ajv } from "ajv";
+import { describe, expect, it } from "vitest";
+import type {
+  ConditionFactory, ModuleInputFactory, PluginContext, PluginDefinition, TokenMap,
+} from "../../../core/plugin-api/mod.ts";
+import { NamedRegistry } from "../../../core/kernel/registries/named-registry.ts";
+import conditionCatalogServices from "../../../plugins/condition-catalog-services/mod.ts";
+import conditionConsulKv from "../../../plugins/condition-consul-kv/mod.ts";
+import conditionSchedule from "../../../plugins/condition-schedule/mod.ts";
+import conditionServices from "../../../plugins/condition-services/mod.ts";
+import moduleInputConsulKv from "../../../plugins/module-input-consul-kv/mod.ts";
+import moduleInputServices from "../../../plugins/module-input-services/mod.ts";
+
+const conditions = new NamedRegistry<ConditionFactory>("condition");
+const moduleInputs = new NamedRegistry<ModuleInputFactory>("module input");
+
+async function init(plugin: PluginDefinition<unknown, TokenMap>): Promise<void> {
+  const deps = { conditions, moduleInputs } as never;
+  await plugin.init?.(deps, {} as PluginContext<unknown>);
+}
+
+describe("condition and module-input plugins", async () => {
+  for (const plugin of [conditionServices, conditionCatalogServices, conditionConsulKv, conditionSchedule]) {
+    await init(plugin as PluginDefinition<unknown, TokenMap>);
+  }
+  for (const plugin of [moduleInputServices, moduleInputConsulKv]) await init(plugin as PluginDefinition<unknown, TokenMap>);
+  const ajv = new Ajv({ useDefaults: false, strict: false });
+  const valid = (factory: { optionsSchema?: unknown }, config: unknown) => ajv.validate(factory.optionsSchema as object, config);
+
+  it("register under the CTS labels with the right kinds", () => {
+    expect(conditions.names().sort()).toEqual(["catalog-services", "consul-kv", "schedule", "services"]);
+    expect(moduleInputs.names().sort()).toEqual(["consul-kv", "services"]);
+    expect(conditionServices.kind).toBe("condition");
+    expect(moduleInputServices.kind).toBe("module-input");
+  });
+
+  it("accept normalised blocks and reject unknown fields", () => {
+    const services = conditions.get("services")!;
+    const block = { type: "services", names: ["web"], filter: "", datacenter: "", namespace: "", cts_user_defined_meta: {}, use_as_module_input: true };
+    expect(valid(services, block)).toBe(true);
+    expect(valid(services, { ...block, nmaes: ["x"] })).toBe(false);
+    const { use_as_module_input: _, ...inputBlock } = block;
+    expect(valid(moduleInputs.get("services")!, inputBlock)).toBe(true);
+    expect(valid(moduleInputs.get("services")!, block)).toBe(false);
+    const catalog = { type: "catalog-services", regexp: "", datacenter: "", namespace: "", node_meta: {}, use_as_module_input: true };
+    expect(valid(conditions.get("catalog-services")!, catalog)).toBe(true);
+    const kv = { type: "consul-kv", path: "a", recurse: false, datacenter: "", namespace: "", use_as_module_input: false };
+    expect(valid(conditions.get("consul-kv")!, kv)).toBe(true);
+    expect(valid(conditions.get("consul-kv")!, { ...kv, path: "" })).toBe(false);
+    expect(valid(conditions.get("schedule")!, { type: "schedule", cron: "@hourly" })).toBe(true);
+  });
+
+  it("create a source per task that renders the right variable", () => {
+    const web = { type: "services", names: ["web"] };
+    expect(conditions.get("services")!.create(web, "t").variable).toBe("services");
+    expect(conditions.get("services")!.create({ ...web, use_as_module_input: false }, "t").variable).toBeUndefined();
+    expect(conditions.get("catalog-services")!.create({ regexp: "" }, "t").variable).toBe("catalog_services");
+    expect(conditions.get("consul-kv")!.create({ path: "k" }, "t").variable).toBe("consul_kv");
+    expect(moduleInputs.get("consul-kv")!.create({ path: "k" }, "t").variable).toBe("consul_kv");
+    expect(() => conditions.get("services")!.create({ regexp: "(" }, "t")).toThrow(/Cannot compile regexp/);
+  });
+});
