@@ -1,9 +1,16 @@
 /** @module Builds the API app over a task manager for in-process `app.request()` tests. */
 import type { Logger, TaskManager } from "../../../../core/plugin-api/mod.ts";
 import { createApiApp } from "../../../../plugins/http-api/src/create-api-app.ts";
-import { apiTaskToRaw } from "../../../../plugins/http-api/src/api-task-to-raw.ts";
+import { normalizeApiTask } from "../../../../plugins/http-api/src/normalize-api-task.ts";
 import { validateTaskName } from "../../../../core/config/validate-task-name.ts";
-import { minimalNormalizeTask } from "./minimal-normalize-task.ts";
+import type { CtsConfig } from "../../../../core/plugin-api/mod.ts";
+
+/** The only global fields a task inherits from. */
+const globals = {
+  working_dir: "sync-tasks",
+  buffer_period: { enabled: true, min: 5000, max: 20000 },
+  driver: { name: "terraform", options: {} },
+} as unknown as CtsConfig;
 
 export interface LogRecord {
   level: string;
@@ -25,7 +32,7 @@ export function recordingLogger(records: LogRecord[] = [], name = "api"): Logger
 export function testApp(tasks: TaskManager, logs: LogRecord[] = [], bodyLimitBytes?: number) {
   return createApiApp({
     tasks,
-    normalizeTask: (apiTask) => minimalNormalizeTask(apiTaskToRaw(apiTask)),
+    normalizeTask: (apiTask) => normalizeApiTask(apiTask, globals),
     validateTaskName: (name) => {
       const problem = validateTaskName(name);
       if (problem) throw new Error(problem);

@@ -1,0 +1,58 @@
+/**
+ * @module The HTTP API plugin: CTS's `/v1` endpoints as a hono app mounted on the kernel's router.
+ * The CLI's task commands are its client.
+ */
+import {
+  configToken, definePlugin, httpRouterToken, leadershipToken, loggerToken, taskManagerToken,
+} from "../../core/plugin-api/mod.ts";
+import { CtsError } from "../../core/plugin-api/mod.ts";
+import { validateTaskName } from "../../core/config/validate-task-name.ts";
+import { createApiApp } from "./src/create-api-app.ts";
+import { normalizeApiTask } from "./src/normalize-api-task.ts";
+
+export { createApiApp, DEFAULT_BODY_LIMIT_BYTES } from "./src/create-api-app.ts";
+export type { ApiDeps } from "./src/api-context.ts";
+export { normalizeApiTask } from "./src/normalize-api-task.ts";
+export { apiTaskToRaw } from "./src/api-task-to-raw.ts";
+export { toApiTask } from "./src/task-representation.ts";
+export { CLUSTER_WITHOUT_HA_MESSAGE } from "./src/routes/meta-routes.ts";
+export { apiTlsOptions } from "./src/api-tls-options.ts";
+
+export interface HttpApiOptions {
+  /** Largest request body accepted, in bytes. @default 1048576 */
+  readonly body_limit_bytes?: number;
+}
+
+export default definePlugin({
+  id: "http-api",
+  kind: "api",
+  description: "CTS-compatible HTTP API under /v1 (tasks, status, health)",
+  optionsSchema: {
+    type: "object",
+    additionalProperties: false,
+    properties: { body_limit_bytes: { type: "integer", minimum: 1024 } },
+  },
+  deps: {
+    router: httpRouterToken,
+    tasks: taskManagerToken,
+    config: configToken,
+    // Not used yet: HA followers are redirected by plugins/ha-consul through router.intercept.
+    leadership: leadershipToken,
+    logger: loggerToken,
+  },
+  init({ router, tasks, config, logger }, ctx) {
+    const options = ctx.options as HttpApiOptions;
+    const app = createApiApp({
+      tasks,
+      normalizeTask: (apiTask) => normalizeApiTask(apiTask, config),
+      validateTaskName: (name) => {
+        const problem = validateTaskName(name);
+        if (problem !== undefined) throw new CtsError("CTS_ERR_BAD_REQUEST", `Cannot accept task name: ${problem}`);
+      },
+      logger,
+      highAvailability: config.high_availability !== undefined,
+      ...(options?.body_limit_bytes !== undefined ? { bodyLimitBytes: options.body_limit_bytes } : {}),
+    });
+    router.mount("/v1", app.fetch);
+  },
+});
