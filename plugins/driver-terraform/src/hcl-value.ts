@@ -1,0 +1,144 @@
+/**
+ * @module Encodes plain data as HCL native syntax, formatted exactly as `terraform fmt` would.
+ *
+ * Strings are escaped so that Terraform reads back the same characters: quotes, backslashes and
+ * control characters are escaped, and template openers (`${`, `%{`) are doubled so they stay
+ * literal. Other characters, astral ones included, are written as UTF-8. (HCL itself applies
+ * Unicode NFC normalisation to every string it reads, escaped or not; nothing written in HCL can
+ * avoid that, so non-NFC text such as `e` + U+0301 arrives as `é`.) Alignment of `=` follows hclwrite: consecutive single-line attributes form a chain
+ * padded to the widest key (measured in grapheme clusters); a multi-line value breaks the chain.
+ */
+import { CtsError } from "../../../core/plugin-api/mod.ts";
+
+/** A value that can be written as HCL: what JSON can hold. */
+export type HclValue =
+  | string
+  | number
+  | boolean
+  | null
+  | readonly HclValue[]
+  | { readonly [key: string]: HclValue };
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/** Bare object keys that HCL would read as literals, not as names. */
+const RESERVED_KEYS = new Set(["true", "false", "null"]);
+
+/** True when `name` is an HCL identifier (usable as an attribute or variable name). */
+export function isHclIdentifier(name: string): boolean {
+  return IDENTIFIER.test(name);
+}
+
+/** A double-quoted HCL string literal whose value is exactly `text`. */
+export function quoteHclString(text: string): string {
+  let out = '"';
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const ch = text[i]!;
+    if (ch === '"') out += '\\"';
+    else if (ch === "\\") out += "\\\\";
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "\t") out += "\\t";
+    else if ((ch === "$" || ch === "%") && text[i + 1] === "{") out += ch + ch;
+    else if (code < 0x20 || code === 0x7f || (code >= 0x80 && code < 0xa0)) out += unicodeEscape(code);
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      const low = text.charCodeAt(i + 1);
+      if (!(low >= 0xdc00 && low <= 0xdfff)) throw loneSurrogate();
+      out += ch + text[i + 1]!;
+      i++;
+    } else if (code >= 0xdc00 && code <= 0xdfff) throw loneSurrogate();
+    else if (code === 0x2028 || code === 0x2029 || code === 0xfeff) out += unicodeEscape(code);
+    else out += ch;
+  }
+  return out + '"';
+}
+
+function unicodeEscape(code: number): string {
+  return "\\u" + code.toString(16).toUpperCase().padStart(4, "0");
+}
+
+function loneSurrogate(): CtsError {
+  return new CtsError("CTS_ERR_DRIVER", "Cannot encode string as HCL: it contains an unpaired UTF-16 surrogate");
+}
+
+/** An object key: bare when it is a plain identifier, quoted otherwise. */
+export function hclObjectKey(key: string): string {
+  return isHclIdentifier(key) && !RESERVED_KEYS.has(key) ? key : quoteHclString(key);
+}
+
+const segmenter = new Intl.Segmenter("en", { granularity: "grapheme" });
+
+/** Display width as hclwrite counts it when aligning `=`: grapheme clusters. */
+export function hclColumns(text: string): number {
+  let n = 0;
+  for (const _ of segmenter.segment(text)) n++;
+  return n;
+}
+
+/** An HCL number literal for a finite JS number. */
+export function hclNumber(value: number): string {
+  if (!Number.isFinite(value)) {
+    throw new CtsError("CTS_ERR_DRIVER", `Cannot encode number as HCL: ${value} is not finite`);
+  }
+  return Object.is(value, -0) ? "0" : String(value);
+}
+
+function isPlainObject(value: unknown): value is { readonly [key: string]: HclValue } {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Encodes `value`; `indent` is the indentation (in spaces) of the line the value starts on, used
+ * for the lines of multi-line values. Empty collections and lists of scalars stay on one line.
+ */
+export function encodeHclValue(value: unknown, indent = 0): string {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "string") return quoteHclString(value);
+  if (typeof value === "number") return hclNumber(value);
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (typeof value === "bigint") return value.toString();
+  if (Array.isArray(value)) return encodeList(value, indent);
+  if (isPlainObject(value)) return encodeObject(value, indent);
+  throw new CtsError("CTS_ERR_DRIVER", `Cannot encode value as HCL: unsupported type ${typeof value}`);
+}
+
+function encodeList(items: readonly unknown[], indent: number): string {
+  if (items.length === 0) return "[]";
+  const encoded = items.map((item) => encodeHclValue(item, indent + 2));
+  if (encoded.every((text) => !text.includes("\n"))) return `[${encoded.join(", ")}]`;
+  const pad = " ".repeat(indent + 2);
+  return `[\n${encoded.map((text) => `${pad}${text},\n`).join("")}${" ".repeat(indent)}]`;
+}
+
+function encodeObject(object: { readonly [key: string]: unknown }, indent: number): string {
+  const keys = Object.keys(object);
+  if (keys.length === 0) return "{}";
+  const lines = alignAttributes(
+    keys.map((key) => [hclObjectKey(key), encodeHclValue(object[key], indent + 2)] as const),
+    indent + 2,
+  );
+  return `{\n${lines.join("\n")}\n${" ".repeat(indent)}}`;
+}
+
+/**
+ * Lines `key = value` at `indent`, with `=` aligned across each run of single-line values as
+ * `terraform fmt` does. `entries` hold already-encoded key and value text.
+ */
+export function alignAttributes(entries: readonly (readonly [string, string])[], indent: number): string[] {
+  const pad = " ".repeat(indent);
+  const lines: string[] = [];
+  let run: (readonly [string, string])[] = [];
+  const flush = () => {
+    const width = Math.max(0, ...run.map(([key]) => hclColumns(key)));
+    for (const [key, value] of run) lines.push(`${pad}${key}${" ".repeat(width - hclColumns(key))} = ${value}`);
+    run = [];
+  };
+  for (const entry of entries) {
+    if (entry[1].includes("\n")) {
+      flush();
+      lines.push(`${pad}${entry[0]} = ${entry[1]}`);
+    } else run.push(entry);
+  }
+  flush();
+  return lines;
+}

@@ -1,0 +1,81 @@
+/**
+ * @module The `driver "terraform" {}` block: its JSON Schema and its normalised form.
+ *
+ * The schema accepts a block either as an object or as the one-element array an HCL-to-JSON
+ * conversion produces (`backend "consul" {}` → `{ consul: [{...}] }`), so the block validates
+ * whichever way the config loader hands it over.
+ */
+import { CtsError, type JsonSchema } from "../../../core/plugin-api/mod.ts";
+
+/** Backend types CTS allows in `backend "<type>" {}`. */
+export const BACKEND_TYPES = ["azurerm", "consul", "cos", "gcs", "kubernetes", "local", "manta", "pg", "s3"] as const;
+
+const blockBody: JsonSchema = {
+  oneOf: [{ type: "object" }, { type: "array", items: { type: "object" }, minItems: 1, maxItems: 1 }],
+};
+
+export const terraformOptionsSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    version: { type: "string", pattern: "^(|v?\\d+\\.\\d+\\.\\d+(-[0-9A-Za-z.-]+)?)$" },
+    path: { type: "string" },
+    log: { type: "boolean" },
+    persist_log: { type: "boolean" },
+    working_dir: { type: "string" },
+    backend: {
+      oneOf: [
+        {
+          type: "object",
+          propertyNames: { enum: [...BACKEND_TYPES] },
+          maxProperties: 1,
+          additionalProperties: blockBody,
+        },
+        { type: "array", maxItems: 1, items: { type: "object" } },
+      ],
+    },
+    required_providers: {
+      oneOf: [{ type: "object" }, { type: "array", maxItems: 1, items: { type: "object" } }],
+    },
+  },
+} as JsonSchema;
+
+export interface TerraformOptions {
+  /** Informational: the binary found is used; a different version only logs a warning. */
+  readonly version: string;
+  /** A directory holding `terraform`/`tofu`, or the binary itself; "" = search PATH. */
+  readonly path: string;
+  readonly log: boolean;
+  readonly persist_log: boolean;
+  /** `{ <type>: { ...attrs } }` or undefined for the default Consul backend. */
+  readonly backend?: { readonly type: string; readonly config: Readonly<Record<string, unknown>> };
+  readonly required_providers: Readonly<Record<string, unknown>>;
+}
+
+function unwrapBlock(value: unknown): Record<string, unknown> {
+  const body = Array.isArray(value) ? value[0] : value;
+  return typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
+}
+
+/** The block body as written → typed options with defaults. */
+export function normalizeTerraformOptions(options: Readonly<Record<string, unknown>>): TerraformOptions {
+  const backends = Object.entries(unwrapBlock(options.backend));
+  if (backends.length > 1) {
+    throw new CtsError("CTS_ERR_CONFIG_INVALID", "Cannot configure driver \"terraform\": only one backend block may be set");
+  }
+  const backend = backends[0];
+  if (backend && !(BACKEND_TYPES as readonly string[]).includes(backend[0])) {
+    throw new CtsError(
+      "CTS_ERR_CONFIG_INVALID",
+      `Cannot configure driver "terraform": backend "${backend[0]}" is not one of ${BACKEND_TYPES.join(", ")}`,
+    );
+  }
+  return {
+    version: typeof options.version === "string" ? options.version.replace(/^v/, "") : "",
+    path: typeof options.path === "string" ? options.path : "",
+    log: options.log === true,
+    persist_log: options.persist_log === true,
+    backend: backend ? { type: backend[0], config: unwrapBlock(backend[1]) } : undefined,
+    required_providers: unwrapBlock(options.required_providers),
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * @module Everything the generated root module depends on, derived once from the task config so
+ * that each renderer is a pure function of this model.
+ */
+import type { ProviderConfig, TaskConfig } from "../../../core/plugin-api/mod.ts";
+import type { BackendBlock } from "./backend.ts";
+
+export interface ProviderModel {
+  readonly name: string;
+  readonly alias?: string;
+  readonly auto_commit?: boolean;
+  /** Provider arguments without the meta-arguments. */
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+export interface RootModuleModel {
+  readonly taskName: string;
+  readonly description: string;
+  /** Module source; local paths already absolute. */
+  readonly moduleSource: string;
+  readonly moduleVersion: string;
+  /** Whether `catalog_services` / `consul_kv` are declared and passed to the module. */
+  readonly catalogServices: boolean;
+  readonly consulKv: boolean;
+  /** Sorted by name. */
+  readonly providers: readonly ProviderModel[];
+  /** `required_providers` entries for the task's providers only. */
+  readonly requiredProviders: Readonly<Record<string, unknown>>;
+  readonly backend?: BackendBlock;
+  /** Task variables, parsed to plain values. */
+  readonly variables: Readonly<Record<string, unknown>>;
+}
+
+/** True for module sources Terraform reads from the local file system. */
+export function isLocalModuleSource(source: string): boolean {
+  return source.startsWith("./") || source.startsWith("../") || source.startsWith("/") ||
+    source === "." || source === ".." || /^[A-Za-z]:[\\/]/.test(source);
+}
+
+/** Which Consul-derived variables the task's condition and module inputs render. */
+export function renderedInputs(task: TaskConfig): { catalogServices: boolean; consulKv: boolean } {
+  const condition = task.condition as { type: string; use_as_module_input?: boolean };
+  const asInput = condition.use_as_module_input !== false;
+  return {
+    catalogServices: condition.type === "catalog-services" && asInput,
+    consulKv: (condition.type === "consul-kv" && asInput) || task.module_input.some((input) => input.type === "consul-kv"),
+  };
+}
+
+/**
+ * The task's providers, one per name, sorted. An ID the config does not define still gets an
+ * (empty) provider, as in CTS.
+ */
+export function taskProviders(task: TaskConfig, resolved: readonly ProviderConfig[]): ProviderModel[] {
+  const byId = new Map(resolved.map((provider) => [provider.id, provider]));
+  const models = task.providers.map((id): ProviderModel => {
+    const provider = byId.get(id);
+    if (!provider) return { name: id.split(".")[0]!, arguments: {} };
+    return {
+      name: provider.name,
+      ...(provider.alias !== undefined ? { alias: provider.alias } : {}),
+      ...(provider.auto_commit !== undefined ? { auto_commit: provider.auto_commit } : {}),
+      arguments: provider.arguments,
+    };
+  });
+  return models.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** `required_providers` entries for the providers a task uses. */
+export function taskRequiredProviders(
+  providers: readonly ProviderModel[],
+  requiredProviders: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const provider of providers) {
+    if (requiredProviders[provider.name] !== undefined) out[provider.name] = requiredProviders[provider.name];
+  }
+  return out;
+}

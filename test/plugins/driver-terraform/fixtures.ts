@@ -1,0 +1,66 @@
+/** @module Task, Consul and input fixtures for the Terraform driver tests. */
+import type {
+  ConsulConfig, ProviderConfig, ServiceInstance, TaskConfig, TaskInputs,
+} from "../../../core/plugin-api/mod.ts";
+
+export function consulConfig(overrides: Partial<ConsulConfig> = {}): ConsulConfig {
+  return {
+    address: "127.0.0.1:8500",
+    token: "",
+    kv_path: "consul-terraform-sync/",
+    kv_namespace: "",
+    auth: { enabled: false, username: "", password: "" },
+    tls: { enabled: false, verify: true, ca_cert: "", ca_path: "", cert: "", key: "", server_name: "" },
+    transport: {},
+    service_registration: {
+      enabled: true, service_name: "cts", address: "", namespace: "",
+      default_check: { enabled: true, address: "" },
+    },
+    ...overrides,
+  };
+}
+
+export function taskConfig(overrides: Partial<TaskConfig> = {}): TaskConfig {
+  return {
+    name: "web-task",
+    description: "",
+    enabled: true,
+    providers: [],
+    module: "./modules/web",
+    version: "",
+    variables: {},
+    variable_files: [],
+    working_dir: "sync-tasks/web-task",
+    buffer_period: { enabled: false, min: 0, max: 0 },
+    buffer_period_configured: false,
+    condition: {
+      type: "services", names: ["web"], filter: "", datacenter: "", namespace: "",
+      cts_user_defined_meta: {}, use_as_module_input: true,
+    },
+    module_input: [],
+    driver: "terraform",
+    ...overrides,
+  };
+}
+
+export function provider(id: string, fields: Partial<ProviderConfig> = {}): ProviderConfig {
+  const [name, alias] = id.split(".");
+  return {
+    id, name: name!, ...(alias ? { alias } : {}), arguments: {}, task_env: {}, ...fields,
+  };
+}
+
+export function instance(id: string, node: string, fields: Partial<ServiceInstance> = {}): ServiceInstance {
+  return {
+    id, name: id.replace(/-\d+$/, ""), kind: "", address: "10.0.0.1", port: 80, meta: {}, tags: [],
+    namespace: "", status: "passing", node, node_id: `${node}-id`, node_address: "10.0.0.1",
+    node_datacenter: "dc1", node_tagged_addresses: {}, node_meta: {}, cts_user_defined_meta: {},
+    ...fields,
+  };
+}
+
+export function inputsFor(instances: readonly ServiceInstance[], extra: Partial<TaskInputs> = {}): TaskInputs {
+  const services: Record<string, ServiceInstance> = {};
+  for (const i of instances) services[`${i.id}.${i.node}.${i.node_datacenter}`] = i;
+  return { services, ...extra };
+}
