@@ -34,6 +34,11 @@ export interface BlockingOptions {
   /** Go duration, e.g. `5m`. */
   readonly wait?: string;
   readonly signal?: AbortSignal;
+  /**
+   * Transport failures, 5xx and 429 are retried with capped backoff until `signal` aborts
+   * (default). `false` makes `query` throw on the first failure (once/inspect modes, probes).
+   */
+  readonly retry?: boolean;
 }
 
 export interface KvPair {

@@ -1,0 +1,26 @@
+/**
+ * @module The Consul client service plugin: provides `consulClientToken` (blocking queries that
+ * ride out outages forever, KV, sessions, agent) built on the npm `consul` package.
+ */
+import {
+  configToken, consulClientToken, defineService, definePlugin, fileSystemToken, loggerToken,
+} from "../../core/plugin-api/mod.ts";
+import { type ClosableConsulClient, createConsulClient } from "./src/consul-client.ts";
+
+export { createConsulClient } from "./src/consul-client.ts";
+export type { ClosableConsulClient, ConsulClientOptions } from "./src/consul-client.ts";
+
+export default definePlugin({
+  id: "consul-client",
+  kind: "service",
+  description: "Consul HTTP client: blocking queries with endless backoff, KV, sessions, agent",
+  deps: {},
+  provides: [
+    defineService({
+      token: consulClientToken,
+      deps: { config: configToken, fs: fileSystemToken, logger: loggerToken },
+      create: ({ config, fs, logger }) => createConsulClient({ consul: config.consul, fs, logger }),
+      dispose: (client) => (client as ClosableConsulClient).close(),
+    }),
+  ],
+});

@@ -1,0 +1,189 @@
+/**
+ * @module The blocking-query primitive behind `query` and `watch`: X-Consul-Index bookkeeping
+ * (reset when it goes backwards or is missing), 100 ms fetch spacing, and retries with capped
+ * backoff that never give up (CTS stops after ~8 retries / ~10 min; users asked for forever).
+ */
+import type {
+  BlockingOptions, ConsulQuery, ConsulQueryResult, CtsError, Logger,
+} from "../../../core/plugin-api/mod.ts";
+import { backoffDelay, type BackoffPolicy, retryAfterMs, sleep } from "./backoff.ts";
+import { type ConnectionMonitor } from "./connection-monitor.ts";
+import { isTransientStatus, responseError, transportError } from "./consul-error.ts";
+import { type ConsulTransport, ConsulTransportError } from "./consul-transport.ts";
+import { type FetchSpacer } from "./fetch-spacer.ts";
+import { durationMs } from "./go-duration.ts";
+
+/** Consul's own default and maximum for `wait`. */
+const DEFAULT_WAIT_MS = 300_000;
+const MAX_WAIT_MS = 600_000;
+/** Slack over `wait + wait/16` (Consul's jitter) before a silent connection counts as dead. */
+const BLOCKING_SLACK_MS = 15_000;
+const NON_BLOCKING_TIMEOUT_MS = 60_000;
+
+type FetchOutcome =
+  | { readonly kind: "ok"; readonly data: unknown; readonly index: number }
+  /** Worth retrying: transport failure, 5xx, 429, or an unreadable body. */
+  | { readonly kind: "transient"; readonly error: CtsError; readonly retryAfterMs?: number }
+  /** A 4xx other than 429: retrying the same request will not help. */
+  | { readonly kind: "rejected"; readonly error: CtsError };
+
+export interface BlockingQueriesDeps {
+  readonly transport: ConsulTransport;
+  readonly monitor: ConnectionMonitor;
+  readonly spacer: FetchSpacer;
+  readonly logger: Logger;
+  readonly backoff: BackoffPolicy;
+}
+
+/** `X-Consul-Index` as a number; 0 when absent or not a positive integer. */
+export function parseConsulIndex(header: string | undefined): number {
+  if (!header || !/^\d+$/.test(header.trim())) return 0;
+  const value = Number(header.trim());
+  return Number.isFinite(value) ? value : 0;
+}
+
+export class BlockingQueries {
+  readonly #deps: BlockingQueriesDeps;
+
+  constructor(deps: BlockingQueriesDeps) {
+    this.#deps = deps;
+  }
+
+  async query(query: ConsulQuery, options: BlockingOptions = {}): Promise<ConsulQueryResult> {
+    const { monitor, spacer, backoff } = this.#deps;
+    const retry = options.retry ?? true;
+    let index = options.index ?? 0;
+    for (let attempt = 0; ; attempt++) {
+      await spacer.wait(query.key, options.signal);
+      const outcome = await this.#fetch(query, index, options.wait, options.signal);
+      if (outcome.kind === "ok") {
+        // A smaller index means the server's history was replaced (restore, restart, reaped
+        // tombstones): the caller's index is meaningless there, so answer with fresh data.
+        if (index > 0 && outcome.index > 0 && outcome.index < index) {
+          index = 0;
+          continue;
+        }
+        return Object.freeze({ data: outcome.data, index: outcome.index });
+      }
+      if (outcome.kind === "rejected" || !retry) {
+        if (outcome.kind === "transient") monitor.failed(outcome.error.message, { path: this.#safeKey(query) });
+        throw outcome.error;
+      }
+      const delay = Math.max(backoffDelay(attempt, backoff), outcome.retryAfterMs ?? 0);
+      monitor.failed(outcome.error.message, { path: this.#safeKey(query), retryInMs: delay });
+      await sleep(delay, options.signal);
+    }
+  }
+
+  async watch(
+    query: ConsulQuery,
+    onResult: (result: ConsulQueryResult) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
+    try {
+      await this.#watchLoop(query, onResult, signal);
+    } catch (error) {
+      if (signal.aborted) return;
+      throw error;
+    }
+  }
+
+  async #watchLoop(query: ConsulQuery, onResult: (result: ConsulQueryResult) => void, signal: AbortSignal) {
+    const { monitor, spacer, backoff, logger } = this.#deps;
+    const path = this.#safeKey(query);
+    let index = 0;
+    let delivered: number | undefined;
+    let failures = 0;
+    let lastRejection: string | undefined;
+    const deliver = (data: unknown, at: number): void => {
+      delivered = at;
+      try {
+        onResult(Object.freeze({ data, index: at }));
+      } catch (error) {
+        logger.error("Consul watch listener failed", { path, error: error instanceof Error ? error.message : String(error) });
+      }
+    };
+    while (!signal.aborted) {
+      await spacer.wait(query.key, signal);
+      const outcome = await this.#fetch(query, index, undefined, signal);
+      if (outcome.kind === "ok") {
+        lastRejection = undefined;
+        if (outcome.index === 0) {
+          // No usable index: the endpoint cannot block, so poll it gently instead of spinning.
+          if (delivered === undefined) deliver(outcome.data, 0);
+          index = 0;
+          const delay = backoffDelay(failures++, backoff);
+          logger.debug("Consul answered without X-Consul-Index, polling", { path, retry_in_ms: delay });
+          await sleep(delay, signal);
+          continue;
+        }
+        failures = 0;
+        if (index > 0 && outcome.index < index) {
+          logger.debug("Consul index went backwards, resetting", { path, from: index, to: outcome.index });
+          index = 0;
+          continue;
+        }
+        index = outcome.index;
+        if (delivered !== index) deliver(outcome.data, index);
+        continue;
+      }
+      const retryAfter = outcome.kind === "transient" ? outcome.retryAfterMs ?? 0 : 0;
+      const delay = Math.max(backoffDelay(failures++, backoff), retryAfter);
+      if (outcome.kind === "transient") {
+        monitor.failed(outcome.error.message, { path, retryInMs: delay });
+      } else if (outcome.error.message !== lastRejection) {
+        lastRejection = outcome.error.message;
+        logger.warn("Consul rejected a watched query, retrying", { path, error: outcome.error.message, retry_in_ms: delay });
+      } else {
+        logger.debug("Consul still rejects a watched query, retrying", { path, retry_in_ms: delay });
+      }
+      // After any failure resync from scratch: the server may have restarted with other history;
+      // an unchanged index is not delivered again, so this costs one cheap read.
+      index = 0;
+      await sleep(delay, signal);
+    }
+  }
+
+  /** One GET; aborts reject with the signal's reason, everything else becomes an outcome. */
+  async #fetch(query: ConsulQuery, index: number, wait: string | undefined, signal?: AbortSignal): Promise<FetchOutcome> {
+    const { transport, monitor } = this.#deps;
+    const action = `query ${this.#safeKey(query)}`;
+    const params: Record<string, string> = { ...query.params };
+    let timeoutMs = NON_BLOCKING_TIMEOUT_MS;
+    if (index > 0) {
+      params.index = String(index);
+      if (wait) params.wait = wait;
+      const waitMs = Math.min(durationMs(wait) || DEFAULT_WAIT_MS, MAX_WAIT_MS);
+      timeoutMs = waitMs + waitMs / 16 + BLOCKING_SLACK_MS;
+    }
+    let response;
+    try {
+      response = await transport.send({ method: "GET", path: query.path, query: params, signal, timeoutMs });
+    } catch (error) {
+      if (signal?.aborted || !(error instanceof ConsulTransportError)) throw error;
+      return { kind: "transient", error: transportError(action, error, transport.redact.bind(transport)) };
+    }
+    const redact = transport.redact.bind(transport);
+    // 5xx/429 keep an outage going; any other answer proves Consul is reachable.
+    if (!isTransientStatus(response.status)) monitor.succeeded();
+    if (response.status === 200 || response.status === 404) {
+      let data: unknown;
+      if (response.status === 200 && response.text.trim() !== "") {
+        try {
+          data = JSON.parse(response.text);
+        } catch {
+          return { kind: "transient", error: transportError(action, new Error("response is not JSON"), redact) };
+        }
+      }
+      return { kind: "ok", data, index: parseConsulIndex(response.header("x-consul-index")) };
+    }
+    const error = responseError(action, response, redact);
+    if (!isTransientStatus(response.status)) return { kind: "rejected", error };
+    const retryAfter = response.status === 429 ? retryAfterMs(response.header("retry-after")) : undefined;
+    return { kind: "transient", error, ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) };
+  }
+
+  #safeKey(query: ConsulQuery): string {
+    return this.#deps.transport.redact(query.key);
+  }
+}

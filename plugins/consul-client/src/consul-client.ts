@@ -1,0 +1,96 @@
+/** @module Assembles the ConsulClient service from its parts (transport, blocking queries, typed APIs). */
+import type {
+  ConsulClient, ConsulConfig, ConsulConnectionState, FileSystem, Logger,
+} from "../../../core/plugin-api/mod.ts";
+import { createConsulHttpAgent } from "../../../core/runtime/consul-http-agent.ts";
+import { AgentApi } from "./agent-api.ts";
+import { DEFAULT_BACKOFF, type BackoffPolicy } from "./backoff.ts";
+import { BlockingQueries } from "./blocking-queries.ts";
+import { ConnectionMonitor } from "./connection-monitor.ts";
+import { parseConsulAddress } from "./consul-address.ts";
+import { ConsulCall } from "./consul-call.ts";
+import { ConsulTransport } from "./consul-transport.ts";
+import { FetchSpacer, MIN_FETCH_GAP_MS } from "./fetch-spacer.ts";
+import { durationMs } from "./go-duration.ts";
+import { KvApi } from "./kv-api.ts";
+import { SessionApi } from "./session-api.ts";
+import { readTlsFiles } from "./tls-files.ts";
+
+/** The service plus what its owner needs: closing sockets, and a socket count for benches. */
+export interface ClosableConsulClient extends ConsulClient {
+  /** Destroys the keep-alive sockets; watches end through their own signals. */
+  close(): void;
+  /** Open sockets to Consul (in use + idle). */
+  socketCount(): number;
+}
+
+export interface ConsulClientOptions {
+  /** `config.consul`: address, token, auth, tls, transport (env fallbacks already applied). */
+  readonly consul: Pick<ConsulConfig, "address" | "token" | "auth" | "tls" | "transport">;
+  readonly fs: FileSystem;
+  readonly logger: Logger;
+  /** Tests shorten these; production uses the defaults. */
+  readonly backoff?: BackoffPolicy;
+  readonly fetchGapMs?: number;
+}
+
+export async function createConsulClient(options: ConsulClientOptions): Promise<ClosableConsulClient> {
+  const { consul, logger } = options;
+  const tls = consul.tls;
+  const endpoint = parseConsulAddress(consul.address, tls.enabled);
+  const transportCfg = consul.transport ?? {};
+  const material = endpoint.secure ? await readTlsFiles(tls, options.fs) : { ca: [] };
+  const maxIdle = transportCfg["max_idle_conns_per_host"];
+  const agent = createConsulHttpAgent({
+    secure: endpoint.secure,
+    keepAlive: transportCfg["disable_keep_alives"] !== true,
+    keepAliveMsecs: durationMs(transportCfg["dial_keep_alive"]) ?? 30_000,
+    ...(typeof maxIdle === "number" && maxIdle > 0 ? { maxFreeSockets: maxIdle } : {}),
+    ca: material.ca,
+    ...(material.cert ? { cert: material.cert } : {}),
+    ...(material.key ? { key: material.key } : {}),
+    ...(tls.server_name ? { servername: tls.server_name } : {}),
+    rejectUnauthorized: tls.verify !== false,
+  });
+  const auth = consul.auth;
+  const useAuth = auth && (auth.enabled || auth.username !== "" || auth.password !== "");
+  const transport = new ConsulTransport({
+    baseUrl: endpoint.baseUrl,
+    agent: agent.agent,
+    token: consul.token ?? "",
+    ...(useAuth ? { basicAuth: { username: auth.username, password: auth.password } } : {}),
+  });
+  const monitor = new ConnectionMonitor(logger, endpoint.baseUrl);
+  const blocking = new BlockingQueries({
+    transport,
+    monitor,
+    logger,
+    spacer: new FetchSpacer(options.fetchGapMs ?? MIN_FETCH_GAP_MS),
+    backoff: options.backoff ?? DEFAULT_BACKOFF,
+  });
+  const call = new ConsulCall(transport, monitor);
+  const kv = new KvApi(call);
+  const sessions = new SessionApi(call);
+  const agentApi = new AgentApi(call);
+  logger.debug("Consul client ready", { address: endpoint.baseUrl, tls: endpoint.secure });
+
+  return Object.freeze({
+    address: endpoint.baseUrl,
+    query: (query, opts) => blocking.query(query, opts),
+    watch: (query, onResult, signal) => blocking.watch(query, onResult, signal),
+    kvGet: (key, opts) => kv.get(key, opts),
+    kvList: (prefix, opts) => kv.list(prefix, opts),
+    kvPut: (key, value, opts) => kv.put(key, value, opts),
+    kvDelete: (key, opts) => kv.delete(key, opts),
+    sessionCreate: (opts) => sessions.create(opts),
+    sessionRenew: (id) => sessions.renew(id),
+    sessionDestroy: (id) => sessions.destroy(id),
+    sessionInfo: (id) => sessions.info(id),
+    registerService: (service) => agentApi.registerService(service),
+    deregisterService: (id, opts) => agentApi.deregisterService(id, opts),
+    agentSelf: () => agentApi.self(),
+    connectionState: (): ConsulConnectionState => monitor.state,
+    close: () => agent.destroy(),
+    socketCount: () => agent.socketCount(),
+  } satisfies ClosableConsulClient);
+}

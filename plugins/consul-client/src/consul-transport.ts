@@ -1,0 +1,124 @@
+/**
+ * @module One HTTP exchange with Consul through the npm `consul` package's request layer (papi):
+ * raw status, headers and body bytes, AbortSignal cancellation, and errors free of secrets.
+ */
+import Consul from "consul";
+import { createCancelContext } from "../../../core/runtime/consul-http-agent.ts";
+
+export interface ConsulRequest {
+  readonly method: "GET" | "PUT" | "DELETE";
+  /** Full path from the server root, already percent-encoded, e.g. `/v1/kv/a/b`. */
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string>>;
+  /** A string is sent as text/plain (KV values); anything else as JSON. */
+  readonly body?: unknown;
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+}
+
+export interface ConsulResponse {
+  readonly status: number;
+  /** Header lookup by lower-case name. */
+  header(name: string): string | undefined;
+  readonly text: string;
+}
+
+/** The request did not produce an HTTP answer (refused, reset, timed out). */
+export class ConsulTransportError extends Error {
+  override readonly name = "ConsulTransportError";
+}
+
+interface PapiResponse {
+  statusCode: number;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  body?: Uint8Array | string;
+}
+
+interface PapiClient {
+  _request(opts: Record<string, unknown>): Promise<PapiResponse>;
+}
+
+export interface ConsulTransportOptions {
+  readonly baseUrl: string;
+  /** Opaque node http(s) agent from core/runtime/consul-http-agent.ts. */
+  readonly agent: unknown;
+  readonly token: string;
+  readonly basicAuth?: { readonly username: string; readonly password: string };
+}
+
+export class ConsulTransport {
+  readonly #client: PapiClient;
+  readonly #secrets: string[];
+
+  constructor(options: ConsulTransportOptions) {
+    const headers: Record<string, string> = {};
+    if (options.token) headers["x-consul-token"] = options.token;
+    const auth = options.basicAuth;
+    if (auth) headers["authorization"] = `Basic ${btoa(`${auth.username}:${auth.password}`)}`;
+    // `baseUrl`/`agent`/`headers` are accepted by the JS constructor but missing from its .d.ts.
+    const ctor = Consul as unknown as new (opts: Record<string, unknown>) => PapiClient;
+    this.#client = new ctor({ baseUrl: options.baseUrl, agent: options.agent, headers });
+    this.#secrets = [options.token, auth?.password ?? "", headers["authorization"] ?? ""]
+      .filter((secret) => secret.length >= 3);
+  }
+
+  /** Replaces every secret this transport knows with `<redacted>`; used on every outgoing message. */
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.#secrets) out = out.split(secret).join("<redacted>");
+    return out;
+  }
+
+  /** Sends one request; any HTTP status is returned, transport failures throw. Abort rejects with the signal's reason. */
+  async send(request: ConsulRequest): Promise<ConsulResponse> {
+    request.signal?.throwIfAborted();
+    const cancel = createCancelContext(request.signal);
+    const opts: Record<string, unknown> = {
+      method: request.method,
+      // papi expands `{name}` placeholders in paths; passing the whole path as one unencoded
+      // param keeps keys such as `a/{b}` intact.
+      path: "{path}",
+      params: { path: { encode: false, toString: () => request.path } },
+      query: request.query ? { ...request.query } : {},
+      buffer: true,
+      ...(cancel.ctx ? { ctx: cancel.ctx } : {}),
+      ...(request.timeoutMs ? { timeout: request.timeoutMs } : {}),
+    };
+    if (request.body !== undefined) {
+      opts.type = typeof request.body === "string" ? "text" : "json";
+      opts.body = request.body;
+    }
+    try {
+      return toResponse(await this.#client._request(opts));
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      const response = (error as { isResponse?: boolean; response?: PapiResponse }).response;
+      if ((error as { isResponse?: boolean }).isResponse && response) return toResponse(response);
+      throw new ConsulTransportError(this.redact(describe(error)), { cause: error });
+    } finally {
+      cancel.release();
+    }
+  }
+}
+
+function toResponse(res: PapiResponse): ConsulResponse {
+  const body = res.body;
+  const text = body === undefined ? "" : typeof body === "string" ? body : new TextDecoder().decode(body);
+  return {
+    status: res.statusCode,
+    header(name) {
+      const value = res.headers[name.toLowerCase()];
+      return Array.isArray(value) ? value[0] : value;
+    },
+    text,
+  };
+}
+
+/** papi prefixes messages with "consul: "; the code (ECONNREFUSED ...) is the useful part. */
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const stripped = message.replace(/^consul: /, "");
+  const code = (error as { code?: unknown }).code;
+  if (!stripped && typeof code === "string") return code;
+  return stripped || "request failed";
+}

@@ -1,0 +1,35 @@
+/** @module Reads the consul TLS block's files (CA, client cert/key) through the FileSystem service. */
+import { CtsError, type FileSystem, type TlsFilesConfig } from "../../../core/plugin-api/mod.ts";
+
+export interface TlsMaterial {
+  readonly ca: readonly string[];
+  readonly cert?: string;
+  readonly key?: string;
+}
+
+export async function readTlsFiles(tls: TlsFilesConfig, fs: FileSystem): Promise<TlsMaterial> {
+  const read = async (what: string, path: string): Promise<string> => {
+    try {
+      return await fs.readText(path);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot read Consul TLS ${what} "${path}": ${why}`);
+    }
+  };
+  const ca: string[] = [];
+  if (tls.ca_cert) ca.push(await read("ca_cert", tls.ca_cert));
+  if (tls.ca_path) {
+    const list = (fs as FileSystem & { readDir?(path: string): Promise<string[]> }).readDir;
+    if (!list) {
+      throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot use Consul TLS ca_path "${tls.ca_path}": use ca_cert with a PEM bundle`);
+    }
+    for (const name of (await list.call(fs, tls.ca_path)).sort()) {
+      if (/\.(pem|crt)$/i.test(name)) ca.push(await read("ca_path file", fs.resolve(tls.ca_path, name)));
+    }
+  }
+  return Object.freeze({
+    ca,
+    ...(tls.cert ? { cert: await read("cert", tls.cert) } : {}),
+    ...(tls.key ? { key: await read("key", tls.key) } : {}),
+  });
+}
