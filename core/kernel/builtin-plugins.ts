@@ -15,6 +15,7 @@ export interface BuiltinPlugin {
 }
 
 export const builtinPlugins: readonly BuiltinPlugin[] = [
+  { id: "consul-client", load: () => import("../../plugins/consul-client/mod.ts") },
   { id: "task-engine", load: () => import("../../plugins/task-engine/mod.ts") },
   { id: "task-store-memory", load: () => import("../../plugins/task-store-memory/mod.ts"), when: (config) => !config.high_availability },
   { id: "leadership-standalone", load: () => import("../../plugins/leadership-standalone/mod.ts"), when: (config) => !config.high_availability },
