@@ -1,0 +1,76 @@
+/**
+ * @module Which keys of a CTS config are blocks, and of what kind. HCL parsers turn every block into
+ * an array (and labels into nested keys), while CTS's JSON form may write a block as an object or an
+ * array; these specs let one shaper bring both forms to one canonical shape before validation.
+ */
+
+export type BlockSpec =
+  /** `consul {}`: one object; a second block in one file is an error. */
+  | { readonly kind: "single"; readonly body?: BodySpec }
+  /** `task {}`: repeatable; becomes an array. */
+  | { readonly kind: "list"; readonly body?: BodySpec }
+  /** `condition "services" {}`: exactly one label; becomes `{ <label>: body }`. */
+  | { readonly kind: "labelled-single"; readonly body?: (label: string) => BodySpec | undefined }
+  /** `backend "consul" {}`: several labels allowed, each once; becomes `{ <label>: body }`. */
+  | { readonly kind: "labelled-map"; readonly body?: (label: string) => BodySpec | undefined }
+  /** `terraform_provider "aws" {}`: repeatable; becomes `[{ <label>: body }, ...]`. */
+  | { readonly kind: "labelled-list"; readonly body?: (label: string) => BodySpec | undefined }
+  /** `task_env = {}` or `task_env {}`: a map attribute that HCL also lets users write as a block. */
+  | { readonly kind: "map" };
+
+export type BodySpec = Readonly<Record<string, BlockSpec>>;
+
+const single = (body?: BodySpec): BlockSpec => ({ kind: "single", body });
+const map: BlockSpec = { kind: "map" };
+
+const tlsBody: BodySpec = {};
+const transportBody: BodySpec = {};
+
+const servicesSelector: BodySpec = { cts_user_defined_meta: map };
+const conditionBodies: Readonly<Record<string, BodySpec>> = {
+  services: servicesSelector,
+  "catalog-services": { node_meta: map },
+};
+
+/** The driver body: terraform's nested blocks; other drivers' bodies are kept as written. */
+const driverBody: BodySpec = {
+  backend: { kind: "labelled-map" },
+  required_providers: map,
+  workspaces: single(),
+  tls: single(tlsBody),
+};
+
+export const taskBody: BodySpec = {
+  buffer_period: single(),
+  condition: { kind: "labelled-single", body: (label) => conditionBodies[label] },
+  module_input: { kind: "labelled-list", body: (label) => conditionBodies[label] },
+  source_input: { kind: "labelled-list", body: (label) => conditionBodies[label] },
+  terraform_cloud_workspace: single(),
+  variables: map,
+};
+
+export const rootBody: BodySpec = {
+  syslog: single(),
+  buffer_period: single(),
+  tls: single(tlsBody),
+  consul: single({
+    auth: single(),
+    tls: single(tlsBody),
+    transport: single(transportBody),
+    service_registration: single({ default_check: single() }),
+  }),
+  vault: single({ tls: single(tlsBody), transport: single(transportBody) }),
+  driver: { kind: "labelled-single", body: () => driverBody },
+  terraform_provider: { kind: "labelled-list", body: () => ({ task_env: map }) },
+  task: { kind: "list", body: taskBody },
+  service: { kind: "list", body: servicesSelector },
+  plugin: { kind: "labelled-list", body: () => ({ options: map }) },
+  high_availability: single({
+    cluster: single({ storage: { kind: "labelled-single" } }),
+    instance: single(),
+  }),
+  license: single({ auto_retrieval: single() }),
+};
+
+/** Top-level blocks that are appended across files (everything else merges or overwrites). */
+export const APPENDED_BLOCKS: readonly string[] = ["task", "terraform_provider", "plugin", "service"];

@@ -1,0 +1,92 @@
+/**
+ * @module Cross-field rules of the whole configuration (beyond one task): unique task names and
+ * provider ids, API TLS completeness, the default check address, log level, where templates may
+ * appear, and Vault for `{{ with secret }}`.
+ */
+import type { CtsConfig } from "../plugin-api/mod.ts";
+import type { ConfigIssue } from "./config-error.ts";
+import { negativeBufferFields, type RawBufferPeriod } from "./buffer-period.ts";
+import { hasSecretTemplate, templatePaths } from "./template-syntax.ts";
+
+type Json = Record<string, unknown>;
+const LOG_LEVELS = ["TRACE", "DEBUG", "INFO", "WARN", "ERR"];
+
+/** `fileOf` names the file of a CTS-style path of the merged raw config. */
+export function configIssues(raw: Json, config: CtsConfig, fileOf: (path: string) => string | undefined): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const add = (path: string, message: string): void => {
+    issues.push({ file: fileOf(path) ?? "", path, message });
+  };
+
+  if (!LOG_LEVELS.includes(config.log_level)) {
+    add("log_level", `must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(raw.log_level)}`);
+  }
+  for (const field of negativeBufferFields(raw.buffer_period as RawBufferPeriod | undefined)) {
+    add(`buffer_period.${field}`, "must not be negative");
+  }
+
+  const taskByName = new Map<string, number>();
+  config.tasks.forEach((task, index) => {
+    const first = taskByName.get(task.name);
+    if (first === undefined) taskByName.set(task.name, index);
+    else {
+      add(`task[${index}].name`, `duplicate task name "${task.name}" (first defined at task[${first}] in ` +
+        `${fileOf(`task[${first}]`) ?? "?"}): task names must be unique`);
+    }
+  });
+
+  const providerById = new Map<string, number>();
+  config.terraform_providers.forEach((provider, index) => {
+    const first = providerById.get(provider.id);
+    if (first === undefined) providerById.set(provider.id, index);
+    else add(`terraform_provider[${index}].${provider.name}`, `duplicate terraform_provider "${provider.id}": ` +
+      `give one of them an alias`);
+    if (provider.auto_commit === true) {
+      const users = config.tasks.filter((task) => task.providers.includes(provider.id)).map((task) => task.name);
+      if (users.length > 1) {
+        add(`terraform_provider[${index}].${provider.name}.auto_commit`,
+          `a provider with auto_commit may be used by one task only, used by: ${users.join(", ")}`);
+      }
+    }
+    for (const [key, value] of Object.entries(provider.arguments)) {
+      if (typeof value === "string" && hasSecretTemplate(value) && config.vault?.enabled !== true) {
+        add(`terraform_provider[${index}].${provider.name}.${key}`,
+          "uses {{ with secret }} but Vault is not configured (set vault { address = ... } or VAULT_ADDR)");
+      }
+    }
+  });
+
+  const pluginByName = new Map<string, number>();
+  config.plugins.forEach((plugin, index) => {
+    if (pluginByName.has(plugin.name)) add(`plugin[${index}].${plugin.name}`, `duplicate plugin "${plugin.name}"`);
+    pluginByName.set(plugin.name, index);
+  });
+
+  const tls = config.tls;
+  if (tls.enabled && (tls.cert === "" || tls.key === "")) {
+    add(tls.cert === "" ? "tls.cert" : "tls.key", "tls is enabled: both cert and key are required");
+  } else if (!tls.enabled && (tls.cert === "") !== (tls.key === "")) {
+    add(tls.cert === "" ? "tls.cert" : "tls.key", "cert and key must be set together");
+  }
+  if (tls.verify_incoming && tls.ca_cert === "" && tls.ca_path === "") {
+    add("tls.verify_incoming", "requires ca_cert or ca_path to verify client certificates");
+  }
+
+  const check = config.consul.service_registration.default_check.address;
+  if (!/^http/i.test(check) || !URL.canParse(check)) {
+    add("consul.service_registration.default_check.address", `must be an absolute http(s) URL, got "${check}"`);
+  }
+
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === "terraform_provider" || key === "task") continue;
+    for (const at of templatePaths(value, key)) {
+      add(at, "template syntax ({{ env }}, {{ key }}, {{ with secret }}) is only allowed in terraform_provider blocks");
+    }
+  }
+
+  const backend = (config.driver.options as Json).backend as Json | undefined;
+  if (config.high_availability !== undefined && backend !== undefined && "local" in backend) {
+    add(`driver.${config.driver.name}.backend.local`, "cannot be used with high_availability: state must be shared");
+  }
+  return issues;
+}

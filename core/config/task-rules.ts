@@ -1,0 +1,97 @@
+/**
+ * @module Cross-field rules of one task that a JSON Schema cannot say: name safety, required module and
+ * condition, names/regexp exclusivity, one source per input variable, parseable cron and regexps,
+ * no templates outside provider blocks, Enterprise-only fields.
+ */
+import type { TaskConfig } from "../plugin-api/mod.ts";
+import type { ConfigIssue } from "./config-error.ts";
+import { negativeBufferFields, type RawBufferPeriod } from "./buffer-period.ts";
+import { cronError } from "./cron-pattern.ts";
+import { childPath } from "./field-path.ts";
+import { templatePaths } from "./template-syntax.ts";
+import { validateTaskName } from "./validate-task-name.ts";
+
+type Json = Record<string, unknown>;
+
+const VARIABLE_OF: Readonly<Record<string, string>> = {
+  services: "services", "catalog-services": "catalog_services", "consul-kv": "consul_kv",
+};
+
+/** Issues of one task; `raw` is the shaped block, `task` what `buildTask` made of it. */
+export function taskIssues(raw: Json, task: TaskConfig, file: string, path: string): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const add = (field: string, message: string): void => {
+    issues.push({ file, path: field === "" ? path : childPath(path, field), message });
+  };
+
+  const nameError = validateTaskName(raw.name);
+  if (nameError !== undefined) add("name", nameError);
+  if (task.module === "") add("module", "is required: the Terraform module (path or registry address) the task runs");
+  if (task.condition.type === "") {
+    add("condition", `is required: a task needs one condition block, e.g. condition "services" { names = ["web"] }`);
+  }
+
+  const conditionKey = Object.keys((raw.condition as Json | undefined) ?? {})[0];
+  const conditionPath = conditionKey === undefined ? "condition" : `condition.${conditionKey}`;
+  const condition = task.condition as Json;
+  if (condition.type === "services") selectorIssues(condition, conditionPath, add);
+  if (condition.type === "catalog-services") regexpIssue(condition.regexp, `${conditionPath}.regexp`, add);
+  if (condition.type === "schedule") {
+    const error = cronError(String(condition.cron));
+    if (error !== undefined) add(`${conditionPath}.cron`, `is not a valid cron expression: ${error}`);
+  }
+
+  // Each input variable may come from one source only: the condition or one module_input (CTS rule).
+  const sources = new Map<string, string[]>();
+  const note = (variable: string | undefined, where: string): void => {
+    if (variable !== undefined) sources.set(variable, [...(sources.get(variable) ?? []), where]);
+  };
+  note(VARIABLE_OF[String(condition.type)], conditionPath);
+  task.module_input.forEach((input, index) => {
+    const where = `module_input[${index}].${input.type}`;
+    note(VARIABLE_OF[input.type], where);
+    if (input.type === "services") selectorIssues(input as unknown as Json, where, add);
+  });
+  for (const [variable, where] of sources) {
+    if (where.length > 1) add(where[1]!, `"${variable}" is already provided by ${where[0]}; each input may have one source`);
+  }
+
+  for (const field of negativeBufferFields(raw.buffer_period as RawBufferPeriod | undefined)) {
+    add(`buffer_period.${field}`, "must not be negative");
+  }
+  for (const at of templatePaths(raw)) {
+    add(at, "template syntax ({{ env }}, {{ key }}, {{ with secret }}) is only allowed in terraform_provider blocks");
+  }
+  if (typeof raw.terraform_version === "string" && raw.terraform_version !== "") {
+    add("terraform_version", "is only supported by the Terraform Cloud driver of CTS Enterprise");
+  }
+  const workspace = raw.terraform_cloud_workspace as Json | undefined;
+  if (workspace !== undefined && Object.values(workspace).some((value) => value !== "")) {
+    add("terraform_cloud_workspace", "is only supported by the Terraform Cloud driver of CTS Enterprise");
+  }
+  const seen = new Map<string, string>();
+  for (const id of task.providers) {
+    const providerName = id.split(".")[0]!;
+    const other = seen.get(providerName);
+    if (other !== undefined) add("providers", `"${id}" and "${other}" are both "${providerName}": use one per task`);
+    seen.set(providerName, id);
+  }
+  return issues;
+}
+
+function selectorIssues(body: Json, at: string, add: (field: string, message: string) => void): void {
+  const names = body.names as string[] | undefined;
+  const hasNames = names !== undefined && names.length > 0;
+  const hasRegexp = body.regexp !== undefined;
+  if (hasNames && hasRegexp) add(`${at}.regexp`, "regexp and names are both set: configure exactly one of them");
+  if (!hasNames && !hasRegexp) add(at, "needs either names or regexp");
+  if (hasRegexp) regexpIssue(body.regexp, `${at}.regexp`, add);
+}
+
+function regexpIssue(pattern: unknown, at: string, add: (field: string, message: string) => void): void {
+  try {
+    new RegExp(String(pattern), "u");
+  } catch (error) {
+    add(at, `is not a valid regular expression: ${(error as Error).message}`);
+  }
+}

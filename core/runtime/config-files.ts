@@ -1,0 +1,43 @@
+/**
+ * @module Read-only file access the config loader needs before any kernel exists: it must tell
+ * files from directories and list a directory, which the plugin-facing FileSystem does not offer.
+ */
+import { readdir, readFile, stat } from "node:fs/promises";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+
+export type PathKind = "file" | "dir" | "other" | "missing";
+
+export async function pathKind(path: string): Promise<PathKind> {
+  try {
+    const info = await stat(path);
+    return info.isFile() ? "file" : info.isDirectory() ? "dir" : "other";
+  } catch {
+    return "missing";
+  }
+}
+
+export async function readTextFile(path: string): Promise<string> {
+  return await readFile(path, "utf8");
+}
+
+/** Regular files of `dir` (symlinks to files included), sorted by name as Go's ReadDir sorts them. */
+export async function listRegularFiles(dir: string): Promise<string[]> {
+  const names = (await readdir(dir)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const files: string[] = [];
+  for (const name of names) {
+    const full = join(dir, name);
+    if ((await pathKind(full)) === "file") files.push(full);
+  }
+  return files;
+}
+
+export function resolvePath(base: string, path: string): string {
+  return isAbsolute(path) ? path : resolve(base, path);
+}
+
+export function parentDir(path: string): string {
+  return dirname(path);
+}
+
+/** The local path of a `file:` URL (schemas are found next to the code that loads them). */
+export { fileURLToPath as pathOfFileUrl } from "node:url";
