@@ -25,6 +25,7 @@ export const builtinPlugins: readonly BuiltinPlugin[] = [
   { id: "condition-schedule", load: () => import("../../plugins/condition-schedule/mod.ts") },
   { id: "module-input-services", load: () => import("../../plugins/module-input-services/mod.ts") },
   { id: "module-input-consul-kv", load: () => import("../../plugins/module-input-consul-kv/mod.ts") },
+  { id: "driver-terraform", load: () => import("../../plugins/driver-terraform/mod.ts") },
   { id: "http-api", load: () => import("../../plugins/http-api/mod.ts"), when: (_config, run) => run.mode === "daemon" },
   { id: "service-registration", load: () => import("../../plugins/service-registration/mod.ts"), when: (_config, run) => run.mode === "daemon" },
 ];

@@ -1,0 +1,21 @@
+/**
+ * @module The built-in `terraform` driver: runs each task's module with Terraform or OpenTofu,
+ * generating the same root module CTS does (see README.md).
+ */
+import {
+  definePlugin, driverRegistryToken, fileSystemToken, loggerToken, processRunnerToken,
+} from "../../core/plugin-api/mod.ts";
+import { createTerraformDriverFactory } from "./src/driver-factory.ts";
+
+export { createTerraformDriverFactory } from "./src/driver-factory.ts";
+export { terraformOptionsSchema } from "./src/options.ts";
+
+export default definePlugin({
+  id: "driver-terraform",
+  kind: "driver",
+  description: "Terraform / OpenTofu driver (driver \"terraform\")",
+  deps: { drivers: driverRegistryToken, processes: processRunnerToken, fs: fileSystemToken, logger: loggerToken },
+  init({ drivers, processes, fs, logger }) {
+    drivers.register(createTerraformDriverFactory({ processes, fs, logger }));
+  },
+});

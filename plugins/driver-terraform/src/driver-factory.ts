@@ -1,0 +1,64 @@
+/**
+ * @module The `terraform` DriverFactory: options schema, start-up check of the binary, and one
+ * TerraformDriver per task. The binary is located and its version read once, then shared.
+ */
+import type {
+  DriverConfig, DriverFactory, FileSystem, Logger, ProcessRunner,
+} from "../../../core/plugin-api/mod.ts";
+import { normalizeTerraformOptions, terraformOptionsSchema } from "./options.ts";
+import {
+  locateTerraformBinary, readTerraformVersion, type TerraformBinary, type TerraformVersion,
+} from "./terraform-binary.ts";
+import { TerraformDriver } from "./terraform-driver.ts";
+
+export interface TerraformFactoryDeps {
+  readonly processes: ProcessRunner;
+  readonly fs: FileSystem;
+  readonly logger: Logger;
+  /** The registered name; `terraform` unless an alias is wanted. */
+  readonly name?: string;
+}
+
+export function createTerraformDriverFactory(deps: TerraformFactoryDeps): DriverFactory {
+  const located = new Map<string, Promise<TerraformBinary & TerraformVersion>>();
+
+  function binaryFor(driver: DriverConfig, signal: AbortSignal): Promise<TerraformBinary & TerraformVersion> {
+    const options = normalizeTerraformOptions(driver.options);
+    let found = located.get(options.path);
+    if (!found) {
+      found = (async () => {
+        const binary = await locateTerraformBinary(options.path, deps.processes, deps.fs);
+        const version = await readTerraformVersion(binary, deps.processes, signal);
+        if (options.version && options.version !== version.version) {
+          deps.logger.warn("configured version differs from the binary found; using the binary", {
+            configured: options.version, found: version.version, path: binary.path,
+          });
+        }
+        deps.logger.info("found binary", { path: binary.path, product: version.flavour, version: version.version });
+        return { ...binary, ...version };
+      })();
+      // A failed lookup is retried next time (the user may install the binary meanwhile).
+      found.catch(() => located.delete(options.path));
+      located.set(options.path, found);
+    }
+    return found;
+  }
+
+  return {
+    name: deps.name ?? "terraform",
+    optionsSchema: terraformOptionsSchema,
+    async verify(driver, signal) {
+      const binary = await binaryFor(driver, signal);
+      return `${binary.flavour} ${binary.version}`;
+    },
+    async create(task, ctx) {
+      const options = normalizeTerraformOptions(ctx.driver.options);
+      return new TerraformDriver(task, ctx, {
+        processes: deps.processes,
+        fs: deps.fs,
+        options,
+        binary: (signal) => binaryFor(ctx.driver, signal),
+      });
+    },
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * @module The exact command lines the driver runs, as pure functions (the same for Terraform and
+ * OpenTofu, whose CLIs agree on every flag used here), so they can be tested without a binary.
+ */
+
+export const initArgs = (): string[] =>
+  ["init", "-no-color", "-input=false", "-backend=true", "-get=true", "-upgrade=false", "-force-copy"];
+
+export const workspaceNewArgs = (name: string): string[] => ["workspace", "new", name];
+
+export const workspaceSelectArgs = (name: string): string[] => ["workspace", "select", name];
+
+export const validateArgs = (): string[] => ["validate", "-no-color", "-json"];
+
+export const planArgs = (): string[] => [
+  "plan", "-no-color", "-input=false", "-detailed-exitcode", "-lock-timeout=0s", "-lock=true", "-parallelism=10",
+  "-refresh=true",
+];
+
+export const applyArgs = (): string[] =>
+  ["apply", "-no-color", "-auto-approve", "-input=false", "-lock=true", "-parallelism=10", "-refresh=true"];
+
+export const destroyArgs = (): string[] =>
+  ["destroy", "-no-color", "-auto-approve", "-input=false", "-lock=true", "-parallelism=10", "-refresh=true"];
+
+export interface TerraformEnvSource {
+  /** `task_env` of every provider the task uses (later providers win on conflicts). */
+  readonly providerEnv: readonly Readonly<Record<string, string>>[];
+  /** Consul connection variables (added when the backend is Consul). */
+  readonly consulEnv?: Readonly<Record<string, string>>;
+  /** `<working dir>/terraform.log` when `persist_log = true`. */
+  readonly logPath?: string;
+}
+
+/** The environment added to the daemon's for every Terraform command of a task. */
+export function terraformEnvironment(source: TerraformEnvSource): Record<string, string> {
+  const env: Record<string, string> = {
+    TF_IN_AUTOMATION: "1",
+    TF_INPUT: "0",
+    CHECKPOINT_DISABLE: "1",
+    ...source.consulEnv,
+  };
+  for (const providerEnv of source.providerEnv) Object.assign(env, providerEnv);
+  if (source.logPath) {
+    env.TF_LOG = "TRACE";
+    env.TF_LOG_PATH = source.logPath;
+  }
+  return env;
+}
+
+/** True when init failed only because the selected workspace is missing from the backend. */
+export function isMissingWorkspaceError(output: string): boolean {
+  return /workspace .*does not exist|failed to select workspace|Currently selected workspace .* does not exist/i.test(output);
+}
+
+/** True when `workspace new` failed because the workspace is already there. */
+export function isWorkspaceExistsError(output: string): boolean {
+  return /already exists/i.test(output);
+}

@@ -1,0 +1,139 @@
+/**
+ * @module One task's Terraform driver: writes the root module, runs init/workspace/validate once
+ * per (re)initialisation, renders terraform.tfvars per run, and plans or applies.
+ */
+import {
+  CtsError, type Driver, type DriverContext, type FileSystem, type InspectPlan, type ProcessRunner, type TaskConfig,
+  type TaskInputs,
+} from "../../../core/plugin-api/mod.ts";
+import { consulEnvironment } from "./backend.ts";
+import { buildRootModuleModel, renderRootModuleFiles } from "./build-root-module.ts";
+import type { TerraformOptions } from "./options.ts";
+import { renderTfvars } from "./render-tfvars.ts";
+import { isLocalModuleSource, type RootModuleModel } from "./root-module-model.ts";
+import type { TerraformBinary, TerraformVersion } from "./terraform-binary.ts";
+import { TerraformCli } from "./terraform-cli.ts";
+import {
+  applyArgs, destroyArgs, initArgs, isMissingWorkspaceError, isWorkspaceExistsError, planArgs, terraformEnvironment,
+  validateArgs, workspaceNewArgs, workspaceSelectArgs,
+} from "./terraform-commands.ts";
+import { checkValidateOutput } from "./validate-result.ts";
+
+/** CTS's permissions: the directory 0750, files 0640 (they may hold provider settings). */
+const DIR_MODE = 0o750;
+const FILE_MODE = 0o640;
+
+export interface TerraformDriverDeps {
+  readonly processes: ProcessRunner;
+  readonly fs: FileSystem;
+  readonly options: TerraformOptions;
+  /** The binary and its version, located once per daemon. */
+  readonly binary: (signal: AbortSignal) => Promise<TerraformBinary & TerraformVersion>;
+}
+
+export class TerraformDriver implements Driver {
+  readonly #task: TaskConfig;
+  readonly #ctx: DriverContext;
+  readonly #deps: TerraformDriverDeps;
+  #model: RootModuleModel | undefined;
+  #cli: TerraformCli | undefined;
+
+  constructor(task: TaskConfig, ctx: DriverContext, deps: TerraformDriverDeps) {
+    this.#task = task;
+    this.#ctx = ctx;
+    this.#deps = deps;
+  }
+
+  #path(file: string): string {
+    return this.#deps.fs.resolve(this.#ctx.workingDir, file);
+  }
+
+  async init(signal: AbortSignal): Promise<void> {
+    const { fs, options } = this.#deps;
+    const task = this.#task;
+    const model = await buildRootModuleModel({
+      task, providers: this.#ctx.providers, options, consul: this.#ctx.consul, resolvePath: (p) => fs.resolve(p),
+    });
+    if (isLocalModuleSource(model.moduleSource) && !(await fs.isDirectory(model.moduleSource))) {
+      throw new CtsError("CTS_ERR_DRIVER", `Cannot initialise task "${task.name}": module path ${model.moduleSource} does not exist or is not a directory`);
+    }
+    const binary = await this.#deps.binary(signal);
+    await fs.mkdir(this.#ctx.workingDir, { mode: DIR_MODE });
+    for (const [file, content] of Object.entries(renderRootModuleFiles(model))) {
+      if (content === undefined) await fs.remove(this.#path(file));
+      else await fs.writeText(this.#path(file), content, { mode: FILE_MODE });
+    }
+    // Until the first render, an empty services map keeps validate and plan non-interactive.
+    if (!(await fs.exists(this.#path("terraform.tfvars")))) {
+      await fs.writeText(this.#path("terraform.tfvars"), renderTfvars(task.name, task.description, { services: {} }), { mode: FILE_MODE });
+    }
+    this.#model = model;
+    const cli = new TerraformCli({
+      binary,
+      processes: this.#deps.processes,
+      workingDir: this.#ctx.workingDir,
+      env: terraformEnvironment({
+        providerEnv: this.#ctx.providers.filter((p) => task.providers.includes(p.id)).map((p) => p.task_env),
+        consulEnv: model.backend?.type === "consul" ? consulEnvironment(this.#ctx.consul) : undefined,
+        logPath: options.persist_log ? this.#path("terraform.log") : undefined,
+      }),
+      logger: this.#ctx.logger,
+      log: options.log,
+    });
+    await this.#initWorkspace(cli, signal);
+    const validated = await cli.run(validateArgs(), signal);
+    const { warnings } = checkValidateOutput(task.name, model.moduleSource, validated.stdout, validated.stderr);
+    for (const warning of warnings) this.#ctx.logger.warn("terraform validate warning", { warning });
+    this.#cli = cli;
+  }
+
+  async #initWorkspace(cli: TerraformCli, signal: AbortSignal): Promise<void> {
+    const name = this.#task.name;
+    const what = `initialise task "${name}"`;
+    let init = await cli.run(initArgs(), signal);
+    if (init.exitCode !== 0 && isMissingWorkspaceError(init.stderr + init.stdout)) {
+      // The workspace recorded in .terraform/ is gone from the backend (state wiped): recreate it.
+      this.#ctx.logger.info("workspace missing in the backend, creating it", { workspace: name });
+      await cli.run(workspaceNewArgs(name), signal);
+      init = await cli.run(initArgs(), signal);
+    }
+    if (init.exitCode !== 0) throw cli.failure(what, initArgs(), init);
+    const created = await cli.run(workspaceNewArgs(name), signal);
+    if (created.exitCode !== 0 && !isWorkspaceExistsError(created.stderr + created.stdout)) {
+      throw cli.failure(`${what}: creating workspace "${name}"`, workspaceNewArgs(name), created);
+    }
+    await cli.check(`${what}: selecting workspace "${name}"`, workspaceSelectArgs(name), signal);
+  }
+
+  #ready(step: string): TerraformCli {
+    if (!this.#cli || !this.#model) {
+      throw new CtsError("CTS_ERR_DRIVER", `Cannot ${step} task "${this.#task.name}": the driver is not initialised`);
+    }
+    return this.#cli;
+  }
+
+  async render(inputs: TaskInputs, _signal: AbortSignal): Promise<void> {
+    const task = this.#task;
+    await this.#deps.fs.writeText(this.#path("terraform.tfvars"), renderTfvars(task.name, task.description, inputs), { mode: FILE_MODE });
+  }
+
+  async plan(signal: AbortSignal): Promise<InspectPlan> {
+    const cli = this.#ready("plan");
+    const result = await cli.run(planArgs(), signal);
+    if (result.exitCode !== 0 && result.exitCode !== 2) throw cli.failure(`plan task "${this.#task.name}"`, planArgs(), result);
+    return { changesPresent: result.exitCode === 2, plan: result.stdout };
+  }
+
+  async apply(signal: AbortSignal): Promise<void> {
+    await this.#ready("apply").check(`apply task "${this.#task.name}"`, applyArgs(), signal);
+  }
+
+  async destroy(signal: AbortSignal): Promise<void> {
+    await this.#ready("destroy").check(`destroy task "${this.#task.name}"`, destroyArgs(), signal);
+  }
+
+  async version(): Promise<string> {
+    const binary = await this.#deps.binary(new AbortController().signal);
+    return `${binary.flavour} ${binary.version}`;
+  }
+}
