@@ -6,7 +6,8 @@ import { driverRegistryToken, type TaskConfig } from "../../../core/plugin-api/m
 import { createKernel } from "../../../core/kernel/kernel.ts";
 import { daemonRun, recordingLogSink, testConfig } from "../../core/kernel/kernel-fixtures.ts";
 
-const [exampleDir, workingDir] = Deno.args as [string, string];
+// Typed loosely so that tsc (Node types) checks this file too.
+const [exampleDir, workingDir] = (globalThis as unknown as { Deno: { args: string[] } }).Deno.args as [string, string];
 const kernel = await createKernel({
   config: testConfig({ plugins: [{ name: "echo", source: exampleDir, options: {} }] }),
   runOptions: daemonRun,
