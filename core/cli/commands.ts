@@ -8,4 +8,9 @@ export const commandLoaders: Readonly<Record<string, () => Promise<{ default: Cl
   "start": () => import("./commands/start.ts"),
   "validate": () => import("./commands/validate.ts"),
   "version": () => import("./commands/version.ts"),
+  "status": () => import("./commands/status.ts"),
+  "task create": () => import("./commands/task-create.ts"),
+  "task enable": () => import("./commands/task-enable.ts"),
+  "task disable": () => import("./commands/task-disable.ts"),
+  "task delete": () => import("./commands/task-delete.ts"),
 };

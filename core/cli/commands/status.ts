@@ -1,0 +1,67 @@
+/**
+ * @module `status [name]` (beyond CTS): a readable table of the daemon's tasks — enabled, status,
+ * last run time and last error — from `/v1/status/tasks?include=events`.
+ */
+import type { CliCommand } from "../command.ts";
+import { ExitCode } from "../command.ts";
+import { clientFlags } from "../api-client.ts";
+import { runTaskCommand, ui as makeUi } from "./task-shared.ts";
+
+const usage = "cts-runtime status [options] [task name]";
+
+interface StatusEntry {
+  readonly task_name: string;
+  readonly status: string;
+  readonly enabled: boolean;
+  readonly events?: readonly { readonly end_time: string; readonly success: boolean; readonly error: { message: string } | null }[];
+}
+
+/** Aligned columns; the last column is never padded. */
+export function formatTable(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows
+    .map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]! + 2))).join(""))
+    .join("\n");
+}
+
+export function statusRows(entries: readonly StatusEntry[]): string[][] {
+  const rows = [["TASK", "ENABLED", "STATUS", "LAST RUN", "LAST ERROR"]];
+  for (const entry of entries) {
+    const last = entry.events?.[0];
+    rows.push([
+      entry.task_name,
+      String(entry.enabled),
+      entry.status,
+      last?.end_time ?? "-",
+      // Only the newest run's error says whether it is broken now; older failures show in the events.
+      last && !last.success ? (last.error?.message ?? "").split("\n")[0]! : "-",
+    ]);
+  }
+  return rows;
+}
+
+const statusCommand: CliCommand = {
+  name: "status",
+  summary: "Shows every task's status as a table (or one task's)",
+  usage: `${usage}\n\n  Prints each task's name, whether it is enabled, its status (successful, errored, critical,\n  unknown), when it last ran and the error of its last run.`,
+  flags: clientFlags,
+  async run(args, io) {
+    if (args.positionals.length > 1) {
+      makeUi(io).error(`this command takes at most 1 argument (a task name), got ${args.positionals.length}\n\nUsage: ${usage}`);
+      return ExitCode.requiredFlagMissing;
+    }
+    return await runTaskCommand(args, io, args.positionals.length, usage, async (client, [name], ui) => {
+      const path = name === undefined ? "/v1/status/tasks" : `/v1/status/tasks/${encodeURIComponent(name)}`;
+      const body = (await client.request("GET", `${path}?include=events`)).body as Record<string, StatusEntry>;
+      const entries = Object.values(body ?? {}).sort((a, b) => (a.task_name < b.task_name ? -1 : 1));
+      if (entries.length === 0) {
+        ui.info("No tasks");
+        return 0;
+      }
+      io.out(`${formatTable(statusRows(entries))}\n`);
+      return 0;
+    });
+  },
+};
+
+export default statusCommand;

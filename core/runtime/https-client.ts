@@ -1,0 +1,126 @@
+/**
+ * @module A small HTTP(S) client with CA bundles and client certificates, for the CLI's API client.
+ *
+ * `fetch` cannot take a CA or a client certificate on Node, so requests go through node:http(s),
+ * which Deno implements too; on Deno, TLS with certificates uses `Deno.createHttpClient`.
+ */
+import { readFile, readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+
+export interface ClientTlsFiles {
+  /** PEM CA bundle file; wins over `caPath`. */
+  readonly caCert?: string;
+  /** Directory of PEM CA files. */
+  readonly caPath?: string;
+  readonly clientCert?: string;
+  readonly clientKey?: string;
+  /** False skips server certificate verification. @default true */
+  readonly verify?: boolean;
+}
+
+export interface ClientTls {
+  readonly ca?: readonly string[];
+  readonly cert?: string;
+  readonly key?: string;
+  readonly verify: boolean;
+}
+
+export interface HttpClientRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly tls?: ClientTls;
+  /** @default 60000 */
+  readonly timeoutMs?: number;
+}
+
+export interface HttpClientResponse {
+  readonly status: number;
+  readonly text: string;
+}
+
+/** Reads the PEM files named by the CLI's TLS flags. */
+export async function loadClientTls(files: ClientTlsFiles): Promise<ClientTls> {
+  let ca: string[] | undefined;
+  if (files.caCert) {
+    ca = [await readFile(files.caCert, "utf8")];
+  } else if (files.caPath) {
+    ca = [];
+    for (const name of (await readdir(files.caPath)).sort()) {
+      const full = join(files.caPath, name);
+      if ((await stat(full)).isFile()) ca.push(await readFile(full, "utf8"));
+    }
+  }
+  return {
+    verify: files.verify ?? true,
+    ...(ca ? { ca } : {}),
+    ...(files.clientCert ? { cert: await readFile(files.clientCert, "utf8") } : {}),
+    ...(files.clientKey ? { key: await readFile(files.clientKey, "utf8") } : {}),
+  };
+}
+
+interface DenoHttp {
+  createHttpClient(options: { caCerts?: string[]; cert?: string; key?: string }): { close(): void };
+}
+
+async function requestDeno(deno: DenoHttp, request: HttpClientRequest): Promise<HttpClientResponse> {
+  const tls = request.tls!;
+  const client = deno.createHttpClient({
+    ...(tls.ca ? { caCerts: [...tls.ca] } : {}),
+    ...(tls.cert && tls.key ? { cert: tls.cert, key: tls.key } : {}),
+  });
+  try {
+    const response = await fetch(request.url, {
+      method: request.method,
+      headers: request.headers ?? {},
+      ...(request.body !== undefined ? { body: request.body } : {}),
+      signal: AbortSignal.timeout(request.timeoutMs ?? 60_000),
+      client,
+    } as RequestInit);
+    return { status: response.status, text: await response.text() };
+  } finally {
+    client.close();
+  }
+}
+
+async function requestNode(request: HttpClientRequest): Promise<HttpClientResponse> {
+  const url = new URL(request.url);
+  const secure = url.protocol === "https:";
+  const module = secure ? await import("node:https") : await import("node:http");
+  const tls = request.tls;
+  const body = request.body;
+  return await new Promise<HttpClientResponse>((resolve, reject) => {
+    const req = module.request(url, {
+      method: request.method,
+      headers: { ...(request.headers ?? {}), ...(body !== undefined ? { "Content-Length": String(Buffer.byteLength(body)) } : {}) },
+      timeout: request.timeoutMs ?? 60_000,
+      ...(secure && tls
+        ? {
+          rejectUnauthorized: tls.verify,
+          ...(tls.ca ? { ca: [...tls.ca] } : {}),
+          ...(tls.cert ? { cert: tls.cert } : {}),
+          ...(tls.key ? { key: tls.key } : {}),
+        }
+        : {}),
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", reject);
+    });
+    req.on("timeout", () => req.destroy(new Error(`no answer from ${url.origin} within ${request.timeoutMs ?? 60_000} ms`)));
+    req.on("error", reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+/** Sends one request and reads the whole answer; transport failures reject. */
+export function httpRequest(request: HttpClientRequest): Promise<HttpClientResponse> {
+  const deno = (globalThis as { Deno?: DenoHttp }).Deno;
+  // Deno's node:https ignores custom CAs and client certificates; its own client honours them.
+  // Verification can only be turned off through node:https there (Deno's client has no such switch).
+  if (deno && request.url.startsWith("https:") && request.tls?.verify !== false) return requestDeno(deno, request);
+  return requestNode(request);
+}
