@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { createProcessRunner } from "../../../core/runtime/process-runner.ts";
+
+const runner = createProcessRunner();
+
+describe("process runner (zx)", () => {
+  it("returns stdout, stderr and the exit code without throwing on failure", async () => {
+    const result = await runner.run("sh", ["-c", "echo out; echo err >&2; exit 3"]);
+    expect(result).toEqual({ exitCode: 3, stdout: "out\n", stderr: "err\n" });
+  });
+
+  it("passes arguments literally, never through the shell", async () => {
+    const tricky = ["a b", "$HOME", "; rm -rf /", "'quoted'", "*"];
+    const result = await runner.run("printf", ["%s|", ...tricky]);
+    expect(result.stdout).toBe(`${tricky.join("|")}|`);
+  });
+
+  it("adds env to the daemon's environment instead of replacing it", async () => {
+    const result = await runner.run("sh", ["-c", 'echo "$CTS_TEST_VAR:${PATH:+has-path}"'], { env: { CTS_TEST_VAR: "x" } });
+    expect(result.stdout).toBe("x:has-path\n");
+  });
+
+  it("runs in cwd and feeds input", async () => {
+    const result = await runner.run("sh", ["-c", "pwd; cat"], { cwd: "/tmp", input: "from stdin" });
+    expect(result.stdout).toBe("/tmp\nfrom stdin");
+  });
+
+  it("streams output chunks as they arrive", async () => {
+    const chunks: string[] = [];
+    await runner.run("sh", ["-c", "echo one; echo two >&2"], { onOutput: (chunk, stream) => chunks.push(`${stream}:${chunk}`) });
+    expect(chunks.join("")).toContain("stdout:one\n");
+    expect(chunks.join("")).toContain("stderr:two\n");
+  });
+
+  it("kills the process when the signal aborts and rejects with the reason", async () => {
+    const controller = new AbortController();
+    let pid: number | undefined;
+    const running = runner.run("sh", ["-c", "echo $$; exec sleep 30"], {
+      signal: controller.signal,
+      onOutput: (chunk) => {
+        pid ??= Number(chunk.trim());
+        controller.abort(new Error("task deleted"));
+      },
+    });
+    await expect(running).rejects.toThrow("task deleted");
+    expect(pid).toBeGreaterThan(0);
+    expect(() => process.kill(pid!, 0)).toThrow(/ESRCH/);
+  });
+
+  it("rejects at once when the signal is already aborted", async () => {
+    await expect(runner.run("true", [], { signal: AbortSignal.abort(new Error("too late")) })).rejects.toThrow("too late");
+  });
+
+  it("reports a missing command as exit code 127", async () => {
+    expect((await runner.run("cts-no-such-command-xyz", [])).exitCode).toBe(127);
+  });
+
+  it("finds commands on PATH", async () => {
+    expect(await runner.which("sh")).toMatch(/\/sh$/);
+    expect(await runner.which("cts-no-such-command-xyz")).toBeUndefined();
+  });
+});
