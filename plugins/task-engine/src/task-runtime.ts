@@ -32,6 +32,8 @@ export class TaskRuntime {
   #bufferedReason: TriggerReason | undefined;
   #bufferWaiters: (() => void)[] = [];
   #armed = false;
+  /** Set once watching stopped (step-down, delete, discard): runs not yet started are skipped. */
+  #halted = false;
   #deleting = false;
   #lastAppliedHash: string | undefined;
   #events: TaskEvent[];
@@ -97,6 +99,11 @@ export class TaskRuntime {
     }
     const abort = new AbortController();
     this.#sourcesAbort = abort;
+    this.#halted = false;
+    // Kernel stop ends sources too, so a start that waits for an unreachable Consul returns.
+    const onStop = () => abort.abort();
+    this.#ctx.signal.addEventListener("abort", onStop, { once: true });
+    abort.signal.addEventListener("abort", () => this.#ctx.signal.removeEventListener("abort", onStop), { once: true });
     this.#sources = sources;
     try {
       await Promise.all(sources.map((source, index) => source.start(this.#inputContext(index, abort.signal))));
@@ -114,6 +121,7 @@ export class TaskRuntime {
   /** Stops sources, drops a buffered or queued run; a run in progress finishes. */
   stopWatching(): void {
     this.#armed = false;
+    this.#halted = true;
     this.#sourcesAbort?.abort();
     this.#sourcesAbort = undefined;
     for (const source of this.#sources) {
@@ -221,6 +229,8 @@ export class TaskRuntime {
     let error: string | undefined;
     try {
       await this.#ctx.limiter.run(async () => {
+        // Waiting for a slot can outlast leadership; a run that has not started yet is skipped.
+        if (this.#halted && request.reason.kind !== "api") throw new HaltedError();
         await this.prepare();
         const driver = this.#driver!;
         await driver.render(inputs, this.#ctx.signal);
@@ -228,6 +238,7 @@ export class TaskRuntime {
           this.#logger.warn("apply failed, retrying", { retry, error: errorMessage(cause) }));
       });
     } catch (cause) {
+      if (cause instanceof HaltedError) return undefined;
       error = errorMessage(cause);
       this.#logger.error("task run failed", { error });
     }
@@ -257,6 +268,8 @@ export class TaskRuntime {
     return event;
   }
 }
+
+class HaltedError extends Error {}
 
 function detail(reason: TriggerReason): Record<string, string> {
   return reason.detail ? { detail: reason.detail } : {};

@@ -1,0 +1,150 @@
+/**
+ * @module Boots a real kernel for engine tests: the real consul-client, condition and
+ * module-input plugins, the task engine, the memory store, standalone leadership and the
+ * recording driver, against a Consul address (the embedded server, maybe behind a proxy).
+ */
+import type {
+  CtsConfig, RunOptions, TaskConfig, TaskManager,
+} from "../../../core/plugin-api/mod.ts";
+import { queryWatcherToken, taskManagerToken } from "../../../core/plugin-api/mod.ts";
+import { createKernel, type Kernel } from "../../../core/kernel/kernel.ts";
+import { createLogSink } from "../../../core/logging/log-sink.ts";
+import type { BuiltinPlugin } from "../../../core/kernel/builtin-plugins.ts";
+import type { SharedQueryWatcher } from "../../../plugins/task-engine/src/query-watcher.ts";
+import { recordingDriverPlugin, type RecordingOptions } from "../../fixtures/plugins/driver-recording/mod.ts";
+
+const ENGINE_PLUGINS = [
+  "consul-client", "condition-services", "condition-catalog-services", "condition-consul-kv", "condition-schedule",
+  "module-input-services", "module-input-consul-kv", "task-engine", "task-store-memory", "leadership-standalone",
+];
+
+export const builtins: BuiltinPlugin[] = ENGINE_PLUGINS.map((id) => ({ id, load: () => import(`../../../plugins/${id}/mod.ts`) }));
+
+export function servicesTask(name: string, services: string[], overrides: Partial<TaskConfig> = {}): TaskConfig {
+  return {
+    name,
+    description: "",
+    enabled: true,
+    providers: [],
+    module: "./module",
+    version: "",
+    variables: {},
+    variable_files: [],
+    working_dir: `sync-tasks/${name}`,
+    buffer_period: { enabled: false, min: 0, max: 0 },
+    buffer_period_configured: false,
+    condition: {
+      type: "services", names: services, filter: "", datacenter: "", namespace: "", cts_user_defined_meta: {},
+      use_as_module_input: true,
+    },
+    module_input: [],
+    driver: "recording",
+    ...overrides,
+  };
+}
+
+export function engineConfig(consulAddress: string, tasks: TaskConfig[], overrides: Partial<CtsConfig> = {}): CtsConfig {
+  return {
+    log_level: "DEBUG",
+    log_json: false,
+    port: 0,
+    working_dir: "sync-tasks",
+    id: "cts-test",
+    syslog: { enabled: false, facility: "LOCAL0", name: "consul-terraform-sync" },
+    buffer_period: { enabled: false, min: 0, max: 0 },
+    tls: { enabled: false, cert: "", key: "", verify_incoming: false, ca_cert: "", ca_path: "" },
+    consul: {
+      address: consulAddress,
+      token: "",
+      kv_path: "",
+      kv_namespace: "",
+      auth: { enabled: false, username: "", password: "" },
+      tls: { enabled: false, verify: true, ca_cert: "", ca_path: "", cert: "", key: "", server_name: "" },
+      transport: {},
+      service_registration: {
+        enabled: false, service_name: "cts", address: "", namespace: "", default_check: { enabled: false, address: "" },
+      },
+    },
+    driver: { name: "recording", options: {} },
+    terraform_providers: [],
+    tasks,
+    plugins: [],
+    events_per_task: 5,
+    max_concurrent_runs: 0,
+    sources: [],
+    ...overrides,
+  };
+}
+
+export interface Harness {
+  readonly kernel: Kernel;
+  readonly manager: TaskManager;
+  readonly watcher: SharedQueryWatcher;
+  readonly logs: string[];
+  /** Exit requests the engine made (first one wins in the real CLI). */
+  readonly exits: { code: number; reason: string }[];
+  /** Resolves with the first exit request. */
+  readonly exited: Promise<{ code: number; reason: string }>;
+  stop(): Promise<void>;
+}
+
+export async function startEngine(options: {
+  config: CtsConfig;
+  mode?: RunOptions["mode"];
+  inspectTasks?: string[];
+  recording?: RecordingOptions;
+}): Promise<Harness> {
+  const logs: string[] = [];
+  const exits: { code: number; reason: string }[] = [];
+  let resolveExit!: (exit: { code: number; reason: string }) => void;
+  const exited = new Promise<{ code: number; reason: string }>((resolve) => (resolveExit = resolve));
+  const kernel = await createKernel({
+    config: options.config,
+    runOptions: { mode: options.mode ?? "daemon", inspectTasks: options.inspectTasks ?? [], resetStorage: false },
+    logSink: createLogSink({ level: "DEBUG", write: (line) => logs.push(line) }),
+    builtins,
+    plugins: [recordingDriverPlugin({ instance_id: options.config.id, ...options.recording })],
+    shutdown: {
+      requestExit(code, reason) {
+        exits.push({ code, reason });
+        resolveExit({ code, reason });
+      },
+    },
+    httpListen: false,
+  });
+  await kernel.start();
+  return {
+    kernel,
+    manager: kernel.resolve(taskManagerToken),
+    watcher: kernel.resolve(queryWatcherToken) as SharedQueryWatcher,
+    logs,
+    exits,
+    exited,
+    stop: () => kernel.stop(),
+  };
+}
+
+/** Polls `check` until it returns a truthy value (bounded; events, not timing, are asserted). */
+export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Registers one instance of `service` through the agent API. */
+export async function registerInstance(url: string, service: string, id: string, extra: Record<string, unknown> = {}): Promise<void> {
+  const response = await fetch(`${url}/v1/agent/service/register`, {
+    method: "PUT",
+    body: JSON.stringify({ ID: id, Name: service, Address: "10.0.0.1", Port: 8080, ...extra }),
+  });
+  if (!response.ok) throw new Error(`register ${id}: ${response.status} ${await response.text()}`);
+}
+
+export async function deregisterInstance(url: string, id: string): Promise<void> {
+  const response = await fetch(`${url}/v1/agent/service/deregister/${encodeURIComponent(id)}`, { method: "PUT" });
+  if (!response.ok) throw new Error(`deregister ${id}: ${response.status}`);
+}
