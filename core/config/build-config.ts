@@ -32,7 +32,8 @@ export function buildConfig(raw: Json, ctx: BuildConfigContext): CtsConfig {
   const [driverName, driverOptions] = Object.entries(obj(raw.driver))[0] ?? ["terraform", {}];
   const syslog = obj(raw.syslog);
   const config: CtsConfig = {
-    log_level: String(raw.log_level ?? "INFO").toUpperCase() as CtsConfig["log_level"],
+    // `ERROR` is accepted as a spelling of CTS's `ERR`.
+    log_level: String(raw.log_level ?? "INFO").toUpperCase().replace(/^ERROR$/, "ERR") as CtsConfig["log_level"],
     log_json: (raw.log_json as boolean | undefined) ?? false,
     port,
     working_dir: workingDir,
