@@ -19,6 +19,11 @@ const MAX_WAIT_MS = 600_000;
 /** Slack over `wait + wait/16` (Consul's jitter) before a silent connection counts as dead. */
 const BLOCKING_SLACK_MS = 15_000;
 const NON_BLOCKING_TIMEOUT_MS = 60_000;
+/**
+ * Each open blocking query holds one HTTP/1.1 connection, and a Consul agent accepts 200 per
+ * client by default (`limits.http_max_conns_per_client`); CTS users hit this as resets (CTS#146).
+ */
+const CONNECTION_WARN_AT = 180;
 
 type FetchOutcome =
   | { readonly kind: "ok"; readonly data: unknown; readonly index: number }
@@ -44,6 +49,8 @@ export function parseConsulIndex(header: string | undefined): number {
 
 export class BlockingQueries {
   readonly #deps: BlockingQueriesDeps;
+  #openBlocking = 0;
+  #warnedConnections = false;
 
   constructor(deps: BlockingQueriesDeps) {
     this.#deps = deps;
@@ -157,11 +164,14 @@ export class BlockingQueries {
       timeoutMs = waitMs + waitMs / 16 + BLOCKING_SLACK_MS;
     }
     let response;
+    if (index > 0) this.#blockingOpened();
     try {
       response = await transport.send({ method: "GET", path: query.path, query: params, signal, timeoutMs });
     } catch (error) {
       if (signal?.aborted || !(error instanceof ConsulTransportError)) throw error;
       return { kind: "transient", error: transportError(action, error, transport.redact.bind(transport)) };
+    } finally {
+      if (index > 0) this.#openBlocking--;
     }
     const redact = transport.redact.bind(transport);
     // 5xx/429 keep an outage going; any other answer proves Consul is reachable.
@@ -181,6 +191,19 @@ export class BlockingQueries {
     if (!isTransientStatus(response.status)) return { kind: "rejected", error };
     const retryAfter = response.status === 429 ? retryAfterMs(response.header("retry-after")) : undefined;
     return { kind: "transient", error, ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) };
+  }
+
+  #blockingOpened(): void {
+    this.#openBlocking++;
+    if (this.#openBlocking >= CONNECTION_WARN_AT && !this.#warnedConnections) {
+      this.#warnedConnections = true;
+      this.#deps.logger.warn(
+        "many blocking queries open to Consul, one connection each; raise limits.http_max_conns_per_client (default 200) on the agent if connections are reset",
+        { open: this.#openBlocking },
+      );
+    } else if (this.#openBlocking < CONNECTION_WARN_AT / 2) {
+      this.#warnedConnections = false;
+    }
   }
 
   #safeKey(query: ConsulQuery): string {

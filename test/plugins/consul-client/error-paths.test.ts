@@ -210,4 +210,23 @@ describe("consul client error paths", () => {
     expect(sent.slice(0, 6)).toEqual([null, "10", "12", null, "5", null]);
     expect(seen.map((r) => r.index)).toEqual([10, 12, 5]);
   });
+
+  it("warns once when open blocking queries approach Consul's per-client connection limit", async () => {
+    server = await startScriptedServer((req, res) => {
+      if (req.url.searchParams.get("index")) return; // block
+      answer(res, 200, "[]", { "x-consul-index": "2" });
+    });
+    const made = await testClient(server.address);
+    client = made.client;
+    const stop = new AbortController();
+    const watches = Array.from({ length: 185 }, (_, i) =>
+      client!.watch(consulQuery(`/v1/health/service/s${i}`), () => undefined, stop.signal));
+    await until(() => server!.requests.filter((r) => r.url.searchParams.has("index")).length === 185);
+    expect(client.socketCount()).toBe(185);
+    stop.abort();
+    await Promise.all(watches);
+    const warns = made.logger.lines.filter((line) => line.level === "WARN");
+    expect(warns).toHaveLength(1);
+    expect(warns[0]!.message).toContain("http_max_conns_per_client");
+  });
 });
