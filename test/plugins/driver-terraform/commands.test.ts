@@ -1,0 +1,77 @@
+/** Command lines, environment, version parsing and options: pure, identical for Terraform and OpenTofu. */
+import { describe, expect, test } from "vitest";
+import { consulEnvironment, defaultStatePath } from "../../../plugins/driver-terraform/src/backend.ts";
+import { normalizeTerraformOptions } from "../../../plugins/driver-terraform/src/options.ts";
+import {
+  flavourOf, parseVersionJson, parseVersionText,
+} from "../../../plugins/driver-terraform/src/terraform-binary.ts";
+import { terraformErrorText } from "../../../plugins/driver-terraform/src/terraform-cli.ts";
+import {
+  applyArgs, initArgs, isMissingWorkspaceError, isWorkspaceExistsError, planArgs, terraformEnvironment, validateArgs,
+  workspaceNewArgs, workspaceSelectArgs,
+} from "../../../plugins/driver-terraform/src/terraform-commands.ts";
+import { consulConfig } from "./fixtures.ts";
+
+describe("command lines", () => {
+  test("CTS's flags for init, workspace, validate, plan and apply", () => {
+    expect(initArgs()).toEqual(["init", "-no-color", "-input=false", "-backend=true", "-get=true", "-upgrade=false", "-force-copy"]);
+    expect(workspaceNewArgs("web")).toEqual(["workspace", "new", "web"]);
+    expect(workspaceSelectArgs("web")).toEqual(["workspace", "select", "web"]);
+    expect(validateArgs()).toEqual(["validate", "-no-color", "-json"]);
+    expect(planArgs()).toEqual(["plan", "-no-color", "-input=false", "-detailed-exitcode", "-lock-timeout=0s", "-lock=true", "-parallelism=10", "-refresh=true"]);
+    expect(applyArgs()).toEqual(["apply", "-no-color", "-auto-approve", "-input=false", "-lock=true", "-parallelism=10", "-refresh=true"]);
+  });
+
+  test("tofu binaries are recognised by name; versions by -json or text output", () => {
+    expect(flavourOf("/usr/local/bin/tofu")).toBe("tofu");
+    expect(flavourOf("C:\\tools\\tofu.exe")).toBe("tofu");
+    expect(flavourOf("/opt/terraform")).toBe("terraform");
+    expect(parseVersionJson('{"terraform_version":"1.8.2","platform":"linux_amd64"}', "tofu")).toEqual({ flavour: "tofu", version: "1.8.2" });
+    expect(parseVersionJson("not json", "terraform")).toBeUndefined();
+    expect(parseVersionText("OpenTofu v1.9.0\non linux_amd64\n")).toEqual({ flavour: "tofu", version: "1.9.0" });
+    expect(parseVersionText("Terraform v0.12.31\n")).toEqual({ flavour: "terraform", version: "0.12.31" });
+  });
+});
+
+describe("environment", () => {
+  test("task_env and Consul variables, the token only here, trace log when persist_log", () => {
+    const consul = consulConfig({
+      address: "https://consul:8501", token: "s3cr3t",
+      tls: { enabled: true, verify: false, ca_cert: "/ca.pem", ca_path: "", cert: "/c.pem", key: "/k.pem", server_name: "consul" },
+    });
+    const env = terraformEnvironment({
+      providerEnv: [{ A: "1" }, { A: "2", B: "3" }], consulEnv: consulEnvironment(consul), logPath: "/w/terraform.log",
+    });
+    expect(env).toMatchObject({
+      TF_IN_AUTOMATION: "1", A: "2", B: "3", CONSUL_HTTP_ADDR: "https://consul:8501", CONSUL_HTTP_TOKEN: "s3cr3t",
+      CONSUL_HTTP_SSL: "true", CONSUL_HTTP_SSL_VERIFY: "false", CONSUL_CACERT: "/ca.pem", CONSUL_CLIENT_CERT: "/c.pem",
+      CONSUL_CLIENT_KEY: "/k.pem", CONSUL_TLS_SERVER_NAME: "consul", TF_LOG: "TRACE", TF_LOG_PATH: "/w/terraform.log",
+    });
+    expect(terraformEnvironment({ providerEnv: [] })).not.toHaveProperty("TF_LOG_PATH");
+    expect(consulEnvironment(consulConfig())).not.toHaveProperty("CONSUL_HTTP_TOKEN");
+  });
+
+  test("error texts", () => {
+    expect(isMissingWorkspaceError('Error: Currently selected workspace "web" does not exist')).toBe(true);
+    expect(isMissingWorkspaceError("Error: Failed to select workspace: ...")).toBe(true);
+    expect(isWorkspaceExistsError('Workspace "web" already exists')).toBe(true);
+    expect(terraformErrorText({ stdout: "Initializing...\n", stderr: "╷\n│ Error: Bad thing\n│ \n│ detail here\n╵\n" }))
+      .toBe("Error: Bad thing\n\ndetail here\n\nInitializing...");
+  });
+});
+
+describe("options and backend path", () => {
+  test("kv_path rule", () => {
+    expect(defaultStatePath("consul-terraform-sync/")).toBe("consul-terraform-sync/terraform");
+    expect(defaultStatePath("team/cts")).toBe("team/cts/terraform");
+    expect(defaultStatePath("prod/terraform/")).toBe("prod/terraform");
+    expect(defaultStatePath("")).toBe("consul-terraform-sync/terraform");
+  });
+
+  test("blocks as objects or as one-element arrays; unknown backend types rejected", () => {
+    expect(normalizeTerraformOptions({ backend: { s3: [{ bucket: "b" }] }, required_providers: [{ x: "1.0" }], version: "v1.5.0" }))
+      .toMatchObject({ backend: { type: "s3", config: { bucket: "b" } }, required_providers: { x: "1.0" }, version: "1.5.0", log: false });
+    expect(() => normalizeTerraformOptions({ backend: { etcd: {} } })).toThrow(/backend "etcd" is not one of/);
+    expect(() => normalizeTerraformOptions({ backend: { s3: {}, gcs: {} } })).toThrow(/only one backend/);
+  });
+});

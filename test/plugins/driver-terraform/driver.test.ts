@@ -1,0 +1,180 @@
+/**
+ * The Terraform driver against the real `terraform` binary, the real process runner and file
+ * system, with a local backend (the Consul backend is covered end to end in test/e2e).
+ */
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { DriverConfig, DriverFactory, ProviderConfig, TaskConfig } from "../../../core/plugin-api/mod.ts";
+import { createFileSystem } from "../../../core/runtime/file-system.ts";
+import { createProcessRunner } from "../../../core/runtime/process-runner.ts";
+import { createTerraformDriverFactory } from "../../../plugins/driver-terraform/src/driver-factory.ts";
+import { captureLogger } from "./capture-logger.ts";
+import { consulConfig, inputsFor, instance, provider, taskConfig } from "./fixtures.ts";
+import { tempDir, terraformTestEnv } from "./terraform-env.ts";
+
+const modules = join(import.meta.dirname, "modules");
+const tmp = tempDir("driver");
+const savedEnv = { ...process.env };
+
+beforeAll(() => {
+  // The process runner layers task env over the daemon's; make the daemon's test-clean.
+  for (const [key, value] of Object.entries(terraformTestEnv())) process.env[key] = value;
+  for (const key of ["TF_DATA_DIR", "TF_PLUGIN_CACHE_DIR", "TF_WORKSPACE", "TF_LOG"]) delete process.env[key];
+});
+afterAll(() => {
+  process.env = savedEnv;
+  tmp.remove();
+});
+
+function setup(name: string, driverOptions: Record<string, unknown> = {}) {
+  const logger = captureLogger();
+  const factory = createTerraformDriverFactory({ processes: createProcessRunner(), fs: createFileSystem(tmp.path), logger });
+  const dir = join(tmp.path, name);
+  mkdirSync(dir, { recursive: true });
+  const driver: DriverConfig = {
+    name: "terraform",
+    options: { backend: { local: { path: join(dir, "state.tfstate") } }, ...driverOptions },
+  };
+  const create = (task: Partial<TaskConfig>, providers: ProviderConfig[] = []) =>
+    factory.create(taskConfig({ name, ...task }), {
+      driver, providers, consul: consulConfig(), workingDir: join(dir, "work"), logger,
+    });
+  return { factory, driver, logger, dir, create };
+}
+
+const signal = new AbortController().signal;
+
+describe("terraform driver", () => {
+  test("init, render, plan, apply, plan again: files follow the services, task_env reaches terraform", async () => {
+    const { create, dir, logger } = setup("echo-task", { log: true, persist_log: true });
+    const driver = await create(
+      { module: join(modules, "echo"), variables: { dir: JSON.stringify(dir) }, providers: ["terraform"] },
+      [provider("terraform", { task_env: { ECHO_TOKEN: "from-task-env" } })],
+    );
+    await driver.init(signal);
+    for (const file of ["main.tf", "variables.tf", "variables.module.tf", "variables.auto.tfvars", "providers.auto.tfvars", "terraform.tfvars"]) {
+      expect(existsSync(join(dir, "work", file)), file).toBe(true);
+    }
+    expect(await driver.version()).toMatch(/^terraform \d+\.\d+\.\d+/);
+
+    await driver.render(inputsFor([instance("web", "n1"), instance("api", "n2")]), signal);
+    const planned = await driver.plan(signal);
+    expect(planned.changesPresent).toBe(true);
+    expect(planned.plan).toContain("terraform_data.write");
+    await driver.apply(signal);
+    expect(readFileSync(join(dir, "ids.txt"), "utf8")).toBe("api.n2.dc1,web.n1.dc1");
+    expect(readFileSync(join(dir, "env.txt"), "utf8")).toBe("from-task-env");
+    expect((await driver.plan(signal)).changesPresent).toBe(false);
+
+    await driver.render(inputsFor([instance("web", "n1")]), signal);
+    await driver.apply(signal);
+    expect(readFileSync(join(dir, "ids.txt"), "utf8")).toBe("web.n1.dc1");
+    // Workspace = task name (local backend keeps non-default workspaces under terraform.tfstate.d/).
+    expect(readFileSync(join(dir, "work", ".terraform", "environment"), "utf8")).toBe("echo-task");
+    // log = true: Terraform's output went to the logger; persist_log: a trace log file.
+    expect(logger.lines.some((line) => line.message.includes("Apply complete!"))).toBe(true);
+    expect(readFileSync(join(dir, "work", "terraform.log"), "utf8")).toContain("[TRACE]");
+  });
+
+  test("init again after a config change keeps the workspace and state", async () => {
+    const { create, dir } = setup("reinit-task");
+    const first = await create({ module: join(modules, "echo"), variables: { dir: JSON.stringify(dir) } });
+    await first.init(signal);
+    await first.render(inputsFor([instance("web", "n1")]), signal);
+    await first.apply(signal);
+    const second = await create({
+      module: join(modules, "echo"), variables: { dir: JSON.stringify(dir) }, description: "now described",
+    });
+    await second.init(signal);
+    await second.render(inputsFor([instance("web", "n1")]), signal);
+    expect((await second.plan(signal)).changesPresent).toBe(false);
+    expect(readFileSync(join(dir, "work", "main.tf"), "utf8")).toContain("# Description: now described");
+  });
+
+  test("a module path that does not exist is a clear init error", async () => {
+    const { create } = setup("missing-module");
+    const driver = await create({ module: "./no/such/module" });
+    await expect(driver.init(signal)).rejects.toMatchObject({
+      code: "CTS_ERR_DRIVER",
+      message: expect.stringMatching(/^Cannot initialise task "missing-module": module path .*no\/such\/module does not exist/),
+    });
+  });
+
+  test("a module without a services variable says what to add", async () => {
+    const { create } = setup("no-services");
+    const driver = await create({ module: join(modules, "no-services") });
+    await expect(driver.init(signal)).rejects.toMatchObject({
+      code: "CTS_ERR_DRIVER",
+      message: expect.stringContaining('declares no "services" variable; add `variable "services" {}`'),
+    });
+  });
+
+  test("a failing apply is an error quoting terraform", async () => {
+    const { create } = setup("failing");
+    const driver = await create({ module: join(modules, "failing") });
+    await driver.init(signal);
+    await driver.render(inputsFor([instance("web", "n1")]), signal);
+    await expect(driver.apply(signal)).rejects.toMatchObject({
+      code: "CTS_ERR_DRIVER",
+      message: expect.stringMatching(/^Cannot apply task "failing": terraform apply exited with 1: Error: [\s\S]*boom: the module failed on purpose/),
+    });
+  });
+
+  test("a failing init (bad backend config) is an error quoting terraform", async () => {
+    const { create } = setup("bad-init", { backend: { local: { no_such_attribute: true } } });
+    const driver = await create({ module: join(modules, "echo"), variables: { dir: '"/tmp"' } });
+    await expect(driver.init(signal)).rejects.toMatchObject({
+      code: "CTS_ERR_DRIVER",
+      message: expect.stringMatching(/^Cannot initialise task "bad-init": terraform init exited with 1: Error: .*no_such_attribute/s),
+    });
+  });
+
+  test("cancelling a run aborts terraform", async () => {
+    const { create, dir } = setup("cancel");
+    const driver = await create({ module: join(modules, "echo"), variables: { dir: JSON.stringify(dir) } });
+    await driver.init(signal);
+    const abort = new AbortController();
+    const applying = driver.apply(abort.signal);
+    abort.abort(new Error("stop now"));
+    await expect(applying).rejects.toThrow("stop now");
+  });
+});
+
+describe("binary selection", () => {
+  function verify(factory: DriverFactory, options: Record<string, unknown>) {
+    return factory.verify!({ name: "terraform", options }, signal);
+  }
+
+  test("no binary in the configured directory: the error names the fix", async () => {
+    const { factory } = setup("nobinary");
+    const empty = join(tmp.path, "empty-bin");
+    mkdirSync(empty, { recursive: true });
+    await expect(verify(factory, { path: empty })).rejects.toMatchObject({
+      code: "CTS_ERR_DRIVER_BINARY",
+      message: expect.stringContaining(`holds neither "terraform" nor "tofu"; put one there, or set driver "terraform" { path =`),
+    });
+    await expect(verify(factory, { path: join(tmp.path, "does-not-exist") })).rejects.toMatchObject({
+      code: "CTS_ERR_DRIVER_BINARY",
+      message: expect.stringContaining("does not exist; install Terraform or OpenTofu on PATH, or set driver"),
+    });
+  });
+
+  test("path may be a directory holding tofu, or the binary itself; tofu runs every command", async () => {
+    // A `tofu` that forwards to terraform: OpenTofu is not installed here, the command lines are the same.
+    const bin = join(tmp.path, "tofu-bin");
+    mkdirSync(bin, { recursive: true });
+    const realTerraform = (await createProcessRunner().which("terraform"))!;
+    writeFileSync(join(bin, "tofu"), `#!/bin/sh\nexec "${realTerraform}" "$@"\n`);
+    chmodSync(join(bin, "tofu"), 0o755);
+    const { factory, create, dir } = setup("tofu-task", { path: bin });
+    expect(await verify(factory, { path: bin })).toMatch(/^tofu \d+\.\d+\.\d+/);
+    expect(await verify(factory, { path: join(bin, "tofu") })).toMatch(/^tofu \d+\.\d+\.\d+/);
+    const driver = await create({ module: join(modules, "echo"), variables: { dir: JSON.stringify(dir) } });
+    await driver.init(signal);
+    await driver.render(inputsFor([instance("db", "n3")]), signal);
+    await driver.apply(signal);
+    expect(readFileSync(join(dir, "ids.txt"), "utf8")).toBe("db.n3.dc1");
+    expect(await driver.version()).toMatch(/^tofu /);
+  });
+});

@@ -1,0 +1,12 @@
+# Test module whose apply always fails.
+variable "services" {
+  type = any
+}
+
+resource "terraform_data" "fail" {
+  input = length(var.services)
+
+  provisioner "local-exec" {
+    command = "echo 'boom: the module failed on purpose' >&2; exit 3"
+  }
+}
