@@ -44,10 +44,17 @@ export class ShutdownStack {
 
 /** One error for everything that failed while stopping, each failure on its own line. */
 export function shutdownError(failures: readonly ShutdownFailure[]): CtsError {
-  const lines = failures.map((failure) => `\n  ${failure.label}: ${errorMessage(failure.error)}`);
+  const lines = failures.map((failure) => `\n  ${failure.label}: ${failureReason(failure)}`);
   return new CtsError(
     "CTS_ERR_PLUGIN_STOP",
     `Cannot stop cleanly: ${failures.length} step${failures.length === 1 ? "" : "s"} failed:${lines.join("")}`,
     { cause: new AggregateError(failures.map((failure) => failure.error)) },
   );
+}
+
+/** The failure's message without a leading "Cannot run <label>: " (the label is printed already). */
+export function failureReason(failure: ShutdownFailure): string {
+  const message = errorMessage(failure.error);
+  const prefix = `Cannot run ${failure.label}: `;
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
 }

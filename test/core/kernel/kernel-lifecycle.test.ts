@@ -160,7 +160,7 @@ describe("kernel lifecycle", () => {
     await kernel.start();
     const error = await rejection(kernel.stop());
     expect(error.code).toBe("CTS_ERR_PLUGIN_STOP");
-    expect(error.message).toContain(`stop hook of plugin "hanging": Cannot run stop hook of plugin "hanging": timed out after 20 ms`);
+    expect(error.message).toContain(`stop hook of plugin "hanging": timed out after 20 ms`);
     expect(error.message).toContain(`stop hook of plugin "throwing": cannot flush`);
     expect(journal).toEqual(["init a", "init z", "start a", "start z", "stop z", "stop a"]);
     expect(kernel.state).toBe("stopped");
@@ -228,5 +228,57 @@ describe("kernel lifecycle", () => {
     await quiet.start();
     expect(quiet.httpUrl).toBeUndefined();
     await quiet.stop();
+  });
+});
+
+describe("kernel scopes and limits", () => {
+  it("gives every consumer of a plugin-scoped service its own instance", async () => {
+    const tagToken = createToken<{ owner: string }>("test.tag", "plugin");
+    const got: string[] = [];
+    const provider = definePlugin({
+      id: "tagger",
+      kind: "service",
+      deps: {},
+      provides: [defineService({ token: tagToken, deps: { logger: loggerToken }, create: ({ logger }) => ({ owner: logger.name }) })],
+    });
+    const consumer = (id: string) =>
+      definePlugin({ id, kind: "service", deps: { tag: tagToken }, init({ tag }) { got.push(`${id}:${tag.owner}`); } });
+    const kernel = await createKernel(kernelOptions([consumer("one"), provider, consumer("two")]));
+    await kernel.init();
+    expect(got).toEqual(["one:one", "two:two"]);
+    expect(() => kernel.resolve(tagToken)).toThrow(/test\.tag/);
+    await kernel.stop();
+  });
+
+  it("gives up on an init that never finishes, and says which plugin", async () => {
+    const stuck = definePlugin({ id: "stuck", kind: "service", deps: {}, init: () => new Promise<void>(() => {}) });
+    const kernel = await createKernel(kernelOptions([stuck], { initTimeoutMs: 20 }));
+    const error = await rejection(kernel.init());
+    expect(error.code).toBe("CTS_ERR_PLUGIN_INIT");
+    expect(error.message).toBe(`Cannot initialize plugin "stuck": timed out after 20 ms`);
+  });
+
+  it("refuses a second start and a start hook added after start", async () => {
+    let addLate: (() => void) | undefined;
+    const p = definePlugin({
+      id: "late-hook",
+      kind: "service",
+      deps: {},
+      init(_deps, ctx) {
+        addLate = () => ctx.lifecycle.onStart(() => {});
+      },
+    });
+    const kernel = await createKernel(kernelOptions([p]));
+    await kernel.start();
+    expect((await rejection(kernel.start())).message).toBe("Cannot start the kernel: start() was already called");
+    expect(() => addLate?.()).toThrow(`Cannot add a start hook to plugin "late-hook": the kernel has already started`);
+    await kernel.stop();
+  });
+
+  it("records shutdown requests by default and resolves core services before init", async () => {
+    const kernel = await createKernel(kernelOptions([]));
+    expect(kernel.resolve(configToken).id).toBe("cts-test");
+    await kernel.stop();
+    expect(kernel.state).toBe("stopped");
   });
 });
