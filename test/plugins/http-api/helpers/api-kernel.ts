@@ -1,0 +1,92 @@
+/**
+ * @module Boots a real kernel with the HTTP API served over real HTTP(S): the real engine,
+ * store, leadership, condition plugins, consul-client, http-api (and optionally
+ * service-registration) plus the recording driver.
+ */
+import type { CtsConfig, TaskManager } from "../../../../core/plugin-api/mod.ts";
+import { taskManagerToken } from "../../../../core/plugin-api/mod.ts";
+import { createKernel, type Kernel } from "../../../../core/kernel/kernel.ts";
+import { createLogSink } from "../../../../core/logging/log-sink.ts";
+import type { BuiltinPlugin } from "../../../../core/kernel/builtin-plugins.ts";
+import type { ServeHttpTls } from "../../../../core/runtime/serve-http.ts";
+import { recordingDriverPlugin, type RecordingOptions } from "../../../fixtures/plugins/driver-recording/mod.ts";
+
+const PLUGINS = [
+  "consul-client", "condition-services", "condition-catalog-services", "condition-consul-kv", "condition-schedule",
+  "module-input-services", "module-input-consul-kv", "task-engine", "task-store-memory", "leadership-standalone",
+  "http-api",
+];
+
+export function apiConfig(overrides: Partial<CtsConfig> = {}): CtsConfig {
+  return {
+    log_level: "DEBUG",
+    log_json: false,
+    port: 0,
+    working_dir: "sync-tasks",
+    id: "cts-api-test",
+    syslog: { enabled: false, facility: "LOCAL0", name: "consul-terraform-sync" },
+    buffer_period: { enabled: false, min: 0, max: 0 },
+    tls: { enabled: false, cert: "", key: "", verify_incoming: false, ca_cert: "", ca_path: "" },
+    consul: {
+      // Nothing listens here unless a test passes a dev server: schedule tasks never ask Consul.
+      address: "127.0.0.1:9",
+      token: "",
+      kv_path: "consul-terraform-sync/",
+      kv_namespace: "",
+      auth: { enabled: false, username: "", password: "" },
+      tls: { enabled: false, verify: true, ca_cert: "", ca_path: "", cert: "", key: "", server_name: "" },
+      transport: {},
+      service_registration: {
+        enabled: false, service_name: "consul-terraform-sync", address: "", namespace: "",
+        default_check: { enabled: true, address: "" },
+      },
+    },
+    driver: { name: "recording", options: {} },
+    terraform_providers: [],
+    tasks: [],
+    plugins: [],
+    events_per_task: 5,
+    max_concurrent_runs: 0,
+    sources: [],
+    ...overrides,
+  };
+}
+
+export interface ApiKernel {
+  readonly kernel: Kernel;
+  readonly tasks: TaskManager;
+  readonly url: string;
+  readonly logs: string[];
+  stop(): Promise<void>;
+}
+
+export async function startApiKernel(options: {
+  config?: CtsConfig;
+  tls?: ServeHttpTls;
+  port?: number;
+  recording?: RecordingOptions;
+  extraPlugins?: string[];
+} = {}): Promise<ApiKernel> {
+  const logs: string[] = [];
+  const builtins: BuiltinPlugin[] = [...PLUGINS, ...(options.extraPlugins ?? [])].map((id) => ({
+    id,
+    load: () => import(`../../../../plugins/${id}/mod.ts`),
+  }));
+  const kernel = await createKernel({
+    config: options.config ?? apiConfig(),
+    runOptions: { mode: "daemon", inspectTasks: [], resetStorage: false },
+    logSink: createLogSink({ level: "DEBUG", write: (line) => logs.push(line) }),
+    builtins,
+    plugins: [recordingDriverPlugin(options.recording ?? {})],
+    httpListen: { hostname: "127.0.0.1", port: options.port ?? 0, ...(options.tls ? { tls: options.tls } : {}) },
+  });
+  await kernel.init();
+  await kernel.start();
+  return {
+    kernel,
+    tasks: kernel.resolve(taskManagerToken),
+    url: kernel.httpUrl!,
+    logs,
+    stop: () => kernel.stop(),
+  };
+}
