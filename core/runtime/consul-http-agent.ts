@@ -12,6 +12,11 @@ export interface ConsulHttpAgentOptions {
   readonly keepAliveMsecs?: number;
   /** Idle sockets kept per host (CTS `max_idle_conns_per_host`). */
   readonly maxFreeSockets?: number;
+  /**
+   * Idle keep-alive sockets are closed after this (CTS `idle_conn_timeout`, 5 s), so a socket the
+   * server already dropped is rarely reused. Requests in flight use their own papi timeout instead.
+   */
+  readonly idleTimeoutMs?: number;
   /** PEM bundles trusted in addition to nothing else (Node replaces the default CAs when `ca` is set). */
   readonly ca?: readonly string[];
   readonly cert?: string;
@@ -34,6 +39,7 @@ export function createConsulHttpAgent(options: ConsulHttpAgentOptions): ConsulHt
     keepAlive: options.keepAlive,
     ...(options.keepAliveMsecs !== undefined ? { keepAliveMsecs: options.keepAliveMsecs } : {}),
     ...(options.maxFreeSockets !== undefined ? { maxFreeSockets: options.maxFreeSockets } : {}),
+    ...(options.idleTimeoutMs ? { timeout: options.idleTimeoutMs } : {}),
   };
   const agent = options.secure
     ? new HttpsAgent({

@@ -45,6 +45,7 @@ export async function createConsulClient(options: ConsulClientOptions): Promise<
     secure: endpoint.secure,
     keepAlive: transportCfg["disable_keep_alives"] !== true,
     keepAliveMsecs: durationMs(transportCfg["dial_keep_alive"]) ?? 30_000,
+    idleTimeoutMs: durationMs(transportCfg["idle_conn_timeout"]) ?? 5_000,
     ...(typeof maxIdle === "number" && maxIdle > 0 ? { maxFreeSockets: maxIdle } : {}),
     ca: material.ca,
     ...(material.cert ? { cert: material.cert } : {}),

@@ -229,4 +229,21 @@ describe("consul client error paths", () => {
     expect(warns).toHaveLength(1);
     expect(warns[0]!.message).toContain("http_max_conns_per_client");
   });
+
+  it("keeps blocking queries open past the idle-socket timeout, and closes idle sockets", async () => {
+    server = await startScriptedServer((req, res) => {
+      if (req.url.searchParams.get("index")) {
+        setTimeout(() => answer(res, 200, '["late"]', { "x-consul-index": "8" }), 400);
+        return;
+      }
+      answer(res, 200, "[]", { "x-consul-index": "2" });
+    });
+    const made = await testClient(server.address, { transport: { idle_conn_timeout: "100ms" } });
+    client = made.client;
+    const first = await client.query(consulQuery("/v1/kv/idle"));
+    const second = await client.query(consulQuery("/v1/kv/idle"), { index: first.index, wait: "1s" });
+    expect(second).toEqual({ data: ["late"], index: 8 });
+    await until(() => client!.socketCount() === 0);
+    expect(made.logger.lines.filter((line) => line.level === "WARN")).toEqual([]);
+  });
 });
