@@ -26,6 +26,11 @@ export interface RegisteredFactories {
 
 type Loaded = Pick<LoadedConfig, "config" | "fileOf">;
 
+/** CTS Enterprise drivers, named so users see why their config does not load here. */
+const ENTERPRISE_ONLY: Readonly<Record<string, string>> = {
+  "terraform-cloud": "the Terraform Cloud driver is part of CTS Enterprise; no plugin here provides it",
+};
+
 /** One issue per configured driver/condition/module_input name that no loaded plugin registered. */
 export function checkRegisteredNames(loaded: Loaded, names: RegisteredNames): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
@@ -33,7 +38,8 @@ export function checkRegisteredNames(loaded: Loaded, names: RegisteredNames): Co
   const unknown = (path: string, kind: string, name: string, known: readonly string[]): void => {
     if (known.includes(name)) return;
     const list = known.length > 0 ? [...known].sort().join(", ") : "(none)";
-    issues.push({ file: fileOf(path) ?? "", path, message: `unknown ${kind} "${name}": known ${kind}s are ${list}` });
+    const hint = ENTERPRISE_ONLY[name] !== undefined && kind === "driver" ? ` (${ENTERPRISE_ONLY[name]})` : "";
+    issues.push({ file: fileOf(path) ?? "", path, message: `unknown ${kind} "${name}": known ${kind}s are ${list}${hint}` });
   };
   unknown(`driver.${config.driver.name}`, "driver", config.driver.name, names.drivers);
   config.tasks.forEach((task, index) => {
@@ -98,7 +104,7 @@ let ajv: Ajv | undefined;
 function compiled(schema: JsonSchema): ValidateFunction | string {
   let entry = cache.get(schema);
   if (entry === undefined) {
-    ajv ??= new Ajv({ allErrors: true, strict: false }).addFormat("go-duration", { type: "string", validate: isDuration });
+    ajv ??= new Ajv({ allErrors: true, verbose: true, strict: false }).addFormat("go-duration", { type: "string", validate: isDuration });
     try {
       entry = ajv.compile(schema as Record<string, unknown>);
     } catch (error) {

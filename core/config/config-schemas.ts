@@ -5,6 +5,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { pathKind, pathOfFileUrl, readTextFile } from "../runtime/config-files.ts";
 import type { ConfigIssue } from "./config-error.ts";
+import { closestName } from "./closest-name.ts";
 import { isDuration } from "./duration.ts";
 import { childPath, pointerToPath } from "./field-path.ts";
 
@@ -24,7 +25,8 @@ export function configSchemas(): Promise<ConfigSchemas> {
 
 /** A fresh ajv set up as every config validation here expects it (also used for plugin schemas). */
 export function createConfigAjv(): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, allowUnionTypes: true });
+  // verbose: errors carry the offending value and schema, so messages can show both.
+  const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, allowUnionTypes: true });
   ajv.addFormat("go-duration", { type: "string", validate: isDuration });
   return ajv;
 }
@@ -75,7 +77,8 @@ function issueOf(error: ErrorObject, at: string, file: string): ConfigIssue {
     case "additionalProperties": {
       const key = String(params.additionalProperty);
       const known = Object.keys((error.parentSchema?.properties as object | undefined) ?? {}).sort();
-      const hint = at === "" ? HINTS[key] : undefined;
+      const close = closestName(key, known);
+      const hint = (at === "" ? HINTS[key] : undefined) ?? (close !== undefined ? `did you mean "${close}"?` : undefined);
       const expected = hint ?? (known.length > 0 ? `expected one of: ${known.join(", ")}` : "");
       return { file, path: childPath(at, key), message: `unknown field "${key}"${expected ? ` (${expected})` : ""}` };
     }
