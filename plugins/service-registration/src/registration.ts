@@ -5,20 +5,21 @@
 import type { AgentServiceRegistration, CtsConfig } from "../../../core/plugin-api/mod.ts";
 
 /** The default check's address: `default_check.address`, else `http(s)://localhost:<port>`. */
-export function healthCheckBase(config: CtsConfig): string {
+export function healthCheckBase(config: CtsConfig, port: number = config.port): string {
   const configured = config.consul.service_registration.default_check.address;
   if (configured !== "") return configured.replace(/\/+$/, "");
-  return `${config.tls.enabled ? "https" : "http"}://localhost:${config.port}`;
+  return `${config.tls.enabled ? "https" : "http"}://localhost:${port}`;
 }
 
-export function defaultCheck(config: CtsConfig): Readonly<Record<string, unknown>> {
+/** `port` is the port the API really listens on (differs from `config.port` only when that is 0). */
+export function defaultCheck(config: CtsConfig, port: number = config.port): Readonly<Record<string, unknown>> {
   return {
     Name: "CTS Health Status",
     CheckID: `${config.id}-health`,
     Notes: "Check created by Consul-Terraform-Sync",
     DeregisterCriticalServiceAfter: "30m",
     Status: "critical",
-    HTTP: `${healthCheckBase(config)}/v1/health`,
+    HTTP: `${healthCheckBase(config, port)}/v1/health`,
     Method: "GET",
     Interval: "10s",
     Timeout: "2s",
@@ -28,7 +29,7 @@ export function defaultCheck(config: CtsConfig): Readonly<Record<string, unknown
   };
 }
 
-export function serviceRegistration(config: CtsConfig): AgentServiceRegistration {
+export function serviceRegistration(config: CtsConfig, port: number = config.port): AgentServiceRegistration {
   const sr = config.consul.service_registration;
   const tags = ["cts"];
   if (config.high_availability) tags.push(`cts-cluster:${config.high_availability.cluster.name}`);
@@ -36,9 +37,9 @@ export function serviceRegistration(config: CtsConfig): AgentServiceRegistration
     ID: config.id,
     Name: sr.service_name,
     Tags: tags,
-    Port: config.port,
+    Port: port,
     ...(sr.address !== "" ? { Address: sr.address } : {}),
     ...(sr.namespace !== "" ? { Namespace: sr.namespace } : {}),
-    ...(sr.default_check.enabled ? { Check: defaultCheck(config) } : {}),
+    ...(sr.default_check.enabled ? { Check: defaultCheck(config, port) } : {}),
   };
 }
