@@ -8,6 +8,7 @@ export const commandLoaders: Readonly<Record<string, () => Promise<{ default: Cl
   "start": () => import("./commands/start.ts"),
   "validate": () => import("./commands/validate.ts"),
   "version": () => import("./commands/version.ts"),
+  "dev": () => import("./commands/dev.ts"),
   "status": () => import("./commands/status.ts"),
   "task create": () => import("./commands/task-create.ts"),
   "task enable": () => import("./commands/task-enable.ts"),

@@ -1,0 +1,153 @@
+/**
+ * @module `cts-runtime dev`: the one-command demo. Starts the embedded Consul-compatible server,
+ * registers a few services, writes a config whose task runs examples/demo/module (offline:
+ * terraform_data + local-exec), boots the daemon and says what to change to see it run again.
+ */
+import { ExitCode, type CliCommand, type CliIo } from "../command.ts";
+import { runDaemon } from "./start.ts";
+import { createFileSystem } from "../../runtime/file-system.ts";
+import { errorMessage, type FileSystem } from "../../plugin-api/mod.ts";
+import { startConsulDevServer, type ConsulDevServer } from "../../../plugins/consul-dev-server/src/consul-dev-server.ts";
+
+const TASK_NAME = "demo-services";
+
+/** The instances registered at start: two healthy web servers and one api. */
+const DEMO_SERVICES = [
+  { ID: "web-1", Name: "web", Address: "10.0.0.11", Port: 80, Tags: ["blue"] },
+  { ID: "web-2", Name: "web", Address: "10.0.0.12", Port: 80, Tags: ["green"] },
+  { ID: "api-1", Name: "api", Address: "10.0.0.21", Port: 8080, Tags: ["v1"] },
+];
+
+/** examples/demo/module from the source tree (core/cli/commands) or from dist/ (dist/core/cli/commands). */
+async function findDemoModule(fs: FileSystem): Promise<string | undefined> {
+  for (const up of ["../../../", "../../../../"]) {
+    const path = decodeURIComponent(new URL(`${up}examples/demo/module`, import.meta.url).pathname);
+    if (await fs.isDirectory(path)) return path;
+  }
+  return undefined;
+}
+
+async function startConsul(port: number, io: CliIo): Promise<ConsulDevServer> {
+  try {
+    return await startConsulDevServer({ port });
+  } catch (error) {
+    if (port === 0) throw error;
+    io.err(`==> Port ${port} is busy (${errorMessage(error)}); the embedded Consul takes a free port instead\n`);
+    return startConsulDevServer({ port: 0 });
+  }
+}
+
+async function registerDemoServices(consul: ConsulDevServer): Promise<void> {
+  for (const service of DEMO_SERVICES) {
+    const response = await fetch(`${consul.url}/v1/agent/service/register`, { method: "PUT", body: JSON.stringify(service) });
+    if (!response.ok) throw new Error(`Cannot register demo service ${service.ID}: HTTP ${response.status} ${await response.text()}`);
+  }
+}
+
+/** The demo config: CTS syntax, as a user would write it. */
+export function demoConfig(options: { consulAddress: string; apiPort: number; dir: string; module: string }): string {
+  const q = (text: string) => JSON.stringify(text);
+  return `# Written by \`cts-runtime dev\`. It is an ordinary CTS config: copy it to start from.
+log_level   = "INFO"
+port        = ${options.apiPort}
+working_dir = ${q(`${options.dir}/sync-tasks`)}
+
+consul {
+  address = ${q(options.consulAddress)}
+}
+
+# Terraform (or OpenTofu) from PATH; state goes to the embedded Consul's KV store.
+driver "terraform" {
+  log = false
+}
+
+buffer_period {
+  enabled = true
+  min     = "1s"
+  max     = "4s"
+}
+
+task {
+  name           = ${q(TASK_NAME)}
+  description    = "Writes the healthy web and api instances to services.txt"
+  module         = ${q(options.module)}
+  variable_files = [${q(`${options.dir}/demo.tfvars`)}]
+
+  condition "services" {
+    names = ["web", "api"]
+  }
+}
+`;
+}
+
+function instructions(consul: ConsulDevServer, apiPort: number, dir: string): string {
+  const register = `curl -X PUT --data '{"ID":"web-3","Name":"web","Address":"10.0.0.13","Port":80}' ${consul.url}/v1/agent/service/register`;
+  return [
+    "",
+    "==> cts-runtime dev is running",
+    `    Embedded Consul:     ${consul.url}  (state: KV consul-terraform-sync/terraform-env:${TASK_NAME})`,
+    `    cts-runtime API:     http://127.0.0.1:${apiPort}/v1/status/tasks`,
+    `    Config:              ${dir}/cts-demo.hcl`,
+    `    Generated Terraform: ${dir}/sync-tasks/${TASK_NAME}/`,
+    `    Task output:         ${dir}/services.txt`,
+    "",
+    "    Register another web instance, then look at services.txt again:",
+    `      ${register}`,
+    "    And remove it:",
+    `      curl -X PUT ${consul.url}/v1/agent/service/deregister/web-3`,
+    "",
+    "    Ctrl-C stops everything.",
+    "",
+  ].join("\n");
+}
+
+const devCommand: CliCommand = {
+  name: "dev",
+  summary: "Runs a demo: embedded Consul, a few services and a task that writes them to a file",
+  usage: [
+    "Starts an embedded Consul-compatible server, registers demo services, writes a demo config",
+    "into -dir and runs the daemon on it. Needs `terraform` (or `tofu`) on PATH; no network.",
+  ].join("\n"),
+  flags: [
+    { name: "dir", type: "string", default: "cts-demo", placeholder: "<path>", help: "Where the demo config, task files and output go." },
+    { name: "consul-port", type: "int", default: 8500, help: "Port of the embedded Consul (a free one if busy; 0 = any)." },
+    { name: "port", type: "int", default: 8558, help: "Port of the cts-runtime API." },
+  ],
+  async run(args, io) {
+    const fs = createFileSystem(io.cwd);
+    const dir = fs.resolve(String(args.flags["dir"] ?? "cts-demo"));
+    const apiPort = Number(args.flags["port"] ?? 8558);
+    const module = await findDemoModule(fs);
+    if (!module) {
+      io.err("==> Error: Cannot start the demo: examples/demo/module is missing (run `cts-runtime dev` from a checkout)\n");
+      return ExitCode.runtimeError;
+    }
+    let consul: ConsulDevServer;
+    try {
+      consul = await startConsul(Number(args.flags["consul-port"] ?? 8500), io);
+    } catch (error) {
+      io.err(`==> Error: Cannot start the embedded Consul: ${errorMessage(error)}\n`);
+      return ExitCode.runtimeError;
+    }
+    try {
+      await registerDemoServices(consul);
+      await fs.mkdir(dir);
+      await fs.writeText(fs.resolve(dir, "demo.tfvars"), `output_file = ${JSON.stringify(`${dir}/services.txt`)}\n`);
+      const configPath = fs.resolve(dir, "cts-demo.hcl");
+      await fs.writeText(configPath, demoConfig({ consulAddress: consul.address, apiPort, dir, module }));
+      return await runDaemon({
+        configPaths: [{ kind: "file", path: configPath }],
+        runOptions: { mode: "daemon", inspectTasks: [], resetStorage: false },
+        io,
+        onRunning: () => io.out(instructions(consul, apiPort, dir)),
+      });
+    } catch (error) {
+      io.err(`==> Error: ${errorMessage(error)}\n`);
+      return ExitCode.runtimeError;
+    } finally {
+      await consul.stop();
+    }
+  },
+};
+
+export default devCommand;
