@@ -2,8 +2,9 @@
  * @module The FileSystem service over node:fs (Node and Deno both implement it), plus the few
  * path helpers the kernel needs to load plugins by path without touching node:* itself.
  */
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { dirname, isAbsolute, resolve as resolvePath } from "node:path";
+import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, isAbsolute, join, resolve as resolvePath } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { FileSystem } from "../plugin-api/mod.ts";
 
@@ -66,4 +67,9 @@ export function fileUrlOf(path: string): string {
 /** The process's working directory. */
 export function currentDirectory(): string {
   return process.cwd();
+}
+
+/** A new empty directory under the system temp dir (tests and test kits; the caller removes it). */
+export function createTempDirectory(prefix: string): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
 }

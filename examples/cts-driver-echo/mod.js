@@ -57,8 +57,8 @@ export function createEchoDriverFactory(fs, options) {
       const path = fs.resolve(ctx.workingDir, options.fileName);
       /** @type {string | undefined} */
       let rendered;
-      /** @type {string | undefined} */
-      let applied;
+      /** What the last apply wrote (possibly by an earlier instance), as the driver's "state". */
+      const applied = async () => ((await fs.exists(path)) ? (await fs.readText(path)).replace(/\n$/, "") : undefined);
       /** @type {(method: EchoCall["method"], inputs?: TaskInputs) => void} */
       const record = (method, inputs) => {
         calls.push(inputs === undefined ? { task: task.name, method } : { task: task.name, method, inputs });
@@ -79,7 +79,7 @@ export function createEchoDriverFactory(fs, options) {
         async plan(signal) {
           signal.throwIfAborted();
           record("plan");
-          const changesPresent = rendered !== applied;
+          const changesPresent = rendered !== (await applied());
           return { changesPresent, plan: changesPresent ? `echo: would write ${path}` : "echo: no changes" };
         },
         async apply(signal) {
@@ -89,13 +89,11 @@ export function createEchoDriverFactory(fs, options) {
           }
           record("apply", JSON.parse(rendered));
           await fs.writeText(path, `${rendered}\n`);
-          applied = rendered;
         },
         async destroy(signal) {
           signal.throwIfAborted();
           record("destroy");
           await fs.remove(path);
-          applied = undefined;
         },
         async version() {
           return "echo 0.1.0";

@@ -124,4 +124,11 @@ describe("example third-party driver @example/cts-driver-echo", () => {
     });
     expect(JSON.parse(await readFile(join(workDir, "deno-task", "inputs.json"), "utf8"))).toEqual({ services: {} });
   });
+
+  it("type-checks its JSDoc against the contract", async () => {
+    const root = resolve(import.meta.dirname, "../..");
+    const result = await promisify(execFile)(resolve(root, "node_modules/.bin/tsc"), ["-p", "examples/cts-driver-echo"], { cwd: root })
+      .then(() => "ok", (error: { stdout?: string }) => error.stdout ?? String(error));
+    expect(result).toBe("ok");
+  });
 });
