@@ -44,8 +44,9 @@ export async function startCountingProxy(target: { hostname: string; port: numbe
       if (!outgoing.headersSent) outgoing.writeHead(502);
       outgoing.end();
     });
-    incoming.on("close", () => {
-      if (!outgoing.writableEnded) upstream.destroy();
+    // The response closing before it finished means the client went away (aborted blocking query).
+    outgoing.on("close", () => {
+      if (!outgoing.writableFinished) upstream.destroy();
       finish();
     });
     incoming.pipe(upstream);
