@@ -96,7 +96,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const config = buildConfig(raw, {
     env: options.env,
     hostName: options.hostName ?? osHostName(),
-    sources: files.map((file) => resolvePath(options.cwd, file)),
+    sources: fragments.map((fragment) => resolvePath(options.cwd, fragment.file)),
     resolvePluginSource: (source, index) => {
       if (!source.startsWith(".") && !source.startsWith("/")) return source;
       return resolvePath(parentDir(resolvePath(options.cwd, fileOf(`plugin[${index}]`) ?? "")), source);

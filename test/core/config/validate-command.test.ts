@@ -1,0 +1,61 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { runValidate } from "../../../core/cli/commands/validate.ts";
+import type { CliIo } from "../../../core/cli/command.ts";
+
+const BROKEN = "test/fixtures/configs/broken";
+const expected = JSON.parse(readFileSync(`${BROKEN}/expected.json`, "utf8")).cases as {
+  file: string; path: string; message: string;
+}[];
+
+function captureIo(): CliIo & { stdout: () => string; stderr: () => string } {
+  let out = "";
+  let err = "";
+  return {
+    out: (text) => void (out += text),
+    err: (text) => void (err += text),
+    readLine: () => Promise.resolve(undefined),
+    env: {},
+    cwd: process.cwd(),
+    stdout: () => out,
+    stderr: () => err,
+  };
+}
+
+describe("validate (in-process, real kernel and built-in plugins)", () => {
+  test.each(["cts-reference.hcl", "cts-reference.json"])("examples/configs/%s is valid", async (file) => {
+    const io = captureIo();
+    const code = await runValidate({ configPaths: [{ kind: "file", path: `examples/configs/${file}` }], io });
+    expect(io.stderr()).toBe("");
+    expect(code).toBe(0);
+    expect(io.stdout()).toContain("==> The configuration is valid");
+    expect(io.stdout()).toMatch(/web-services\s+condition services\s+driver terraform\s+module_input consul-kv/);
+    expect(io.stdout()).toMatch(/nightly\s+condition schedule\s+driver terraform\s+module_input services\s+\(disabled\)/);
+    expect(io.stdout()).toContain("driver-echo (driver) from ");
+  });
+
+  test("there are ten broken configs and each has an expectation", () => {
+    expect(expected.map((entry) => entry.file).sort()).toEqual(
+      [...new Set(expected.map((entry) => entry.file))].sort(),
+    );
+    expect(expected).toHaveLength(10);
+  });
+
+  test.each(expected)("$file is rejected at $path", async ({ file, path, message }) => {
+    const io = captureIo();
+    const code = await runValidate({ configPaths: [{ kind: "file", path: `${BROKEN}/${file}` }], io });
+    expect(code).toBe(15);
+    expect(io.stdout()).toBe("");
+    const lines = io.stderr().split("\n");
+    expect(lines[0]).toMatch(/^==> Error: the configuration is invalid \(1 problem\):$/);
+    const where = path === "" ? `${BROKEN}/${file}: ` : `${BROKEN}/${file}: ${path}: `;
+    expect(lines[1]).toContain(`    ${where}`);
+    expect(lines[1]).toContain(message);
+  });
+
+  test("no paths: exit 13", async () => {
+    const io = captureIo();
+    expect(await runValidate({ configPaths: [], io })).toBe(13);
+    expect(io.stderr()).toContain("at least one -config-file or -config-dir is required");
+  });
+});
