@@ -185,8 +185,14 @@ class PluginKernel implements Kernel {
     const listen = this.#options.httpListen;
     if (listen && this.#core.router.hasMounts) {
       try {
-        this.#server = await serveHttp({ fetch: this.#core.router.fetch, hostname: listen.hostname, port: listen.port, ...(listen.tls ? { tls: listen.tls } : {}) });
-        this.#core.router.setUrl(this.#server.url);
+        const server = await serveHttp({ fetch: this.#core.router.fetch, hostname: listen.hostname, port: listen.port, ...(listen.tls ? { tls: listen.tls } : {}) });
+        if (this.#stopping) {
+          // stop() ran while the server was coming up, so it had nothing to close yet.
+          await server.close();
+          this.#assertNotStopped();
+        }
+        this.#server = server;
+        this.#core.router.setUrl(server.url);
       } catch (error) {
         throw await this.#fail(`serve HTTP on ${listen.hostname}:${listen.port}`, error);
       }
@@ -222,7 +228,8 @@ class PluginKernel implements Kernel {
 
   /** Records the failure, stops what already started, and returns the error to throw. */
   async #fail(action: string, cause: unknown): Promise<CtsError> {
-    this.#state = "failed";
+    // A stop() that interrupted start-up owns the state; otherwise start-up failed.
+    if (!this.#stopping) this.#state = "failed";
     const failures = await this.#unwind();
     return startupError(action, cause, failures);
   }
