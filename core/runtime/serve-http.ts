@@ -1,0 +1,170 @@
+/**
+ * @module serveHttp: one fetch handler served on Deno (`Deno.serve`) or Node (`@hono/node-server`),
+ * with optional TLS/mTLS, and a close() that also ends parked long-polls at once.
+ */
+
+export interface ServeHttpTls {
+  /** PEM certificate chain. */
+  readonly cert: string;
+  /** PEM private key. */
+  readonly key: string;
+  /** PEM CA bundle used to verify client certificates. */
+  readonly ca?: string;
+  /** Ask clients for a certificate and reject those not signed by `ca`. */
+  readonly requestCert?: boolean;
+}
+
+export interface ServeHttpOptions {
+  readonly fetch: (request: Request) => Response | Promise<Response>;
+  /** @default "127.0.0.1" */
+  readonly hostname?: string;
+  /** 0 picks a free port. @default 0 */
+  readonly port?: number;
+  readonly tls?: ServeHttpTls;
+}
+
+export interface HttpServerHandle {
+  readonly port: number;
+  /** `http://host:port` or `https://host:port`, without a trailing slash. */
+  readonly url: string;
+  /** Stops accepting, answers in-flight requests with 503 and closes every connection. Idempotent. */
+  close(): Promise<void>;
+}
+
+type Pending = (response: Response) => void;
+
+/**
+ * Long-polls park inside the handler; Deno's shutdown() and Node's close() both wait for them.
+ * Each in-flight request therefore races against close(): a registry of resolvers (not
+ * Promise.race on a shared promise, which would leak one reaction per request).
+ */
+function trackInFlight(fetch: ServeHttpOptions["fetch"]): {
+  handler: (request: Request) => Promise<Response>;
+  abortAll(): void;
+} {
+  const pending = new Set<Pending>();
+  let closing = false;
+  const handler = (request: Request): Promise<Response> => {
+    if (closing) return Promise.resolve(new Response("Server is shutting down", { status: 503 }));
+    return new Promise<Response>((resolve, reject) => {
+      pending.add(resolve);
+      Promise.resolve()
+        .then(() => fetch(request))
+        .then(
+          (response) => { pending.delete(resolve); resolve(response); },
+          (error: unknown) => { pending.delete(resolve); reject(error); },
+        );
+    });
+  };
+  const abortAll = (): void => {
+    closing = true;
+    for (const resolve of pending) resolve(new Response("Server is shutting down", { status: 503 }));
+    pending.clear();
+  };
+  return { handler, abortAll };
+}
+
+interface DenoServeLike {
+  serve(
+    options: Record<string, unknown>,
+    handler: (request: Request) => Promise<Response>,
+  ): { addr: { port: number }; shutdown(): Promise<void>; finished: Promise<void> };
+}
+
+function urlFor(hostname: string, port: number, secure: boolean): string {
+  const host = hostname.includes(":") ? `[${hostname}]` : hostname;
+  return `${secure ? "https" : "http"}://${host}:${port}`;
+}
+
+async function serveDeno(deno: DenoServeLike, options: ServeHttpOptions): Promise<HttpServerHandle> {
+  const hostname = options.hostname ?? "127.0.0.1";
+  const { handler, abortAll } = trackInFlight(options.fetch);
+  const controller = new AbortController();
+  let listening!: () => void;
+  const ready = new Promise<void>((resolve) => { listening = resolve; });
+  const server = deno.serve({
+    hostname,
+    port: options.port ?? 0,
+    signal: controller.signal,
+    onListen: () => listening(),
+    ...(options.tls ? { cert: options.tls.cert, key: options.tls.key } : {}),
+  }, handler);
+  await ready;
+  const port = server.addr.port;
+  let closed: Promise<void> | undefined;
+  return {
+    port,
+    url: urlFor(hostname, port, options.tls !== undefined),
+    close() {
+      closed ??= (async () => {
+        abortAll();
+        controller.abort();
+        await server.finished.catch(() => undefined);
+      })();
+      return closed;
+    },
+  };
+}
+
+async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
+  const hostname = options.hostname ?? "127.0.0.1";
+  const { createAdaptorServer } = await import("@hono/node-server");
+  const { handler, abortAll } = trackInFlight(options.fetch);
+  const tls = options.tls;
+  let server;
+  if (tls) {
+    const https = await import("node:https");
+    server = createAdaptorServer({
+      fetch: handler,
+      hostname,
+      createServer: https.createServer,
+      serverOptions: {
+        cert: tls.cert,
+        key: tls.key,
+        ...(tls.ca !== undefined ? { ca: tls.ca } : {}),
+        requestCert: tls.requestCert ?? false,
+        rejectUnauthorized: tls.requestCert ?? false,
+      },
+    });
+  } else {
+    server = createAdaptorServer({ fetch: handler, hostname });
+  }
+  // Many parked long-polls per client agent: lift Node's defaults that would cut them off.
+  const httpServer = server as import("node:http").Server;
+  httpServer.requestTimeout = 0;
+  httpServer.headersTimeout = 60_000;
+  httpServer.keepAliveTimeout = 65_000;
+  httpServer.maxHeadersCount = 0;
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once("error", reject);
+    httpServer.listen(options.port ?? 0, hostname, () => {
+      httpServer.off("error", reject);
+      resolve();
+    });
+  });
+  const address = httpServer.address();
+  const port = typeof address === "object" && address !== null ? address.port : (options.port ?? 0);
+  let closed: Promise<void> | undefined;
+  return {
+    port,
+    url: urlFor(hostname, port, tls !== undefined),
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        abortAll();
+        httpServer.close(() => resolve());
+        // Let the 503s flush, then drop idle keep-alive sockets and anything still open.
+        httpServer.closeIdleConnections();
+        setImmediate(() => httpServer.closeAllConnections());
+      });
+      return closed;
+    },
+  };
+}
+
+/** Serves `fetch` until close(); resolves once listening. */
+export function serveHttp(options: ServeHttpOptions): Promise<HttpServerHandle> {
+  const deno = (globalThis as { Deno?: DenoServeLike }).Deno;
+  // Deno.serve cannot verify client certificates; its node:https layer can.
+  if (deno && !options.tls?.requestCert) return serveDeno(deno, options);
+  return serveNode(options);
+}

@@ -1,0 +1,82 @@
+/**
+ * @module Optional ACLs: one management token, plus tokens with prefix rules per resource
+ * (longest prefix wins, default deny). Without a management token ACLs are off and tokens are ignored.
+ */
+import { ApiError } from "./api-error.ts";
+
+export type AclResource = "key" | "session" | "service" | "node" | "agent" | "operator";
+export type AclAccess = "read" | "write";
+
+export interface AclRule {
+  readonly resource: AclResource;
+  /** Name prefix the rule covers ("" = everything), like `key_prefix "app/"`. */
+  readonly prefix: string;
+  readonly policy: "read" | "write" | "deny";
+}
+
+/** Secret token → its rules. */
+export type AclRules = Readonly<Record<string, readonly AclRule[]>>;
+
+export const permissionDenied = (): ApiError => new ApiError(403, "Permission denied");
+
+export class Authorizer {
+  readonly #rules: readonly AclRule[] | "all";
+
+  constructor(rules: readonly AclRule[] | "all") {
+    this.#rules = rules;
+  }
+
+  static readonly allowAll: Authorizer = new Authorizer("all");
+
+  allowed(resource: AclResource, name: string, access: AclAccess): boolean {
+    if (this.#rules === "all") return true;
+    let best: AclRule | undefined;
+    for (const rule of this.#rules) {
+      if (rule.resource !== resource || !name.startsWith(rule.prefix)) continue;
+      if (!best || rule.prefix.length >= best.prefix.length) best = rule;
+    }
+    if (!best || best.policy === "deny") return false;
+    return access === "read" || best.policy === "write";
+  }
+
+  /** Throws 403 Permission denied unless allowed. */
+  require(resource: AclResource, name: string, access: AclAccess): void {
+    if (!this.allowed(resource, name, access)) throw permissionDenied();
+  }
+
+  /** Write access to every key under `prefix` (recursive deletes): no deny/read rule may sit below it. */
+  requireKeyWritePrefix(prefix: string): void {
+    this.require("key", prefix, "write");
+    if (this.#rules === "all") return;
+    for (const rule of this.#rules) {
+      if (rule.resource === "key" && rule.prefix.startsWith(prefix) && rule.policy !== "write") {
+        throw permissionDenied();
+      }
+    }
+  }
+}
+
+/** Token from `?token=`, `X-Consul-Token`, or `Authorization: Bearer` (Consul's order). */
+export function requestToken(request: Request, params: URLSearchParams): string {
+  const fromQuery = params.get("token");
+  if (fromQuery) return fromQuery;
+  const header = request.headers.get("X-Consul-Token");
+  if (header) return header;
+  const auth = request.headers.get("Authorization") ?? "";
+  return /^Bearer\s+/i.test(auth) ? auth.replace(/^Bearer\s+/i, "").trim() : "";
+}
+
+export interface AclConfig {
+  readonly managementToken?: string;
+  readonly rules?: AclRules;
+}
+
+/** The authorizer for a request's token; unknown tokens are 403 "ACL not found". */
+export function authorize(config: AclConfig, token: string): Authorizer {
+  if (!config.managementToken) return Authorizer.allowAll;
+  if (token === config.managementToken) return Authorizer.allowAll;
+  if (token === "") return new Authorizer([]);
+  const rules = config.rules?.[token];
+  if (!rules) throw new ApiError(403, "ACL not found");
+  return new Authorizer(rules);
+}

@@ -1,0 +1,25 @@
+/** @module The hono app: every /v1 endpoint group over one ServerContext. */
+import { Hono } from "hono";
+import { agentRoutes } from "../routes/agent-routes.ts";
+import { catalogRoutes } from "../routes/catalog-routes.ts";
+import { healthRoutes } from "../routes/health-routes.ts";
+import { kvRoutes } from "../routes/kv-routes.ts";
+import { sessionRoutes } from "../routes/session-routes.ts";
+import { statusRoutes } from "../routes/status-routes.ts";
+import { txnRoutes } from "../routes/txn-routes.ts";
+import { errorResponse, text } from "./respond.ts";
+import type { ServerContext } from "./route-context.ts";
+
+export function createConsulApp(server: ServerContext): Hono {
+  const app = new Hono();
+  statusRoutes(app, server);
+  agentRoutes(app, server);
+  catalogRoutes(app, server);
+  healthRoutes(app, server);
+  kvRoutes(app, server);
+  sessionRoutes(app, server);
+  txnRoutes(app, server);
+  app.notFound(() => text(404, "404 page not found\n"));
+  app.onError((error) => errorResponse(error));
+  return app;
+}

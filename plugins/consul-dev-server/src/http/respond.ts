@@ -1,0 +1,42 @@
+/** @module Consul's response conventions: JSON bodies, plain-text errors, and the query-meta headers. */
+import { ApiError } from "../api-error.ts";
+import { stringifyExact } from "../exact-json.ts";
+
+export type Consistency = "leader" | "consistent" | "stale";
+
+/** Blocking-read metadata; `index` is never 0 on the wire ("It's always safe to return index=1"). */
+export interface QueryMeta {
+  readonly index: number;
+  readonly consistency: Consistency;
+}
+
+export function metaHeaders(meta: QueryMeta): Record<string, string> {
+  return {
+    "X-Consul-Index": String(Math.max(1, meta.index)),
+    "X-Consul-KnownLeader": "true",
+    "X-Consul-LastContact": "0",
+    "X-Consul-Effective-Consistency": meta.consistency,
+  };
+}
+
+export function json(body: unknown, meta?: QueryMeta, status = 200): Response {
+  return new Response(stringifyExact(body), {
+    status,
+    headers: { "Content-Type": "application/json", ...(meta ? metaHeaders(meta) : {}) },
+  });
+}
+
+/** Errors are Go's fmt.Fprint: plain text, which npm's papi shows verbatim when short. */
+export function text(status: number, body: string, extra: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8", ...extra } });
+}
+
+export function errorResponse(error: unknown): Response {
+  if (error instanceof ApiError) return text(error.status, error.message);
+  return text(500, error instanceof Error ? error.message : String(error));
+}
+
+/** 404 with an empty body but full index headers (python-consul and npm watches read them). */
+export function notFoundWithMeta(meta: QueryMeta): Response {
+  return new Response(null, { status: 404, headers: metaHeaders(meta) });
+}

@@ -1,0 +1,70 @@
+/** @module What every endpoint handler receives, and how handlers are registered on the hono app. */
+import type { Hono } from "hono";
+import { type AclConfig, authorize, type Authorizer, requestToken } from "../acl.ts";
+import type { AgentChecks } from "../agent/agent-checks.ts";
+import type { ConsulState } from "../state/consul-state.ts";
+import { errorResponse, text } from "./respond.ts";
+
+export interface ServerContext {
+  readonly state: ConsulState;
+  readonly acl: AclConfig;
+  readonly agentChecks: AgentChecks;
+}
+
+export interface RouteContext {
+  readonly request: Request;
+  readonly params: URLSearchParams;
+  /** The path after the route prefix, percent-decoded (npm sends `a%2Fb` for key `a/b`). */
+  readonly rest: string;
+  readonly state: ConsulState;
+  readonly server: ServerContext;
+  readonly authz: Authorizer;
+  readonly signal: AbortSignal;
+}
+
+export type Handler = (ctx: RouteContext) => Response | Promise<Response>;
+export type Methods = Partial<Record<"GET" | "PUT" | "POST" | "DELETE", Handler>>;
+
+function decodePath(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * Registers `path` (exact) or `path*` (prefix, when it ends with "/") for the given methods.
+ * Other methods get 405 with `Allow`, OPTIONS gets 200 with `Allow` (Consul's http.go).
+ */
+export function route(app: Hono, server: ServerContext, path: string, methods: Methods): void {
+  const allow = ["OPTIONS", ...Object.keys(methods)].join(",");
+  const prefix = path.endsWith("/") ? path : undefined;
+  const handler = async (request: Request): Promise<Response> => {
+    const method = request.method === "POST" && !methods.POST && methods.PUT ? "PUT" : request.method;
+    if (method === "OPTIONS") return new Response(null, { status: 200, headers: { Allow: allow } });
+    const fn = methods[method as keyof Methods];
+    if (!fn) return text(405, `method ${request.method} not allowed`, { Allow: allow });
+    const url = new URL(request.url);
+    try {
+      const ctx: RouteContext = {
+        request,
+        params: url.searchParams,
+        rest: prefix ? decodePath(url.pathname.slice(prefix.length)) : "",
+        state: server.state,
+        server,
+        authz: authorize(server.acl, requestToken(request, url.searchParams)),
+        signal: request.signal,
+      };
+      return await fn(ctx);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+  if (prefix) {
+    app.all(prefix.slice(0, -1), (c) => handler(c.req.raw));
+    app.all(`${prefix}*`, (c) => handler(c.req.raw));
+  } else {
+    app.all(path, (c) => handler(c.req.raw));
+  }
+}
