@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "no
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { repoRoot, runCli, spawnCli, type CliResult } from "../../helpers/run-cli.ts";
+import { repoRoot, runCli, spawnCli, type CliResult } from "../../../helpers/run-cli.ts";
 
 export async function freePort(): Promise<number> {
   return await new Promise((resolve, reject) => {
