@@ -34,5 +34,9 @@ export async function parseConfigText(file: string, text: string): Promise<Parse
 function hclMessage(error: unknown, file: string): string {
   const raw = error instanceof Error ? error.message : String(error);
   const inner = raw.replace(/^parse config: \[/, "").replace(/\]$/, "");
-  return inner.startsWith(`${file}:`) ? `line ${inner.slice(file.length + 1)}` : inner;
+  const message = inner.split(`${file}:`).filter((part) => part !== "").map((part) => `line ${part.trim()}`).join("; ");
+  // HCL 1 (CTS) accepted quoted keys in block form; HCL 2 needs a map attribute for them.
+  return /Argument names must not be quoted/.test(message)
+    ? `${message} (write maps with quoted keys as attributes: task_env = { "KEY" = "value" })`
+    : message;
 }

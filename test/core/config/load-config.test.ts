@@ -320,3 +320,40 @@ describe("variable files and deprecated fields", () => {
     expect(loaded.warnings.map((warning) => warning.path)).toEqual(["task[0].source", "task[0].services", "service"]);
   });
 });
+
+describe("beyond CTS and HCL details", () => {
+  test("high_availability, log_json, events_per_task and max_concurrent_runs", async () => {
+    const cwd = dir({
+      "a.hcl": `log_json = true\nevents_per_task = 9\nmax_concurrent_runs = 2\nhigh_availability {\n` +
+        `  cluster {\n    name = "c1"\n    storage "consul" {\n      session_ttl = "30s"\n    }\n  }\n` +
+        `  instance {\n    address = "http://10.0.0.1:8558"\n  }\n}\n`,
+    });
+    const { config } = await load(cwd, [{ kind: "file", path: "a.hcl" }]);
+    expect(config).toMatchObject({ log_json: true, events_per_task: 9, max_concurrent_runs: 2 });
+    expect(config.high_availability).toEqual({
+      cluster: { name: "c1", storage: { parent_path: "consul-terraform-sync/", namespace: "", session_ttl: 30_000 } },
+      instance: { address: "http://10.0.0.1:8558" },
+    });
+  });
+
+  test("HCL 1 block maps with quoted keys get a hint", async () => {
+    const cwd = dir({ "a.hcl": `terraform_provider "x" {\n  task_env {\n    "KEY" = "v"\n  }\n}\n` });
+    const issues = await issuesOf(load(cwd, [{ kind: "file", path: "a.hcl" }]));
+    expect(issues).toHaveLength(1);
+    expect(issues[0]!.message).toMatch(/^invalid HCL: line 3,.*task_env = \{ "KEY" = "value" \}\)$/);
+  });
+
+  test("{{ with secret }} needs Vault; {{ env }} is fine in provider blocks", async () => {
+    const cwd = dir({
+      "a.hcl": `terraform_provider "x" {\n  token = "{{ with secret \\"kv/x\\" }}{{ .Data.data.t }}{{ end }}"\n` +
+        `  region = "{{ env \\"REGION\\" }}"\n}\n`,
+    });
+    const issues = await issuesOf(load(cwd, [{ kind: "file", path: "a.hcl" }]));
+    expect(issues).toEqual([{
+      file: "a.hcl", path: "terraform_provider[0].x.token",
+      message: "uses {{ with secret }} but Vault is not configured (set vault { address = ... } or VAULT_ADDR)",
+    }]);
+    const { config } = await load(cwd, [{ kind: "file", path: "a.hcl" }], { VAULT_ADDR: "http://127.0.0.1:8200" });
+    expect(config.terraform_providers[0]!.arguments.region).toBe(`{{ env "REGION" }}`);
+  });
+});

@@ -4,7 +4,7 @@ import { runValidate } from "../../../core/cli/commands/validate.ts";
 import type { CliIo } from "../../../core/cli/command.ts";
 
 const BROKEN = "test/fixtures/configs/broken";
-const expected = JSON.parse(readFileSync(`${BROKEN}/expected.json`, "utf8")).cases as {
+const expected = JSON.parse(readFileSync("test/fixtures/configs/broken-expected.json", "utf8")).cases as {
   file: string; path: string; message: string;
 }[];
 
