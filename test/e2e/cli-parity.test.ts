@@ -1,0 +1,32 @@
+/**
+ * `deno run -A main.ts <args>` and `npx cts-runtime <args>` (dist/main.js) must behave identically:
+ * same output, same exit codes, same config results.
+ */
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli.ts";
+
+const referenceConfig = "examples/configs/cts-reference.hcl";
+
+const cases: { name: string; args: string[]; code: number; stream: "stdout" | "stderr"; expect: RegExp }[] = [
+  { name: "general help", args: ["--help"], code: 0, stream: "stdout", expect: /Usage: cts-runtime/ },
+  { name: "no arguments prints help and exits 13", args: [], code: 13, stream: "stderr", expect: /Available commands/ },
+  { name: "start help", args: ["start", "-help"], code: 0, stream: "stdout", expect: /-config-file=<path>/ },
+  { name: "version anywhere", args: ["start", "-version"], code: 0, stream: "stdout", expect: /^cts-runtime v\d+\.\d+\.\d+\n/ },
+  { name: "start without config exits 13", args: ["start"], code: 13, stream: "stderr", expect: /-config-file or -config-dir/ },
+  { name: "unknown flag exits 14", args: ["start", "-bogus"], code: 14, stream: "stderr", expect: /flag provided but not defined: -bogus/ },
+  { name: "missing config file exits 15", args: ["validate", "-config-file=does-not-exist.hcl"], code: 15, stream: "stderr", expect: /does-not-exist\.hcl/ },
+  { name: "reference config validates", args: ["validate", `-config-file=${referenceConfig}`], code: 0, stream: "stdout", expect: /task/i },
+];
+
+describe("CLI on Node and Deno", () => {
+  for (const testCase of cases) {
+    it(`${testCase.name}: same result on both runtimes`, async () => {
+      const [node, deno] = await Promise.all([runCli("node", testCase.args), runCli("deno", testCase.args)]);
+      expect(node.code, node.stderr).toBe(testCase.code);
+      expect(node[testCase.stream]).toMatch(testCase.expect);
+      expect(deno.code, deno.stderr).toBe(node.code);
+      expect(deno.stdout).toBe(node.stdout);
+      expect(deno.stderr).toBe(node.stderr);
+    });
+  }
+});
