@@ -25,6 +25,12 @@ export function configIssues(raw: Json, config: CtsConfig, fileOf: (path: string
     add(`buffer_period.${field}`, "must not be negative");
   }
 
+  // One file may hold one driver block (the schema checks that); two files may still name two drivers.
+  const drivers = Object.keys((raw.driver as Json | undefined) ?? {});
+  if (drivers.length > 1) {
+    add(`driver.${drivers[1]}`, `only one "driver" block can be configured, found ${drivers.map((name) => `"${name}"`).join(" and ")}`);
+  }
+
   const taskByName = new Map<string, number>();
   config.tasks.forEach((task, index) => {
     const first = taskByName.get(task.name);

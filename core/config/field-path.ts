@@ -13,8 +13,9 @@ export function childPath(base: string, key: string | number): string {
 export function pointerToPath(pointer: string, offsets: Readonly<Record<string, number>> = {}): string {
   const segments = pointer.split("/").slice(1).map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
   let path = "";
+  // A numeric segment is taken as a list index (the config has no numeric map keys worth the ambiguity).
   segments.forEach((segment, index) => {
-    if (/^\d+$/.test(segment) && index > 0 && isListKey(segments[index - 1]!)) {
+    if (/^\d+$/.test(segment) && index > 0) {
       const offset = index === 1 ? offsets[segments[0]!] ?? 0 : 0;
       path = childPath(path, Number(segment) + offset);
     } else {
@@ -22,9 +23,4 @@ export function pointerToPath(pointer: string, offsets: Readonly<Record<string, 
     }
   });
   return path;
-}
-
-/** Keys whose values are arrays of blocks or lists, where a numeric segment is an index. */
-function isListKey(key: string): boolean {
-  return !/^\d+$/.test(key);
 }

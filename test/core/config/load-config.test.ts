@@ -357,3 +357,11 @@ describe("beyond CTS and HCL details", () => {
     expect(config.terraform_providers[0]!.arguments.region).toBe(`{{ env "REGION" }}`);
   });
 });
+
+test("two files naming two different drivers is an error naming the second file", async () => {
+  const cwd = dir({ "a.hcl": `driver "terraform" {}\n`, "b.json": JSON.stringify({ driver: { echo: {} } }) });
+  const issues = await issuesOf(load(cwd, [{ kind: "file", path: "a.hcl" }, { kind: "file", path: "b.json" }]));
+  expect(issues).toEqual([{
+    file: "b.json", path: "driver.echo", message: `only one "driver" block can be configured, found "terraform" and "echo"`,
+  }]);
+});
