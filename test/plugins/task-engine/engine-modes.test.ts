@@ -145,3 +145,22 @@ describe("TaskManager", () => {
     expect(events.map((event) => event.trigger?.detail)).toEqual(["run 2", "run 1"]);
   });
 });
+
+describe("schedule condition with a module input", () => {
+  it("records a skipped success event when nothing changed and applies module-input changes on the next tick", async () => {
+    const task = servicesTask("s-cron", [], {
+      condition: { type: "schedule", cron: "* * * * * * *" },
+      module_input: [{ type: "services", names: ["sched"], filter: "", datacenter: "", namespace: "", cts_user_defined_meta: {} }],
+    });
+    harness = await startEngine({ config: engineConfig(server.address, [task]) });
+    await waitFor(() => recorded("apply", "s-cron")[0], "start-up apply");
+    const skipped = await waitFor(() => harness!.manager.get("s-cron")!.events.find((event) => event.trigger?.kind === "schedule"), "a scheduled run");
+    expect(skipped).toMatchObject({ success: true, skipped: true });
+    expect(recorded("apply", "s-cron").length).toBe(1);
+    await registerInstance(server.url, "sched", "sched-1");
+    const applied = await waitFor(() => recorded("apply", "s-cron")[1], "scheduled apply of the new data");
+    expect(Object.keys(applied.input!.services)).toEqual([expect.stringMatching(/^sched-1\./)]);
+    await harness.manager.idle();
+    expect(harness.manager.get("s-cron")!.events.find((event) => !event.skipped)?.trigger?.kind).toBe("schedule");
+  });
+});
