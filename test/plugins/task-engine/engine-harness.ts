@@ -4,7 +4,7 @@
  * recording driver, against a Consul address (the embedded server, maybe behind a proxy).
  */
 import type {
-  CtsConfig, RunOptions, TaskConfig, TaskManager,
+  CtsConfig, PluginDefinition, RunOptions, TaskConfig, TaskManager,
 } from "../../../core/plugin-api/mod.ts";
 import { queryWatcherToken, taskManagerToken } from "../../../core/plugin-api/mod.ts";
 import { createKernel, type Kernel } from "../../../core/kernel/kernel.ts";
@@ -93,7 +93,10 @@ export async function startEngine(options: {
   mode?: RunOptions["mode"];
   inspectTasks?: string[];
   recording?: RecordingOptions;
+  /** Replace built-ins by id (e.g. a controllable leadership or a shared store). */
+  replace?: Readonly<Record<string, PluginDefinition>>;
 }): Promise<Harness> {
+  const replaced = options.replace ?? {};
   const logs: string[] = [];
   const exits: { code: number; reason: string }[] = [];
   let resolveExit!: (exit: { code: number; reason: string }) => void;
@@ -102,8 +105,8 @@ export async function startEngine(options: {
     config: options.config,
     runOptions: { mode: options.mode ?? "daemon", inspectTasks: options.inspectTasks ?? [], resetStorage: false },
     logSink: createLogSink({ level: "DEBUG", write: (line) => logs.push(line) }),
-    builtins,
-    plugins: [recordingDriverPlugin({ instance_id: options.config.id, ...options.recording })],
+    builtins: builtins.filter((builtin) => !(builtin.id in replaced)),
+    plugins: [recordingDriverPlugin({ instance_id: options.config.id, ...options.recording }), ...Object.values(replaced)],
     shutdown: {
       requestExit(code, reason) {
         exits.push({ code, reason });
