@@ -2,7 +2,7 @@
  * @module The node:http(s) pieces the Consul client needs: a keep-alive (TLS) agent handed to the
  * npm `consul` package, and an EventEmitter cancel context bridging an AbortSignal to papi.
  */
-import { EventEmitter } from "node:events";
+import { EventEmitter, setMaxListeners } from "node:events";
 import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 
@@ -75,4 +75,16 @@ export function createCancelContext(signal: AbortSignal | undefined): CancelCont
   };
   signal.addEventListener("abort", onAbort, { once: true });
   return { ctx, release: () => signal.removeEventListener("abort", onAbort) };
+}
+
+/**
+ * Many watches legitimately share one signal (the kernel's stop signal), each adding an abort
+ * listener; lift Node's leak warning (10 listeners) for such signals.
+ */
+export function allowManyAbortListeners(signal: AbortSignal): void {
+  try {
+    setMaxListeners(0, signal);
+  } catch {
+    // Runtimes without the warning have nothing to lift.
+  }
 }

@@ -12,6 +12,7 @@ import { isTransientStatus, responseError, transportError } from "./consul-error
 import { type ConsulTransport, ConsulTransportError } from "./consul-transport.ts";
 import { type FetchSpacer } from "./fetch-spacer.ts";
 import { durationMs } from "./go-duration.ts";
+import { allowManyAbortListeners } from "../../../core/runtime/consul-http-agent.ts";
 
 /** Consul's own default and maximum for `wait`. */
 const DEFAULT_WAIT_MS = 300_000;
@@ -59,6 +60,7 @@ export class BlockingQueries {
   async query(query: ConsulQuery, options: BlockingOptions = {}): Promise<ConsulQueryResult> {
     const { monitor, spacer, backoff } = this.#deps;
     const retry = options.retry ?? true;
+    if (options.signal) allowManyAbortListeners(options.signal);
     let index = options.index ?? 0;
     for (let attempt = 0; ; attempt++) {
       await spacer.wait(query.key, options.signal);
@@ -87,6 +89,7 @@ export class BlockingQueries {
     onResult: (result: ConsulQueryResult) => void,
     signal: AbortSignal,
   ): Promise<void> {
+    allowManyAbortListeners(signal);
     try {
       await this.#watchLoop(query, onResult, signal);
     } catch (error) {
@@ -112,6 +115,7 @@ export class BlockingQueries {
     };
     while (!signal.aborted) {
       await spacer.wait(query.key, signal);
+      const startedAt = Date.now();
       const outcome = await this.#fetch(query, index, undefined, signal);
       if (outcome.kind === "ok") {
         lastRejection = undefined;
@@ -130,8 +134,17 @@ export class BlockingQueries {
           index = 0;
           continue;
         }
+        const unchangedEarly = index > 0 && outcome.index === index &&
+          Date.now() - startedAt < DEFAULT_WAIT_MS * 0.9;
         index = outcome.index;
         if (delivered !== index) deliver(outcome.data, index);
+        if (unchangedEarly) {
+          // A server shutting down answers parked queries early with the old index; the next
+          // request may reach a successor with a smaller history, which would park it for the
+          // whole wait before the reset rule could apply. One non-blocking read settles it.
+          logger.debug("Consul answered early without a change, re-reading once", { path, index });
+          index = 0;
+        }
         continue;
       }
       const retryAfter = outcome.kind === "transient" ? outcome.retryAfterMs ?? 0 : 0;

@@ -2,6 +2,9 @@
  * Chaos: the Consul server goes away and comes back while the client watches. The client must
  * recover by itself (no restart), log the outage once, and see every change made after recovery.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { consulQuery } from "../../../core/plugin-api/mod.ts";
 import type { ClosableConsulClient } from "../../../plugins/consul-client/mod.ts";
@@ -17,12 +20,16 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setUp(): Promise<{ server: DevServer; client: ClosableConsulClient; logger: CaptureLogger }> {
-  const server = await startConsulDevServer();
+async function setUp(): Promise<{ server: DevServer; client: ClosableConsulClient; logger: CaptureLogger; snapshotPath: string }> {
+  // Our own snapshot path, so the data survives stop() (restart() alone gives no outage window).
+  const dir = mkdtempSync(join(tmpdir(), "cts-consul-client-"));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const snapshotPath = join(dir, "snapshot.json");
+  const server = await startConsulDevServer({ snapshotPath });
   cleanups.push(() => server.stop());
   const { client, logger } = await testClient(server.address);
   cleanups.push(() => client.close());
-  return { server, client, logger };
+  return { server, client, logger, snapshotPath };
 }
 
 function watchFor(client: ClosableConsulClient, path: string, params: Record<string, string> = {}) {
@@ -45,19 +52,21 @@ const serviceIds = (data: unknown): string[] =>
 
 describe("consul client outage handling", () => {
   it("rides out a server restart (same snapshot, same port) and sees every later change", async () => {
-    const { server, client, logger } = await setUp();
+    const { server, client, logger, snapshotPath } = await setUp();
     await client.kvPut("chaos/key", "before");
     await client.registerService({ ID: "web-1", Name: "web", Port: 80 });
     const kv = watchFor(client, "/v1/kv/chaos/key");
     const web = watchFor(client, "/v1/health/service/web", { passing: "true" });
     await kv.next((r) => kvValue(r.data) === "before");
     await web.next((r) => serviceIds(r.data).join() === "web-1");
+    await until(() => server.state.hub.size >= 2); // both blocking queries are parked
 
     await server.stop();
     // Both watches notice: their blocking requests fail and they start retrying.
     await until(() => !client.connectionState().healthy && client.connectionState().failures >= 2);
     expect(client.connectionState().lastError).toMatch(/^Cannot query /);
-    await server.restart();
+    const again = await startConsulDevServer({ port: server.port, snapshotPath });
+    cleanups.push(() => again.stop());
 
     const kvMark = kv.results.length;
     const webMark = web.results.length;
@@ -89,12 +98,19 @@ describe("consul client outage handling", () => {
     await client.kvPut("fresh/key", "old");
     const kv = watchFor(client, "/v1/kv/fresh/key");
     const first = await kv.next((r) => kvValue(r.data) === "old");
+    await until(() => server.state.hub.size >= 1);
     await server.stop();
     const fresh = await startConsulDevServer({ port: server.port });
     cleanups.push(() => fresh.stop());
     // The fresh server has no such key: the watch must report it gone, whatever its index.
     const gone = await kv.next((r) => r.data === undefined);
-    expect(gone.index).not.toBe(first.index);
+    expect(gone.index).toBeLessThan(first.index);
+
+    // A caller still holding the old, larger index gets the fresh server's state and its smaller
+    // index (after `wait`), neither an error nor a hang.
+    const reset = await client.query(consulQuery("/v1/kv/fresh/key"), { index: first.index, wait: "100ms" });
+    expect(reset).toEqual({ data: undefined, index: gone.index });
+
     await client.kvPut("fresh/key", "new");
     await kv.next((r) => kvValue(r.data) === "new");
   });
