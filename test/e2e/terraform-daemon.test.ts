@@ -50,7 +50,9 @@ for (const runtime of ["node", "deno"] as Runtime[]) {
     test("the once phase applies both tasks; state is in Consul KV under terraform-env:<task>", async () => {
       await follow("web-task", ["web 10.0.0.1:80"]);
       await follow("api-task", ["api 10.0.1.1:8080"]);
-      await waitFor(async () => (await readTerraformState(consul.url, "api-task")) !== undefined, () => logs);
+      for (const task of ["web-task", "api-task"]) {
+        await waitFor(async () => demoStateLines(await readTerraformState(consul.url, task)) !== undefined, () => logs);
+      }
       const state = await readTerraformState(consul.url, "web-task");
       expect(demoStateLines(state)).toEqual(["web 10.0.0.1:80"]);
       expect(demoStateLines(await readTerraformState(consul.url, "api-task"))).toEqual(["api 10.0.1.1:8080"]);
