@@ -80,13 +80,13 @@ task {
 `;
 }
 
-function instructions(consul: ConsulDevServer, apiPort: number, dir: string): string {
+function instructions(consul: ConsulDevServer, apiUrl: string, dir: string): string {
   const register = `curl -X PUT --data '{"ID":"web-3","Name":"web","Address":"10.0.0.13","Port":80}' ${consul.url}/v1/agent/service/register`;
   return [
     "",
     "==> cts-runtime dev is running",
     `    Embedded Consul:     ${consul.url}  (state: KV consul-terraform-sync/terraform-env:${TASK_NAME})`,
-    `    cts-runtime API:     http://127.0.0.1:${apiPort}/v1/status/tasks`,
+    `    cts-runtime API:     ${apiUrl}/v1/status/tasks`,
     `    Config:              ${dir}/cts-demo.hcl`,
     `    Generated Terraform: ${dir}/sync-tasks/${TASK_NAME}/`,
     `    Task output:         ${dir}/services.txt`,
@@ -139,7 +139,11 @@ const devCommand: CliCommand = {
         configPaths: [{ kind: "file", path: configPath }],
         runOptions: { mode: "daemon", inspectTasks: [], resetStorage: false },
         io,
-        onRunning: () => io.out(instructions(consul, apiPort, dir)),
+        onRunning: (daemon) => {
+          // The real port (with -port=0), reachable on loopback whatever address the API binds.
+          const apiUrl = (daemon.kernel.httpUrl ?? `http://127.0.0.1:${apiPort}`).replace("://0.0.0.0:", "://127.0.0.1:");
+          io.out(instructions(consul, apiUrl, dir));
+        },
       });
     } catch (error) {
       io.err(`==> Error: ${errorMessage(error)}\n`);
