@@ -39,6 +39,8 @@ export interface ConsulHarness {
   kvDelete(key: string): Promise<void>;
   /** A raw GET of the server, for fixtures captured from real answers. */
   get(pathAndQuery: string): Promise<unknown>;
+  /** A raw request with a JSON (or, for a string, raw) body. */
+  request(method: string, pathAndQuery: string, body?: unknown): Promise<unknown>;
   /**
    * Watches `query` through the same shared watcher (so the same blocking query) until an answer
    * satisfies `check`. Listeners run in subscription order, so once this sees an answer every
@@ -116,6 +118,7 @@ export async function startConsulHarness(): Promise<ConsulHarness> {
       await call("DELETE", `/v1/kv/${key}`);
     },
     get: (pathAndQuery) => call("GET", pathAndQuery),
+    request: call,
     async observe(query, check, what) {
       let seen = false;
       const unsubscribe = watcher.subscribe(query, (result) => {
