@@ -54,7 +54,7 @@ export class ConsulTransport {
     const headers: Record<string, string> = {};
     if (options.token) headers["x-consul-token"] = options.token;
     const auth = options.basicAuth;
-    if (auth) headers["authorization"] = `Basic ${btoa(`${auth.username}:${auth.password}`)}`;
+    if (auth) headers["authorization"] = `Basic ${base64Utf8(`${auth.username}:${auth.password}`)}`;
     // `baseUrl`/`agent`/`headers` are accepted by the JS constructor but missing from its .d.ts.
     const ctor = Consul as unknown as new (opts: Record<string, unknown>) => PapiClient;
     this.#client = new ctor({ baseUrl: options.baseUrl, agent: options.agent, headers });
@@ -99,6 +99,13 @@ export class ConsulTransport {
       cancel.release();
     }
   }
+}
+
+/** btoa only takes Latin-1; credentials may hold any character. */
+function base64Utf8(text: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }
 
 function toResponse(res: PapiResponse): ConsulResponse {
