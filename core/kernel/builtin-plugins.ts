@@ -19,6 +19,7 @@ export const builtinPlugins: readonly BuiltinPlugin[] = [
   { id: "task-engine", load: () => import("../../plugins/task-engine/mod.ts") },
   { id: "task-store-memory", load: () => import("../../plugins/task-store-memory/mod.ts"), when: (config) => !config.high_availability },
   { id: "leadership-standalone", load: () => import("../../plugins/leadership-standalone/mod.ts"), when: (config) => !config.high_availability },
+  { id: "ha-consul", load: () => import("../../plugins/ha-consul/mod.ts"), when: (config) => config.high_availability !== undefined },
   { id: "condition-services", load: () => import("../../plugins/condition-services/mod.ts") },
   { id: "condition-catalog-services", load: () => import("../../plugins/condition-catalog-services/mod.ts") },
   { id: "condition-consul-kv", load: () => import("../../plugins/condition-consul-kv/mod.ts") },

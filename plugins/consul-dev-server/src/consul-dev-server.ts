@@ -31,6 +31,8 @@ export interface ConsulDevServerOptions {
   readonly fileSystem?: Pick<FileSystem, "readText" | "writeText" | "exists">;
   /** @default 250 */
   readonly snapshotDebounceMs?: number;
+  /** Smallest session TTL accepted, in ms; lower it so HA tests fail over fast. @default 10000 (Consul's) */
+  readonly sessionTtlMinMs?: number;
 }
 
 export interface ConsulDevServer {
@@ -83,6 +85,7 @@ export async function startConsulDevServer(options: ConsulDevServerOptions = {})
     state,
     acl: { ...(options.aclToken ? { managementToken: options.aclToken } : {}), ...(options.aclRules ? { rules: options.aclRules } : {}) },
     agentChecks,
+    ...(options.sessionTtlMinMs !== undefined ? { sessionTtlMinNs: options.sessionTtlMinMs * 1e6 } : {}),
   });
   let writer: SnapshotWriter | undefined;
   if (options.snapshotPath && options.fileSystem) {

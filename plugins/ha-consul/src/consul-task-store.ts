@@ -16,9 +16,10 @@ export class ConsulTaskStore implements TaskStore {
     this.#layout = layout;
   }
 
+  /** In creation order (CreateIndex), like the memory store; Consul itself lists keys lexically. */
   async listTasks(): Promise<StoredTask[]> {
     const pairs = await this.#consul.kvList(this.#layout.tasksPrefix);
-    return pairs.map((pair) => JSON.parse(pair.value) as StoredTask);
+    return [...pairs].sort((a, b) => a.createIndex - b.createIndex).map((pair) => JSON.parse(pair.value) as StoredTask);
   }
 
   async getTask(name: string): Promise<StoredTask | undefined> {

@@ -6,6 +6,8 @@
  * non-zero delay would push crash failover past 2×TTL; overlap is prevented instead by fencing: a
  * leader that has not renewed successfully for a whole TTL steps down before Consul can have
  * released its lock. A graceful stop releases the lock, so a follower takes over within a second.
+ * When the key vanishes (the holder's session was invalidated), followers wait min(TTL/4, 500 ms)
+ * before acquiring, so a holder that is still alive sees it and steps down first.
  */
 import {
   consulQuery, errorMessage, type ConsulClient, type KvPair, type LeaderInfo, type Leadership, type Logger,
@@ -23,6 +25,15 @@ export interface LeaderElectionOptions {
   readonly logger: Logger;
 }
 
+/** Pause before a new session after a failure (the Go client's monitor retry is of this order). */
+const RETRY_MS = 1000;
+
+/**
+ * Upper bound of the pause before taking a lock whose key vanished. A crashed leader's session
+ * expires 1.5–2×TTL after the crash (it renewed within the last TTL/2), so this stays inside 2×TTL.
+ */
+const INVALIDATION_GRACE_MAX_MS = 500;
+
 /** What the lock key holds, so followers can redirect to the leader. */
 interface LockValue {
   readonly id: string;
@@ -36,7 +47,6 @@ export class LeaderElection implements Leadership {
   readonly #stopping = new AbortController();
   #isLeader = false;
   #leader: LeaderInfo | undefined;
-  #session: string | undefined;
   #lastRenewOk = 0;
   #running: Promise<void> | undefined;
 
@@ -62,38 +72,46 @@ export class LeaderElection implements Leadership {
     this.#running ??= this.#campaign();
   }
 
-  /** Steps down, releases the lock and destroys the session, so a follower takes over at once. */
+  /**
+   * Steps down first (so this instance never leads without the lock), then releases the lock and
+   * destroys the session, so a follower takes over at once.
+   */
   async stop(): Promise<void> {
     this.#stopping.abort();
-    const session = this.#session;
-    if (this.#isLeader && session) {
-      await this.#options.consul.kvPut(this.#options.layout.leaderKey, "", { release: session }).catch(() => false);
-    }
     this.#setLeader(false);
-    if (session) await this.#options.consul.sessionDestroy(session).catch(() => {});
     await this.#running?.catch(() => {});
   }
 
   async #campaign(): Promise<void> {
-    const signal = this.#stopping.signal;
-    while (!signal.aborted) {
+    const { consul, layout, logger } = this.#options;
+    const stopping = this.#stopping.signal;
+    while (!stopping.aborted) {
+      let session: string | undefined;
+      const lost = new AbortController();
+      const onStop = () => lost.abort();
+      stopping.addEventListener("abort", onStop, { once: true });
       try {
-        this.#session = await this.#createSession();
-        const lost = new AbortController();
-        const renewing = this.#renew(this.#session, lost);
+        session = await this.#createSession();
+        const renewing = this.#renew(session, lost);
         try {
-          await this.#contend(this.#session, lost.signal);
+          await this.#contend(session, lost.signal);
         } finally {
+          this.#setLeader(false);
           lost.abort();
           await renewing;
         }
       } catch (error) {
-        if (signal.aborted) break;
-        this.#options.logger.warn("leader election interrupted; retrying", { error: errorMessage(error) });
-        await sleep(1000, signal);
-      } finally {
         this.#setLeader(false);
+        if (!stopping.aborted) logger.warn("leader election interrupted; retrying", { error: errorMessage(error) });
+      } finally {
+        stopping.removeEventListener("abort", onStop);
+        if (session) {
+          // Release before destroying: the key then stays (empty) and followers see it free at once.
+          await consul.kvPut(layout.leaderKey, "", { release: session }).catch(() => false);
+          await consul.sessionDestroy(session).catch(() => {});
+        }
       }
+      if (!stopping.aborted) await sleep(RETRY_MS, stopping);
     }
   }
 
@@ -109,12 +127,16 @@ export class LeaderElection implements Leadership {
     });
   }
 
-  /** Renews every TTL/2 until `lost` aborts; aborts `lost` when the session is gone or fencing says so. */
+  /**
+   * Renews every TTL/2 (every second after a failure, like the Go client) until `lost` aborts;
+   * aborts `lost` when the session is gone or when fencing says so.
+   */
   async #renew(session: string, lost: AbortController): Promise<void> {
     const { consul, sessionTtlMs, logger } = this.#options;
-    const period = Math.max(250, Math.floor(sessionTtlMs / 2));
+    const period = Math.max(100, Math.floor(sessionTtlMs / 2));
+    let wait = period;
     while (!lost.signal.aborted) {
-      await sleep(Math.min(period, this.#fenceDeadline() - Date.now()), lost.signal);
+      await sleep(Math.min(wait, this.#fenceDeadline() - Date.now()), lost.signal);
       if (lost.signal.aborted) return;
       try {
         if (!(await consul.sessionRenew(session))) {
@@ -123,8 +145,10 @@ export class LeaderElection implements Leadership {
           return;
         }
         this.#lastRenewOk = Date.now();
+        wait = period;
       } catch (error) {
         logger.warn("cannot renew session", { error: errorMessage(error) });
+        wait = Math.min(period, RETRY_MS);
       }
       if (Date.now() >= this.#fenceDeadline()) {
         logger.error("no session renewal for a whole TTL; stepping down", { id: this.instanceId });
@@ -134,35 +158,55 @@ export class LeaderElection implements Leadership {
     }
   }
 
+  /** Long enough for the old holder's blocking read to return, short next to the 2×TTL bound. */
+  #invalidationGraceMs(): number {
+    return Math.min(INVALIDATION_GRACE_MAX_MS, Math.floor(this.#options.sessionTtlMs / 4));
+  }
+
   #fenceDeadline(): number {
     return this.#lastRenewOk + this.#options.sessionTtlMs;
   }
 
-  /** Acquires the lock whenever it is free; holds leadership while the key still names our session. */
+  /**
+   * Leads while the lock key names our session; steps down the moment it does not (before trying
+   * to take it again), and acquires it whenever it is free.
+   */
   async #contend(session: string, lost: AbortSignal): Promise<void> {
     const { consul, layout, instanceId, address, logger } = this.#options;
     const value: LockValue = address ? { id: instanceId, address } : { id: instanceId };
+    const self: LeaderInfo = address ? { id: instanceId, address } : { id: instanceId };
     let index = 0;
     while (!lost.aborted) {
       const pair = await this.#readLock(index, lost);
       if (lost.aborted) return;
       index = pair.index;
       const holder = pair.value;
-      if (!holder?.session) {
-        this.#leader = undefined;
-        if (await consul.kvPut(layout.leaderKey, JSON.stringify(value), { acquire: session })) {
-          logger.info("acquired leadership lock", { id: instanceId });
-          this.#leader = address ? { id: instanceId, address } : { id: instanceId };
-          this.#setLeader(true);
-        }
-        index = 0;
+      if (holder?.session === session) {
+        this.#leader = self;
         continue;
       }
-      this.#leader = parseLockValue(holder.value);
-      if (holder.session !== session && this.#isLeader) {
+      if (this.#isLeader) {
         logger.warn("lost leadership lock", { id: instanceId });
         this.#setLeader(false);
       }
+      if (holder?.session) {
+        this.#leader = parseLockValue(holder.value);
+        continue;
+      }
+      this.#leader = undefined;
+      if (!holder) {
+        // A missing key means the holder's session was invalidated (behavior "delete"); a graceful
+        // release leaves the key in place. Wait a moment so the old holder sees it and steps down first.
+        await sleep(this.#invalidationGraceMs(), lost);
+        if (lost.aborted) return;
+      }
+      if (await consul.kvPut(layout.leaderKey, JSON.stringify(value), { acquire: session })) {
+        if (lost.aborted) return;
+        logger.info("acquired leadership lock", { id: instanceId });
+        this.#leader = self;
+        this.#setLeader(true);
+      }
+      index = 0;
     }
   }
 
@@ -191,7 +235,7 @@ export class LeaderElection implements Leadership {
   }
 
   #setLeader(isLeader: boolean): void {
-    if (this.#isLeader === isLeader) return;
+    if (this.#isLeader === isLeader || (isLeader && this.#stopping.signal.aborted)) return;
     this.#isLeader = isLeader;
     for (const listener of this.#listeners) listener(isLeader);
   }

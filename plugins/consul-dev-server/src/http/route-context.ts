@@ -9,6 +9,8 @@ export interface ServerContext {
   readonly state: ConsulState;
   readonly acl: AclConfig;
   readonly agentChecks: AgentChecks;
+  /** Smallest session TTL accepted (Consul's session_ttl_min). @default 10s */
+  readonly sessionTtlMinNs?: number;
 }
 
 export interface RouteContext {

@@ -36,13 +36,13 @@ function lockDelay(body: unknown): number {
   return ns > 0 && ns < 1000 ? ns * 1e9 : ns;
 }
 
-function ttl(body: unknown): string {
+function ttl(body: unknown, minNs: number): string {
   const text = stringField(body, "TTL") ?? "";
   if (["", "0", "0s", "0m", "0h"].includes(text)) return text === "" ? "" : text;
   const ns = parseGoDuration(text);
   if (ns === undefined) throw serverError(`Session TTL '${text}' invalid: time: invalid duration "${text}"`);
-  if (ns !== 0 && (ns < TTL_MIN_NS || ns > TTL_MAX_NS)) {
-    throw serverError(`Invalid Session TTL '${ns}', must be between [${formatGoDuration(TTL_MIN_NS)}=${formatGoDuration(TTL_MAX_NS)}]`);
+  if (ns !== 0 && (ns < minNs || ns > TTL_MAX_NS)) {
+    throw serverError(`Invalid Session TTL '${ns}', must be between [${formatGoDuration(minNs)}=${formatGoDuration(TTL_MAX_NS)}]`);
   }
   return text;
 }
@@ -62,7 +62,7 @@ async function create(ctx: RouteContext): Promise<Response> {
   ];
   const serviceChecksRaw = field(body, "ServiceChecks") as unknown[] | null | undefined;
   const serviceChecks = serviceChecksRaw?.map((c) => ({ ID: stringField(c, "ID") ?? "", Namespace: stringField(c, "Namespace") ?? "" })) ?? null;
-  const sessionTtl = ttl(body);
+  const sessionTtl = ttl(body, ctx.server.sessionTtlMinNs ?? TTL_MIN_NS);
   const created = state.write((tx) => state.createSession(tx, {
     id: crypto.randomUUID(),
     name: stringField(body, "Name") ?? "",
