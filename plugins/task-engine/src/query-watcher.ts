@@ -12,6 +12,9 @@ import { errorMessage } from "../../../core/plugin-api/mod.ts";
 
 type Listener = (result: ConsulQueryResult) => void;
 
+/** Pause before reopening a watch the client gave up on (it normally never does). */
+const RESTART_DELAY_MS = 1000;
+
 interface Watch {
   readonly query: ConsulQuery;
   readonly listeners: Set<Listener>;
@@ -85,11 +88,19 @@ export class SharedQueryWatcher implements QueryWatcher {
         }
       }
     };
-    this.#client.watch(query, deliver, watch.abort.signal).catch((error: unknown) => {
-      if (!watch.abort.signal.aborted) {
-        this.#logger.error("consul watch stopped", { query: query.key, error: errorMessage(error) });
-      }
-    });
+    this.#run(watch, deliver);
     return watch;
+  }
+
+  /** Keeps the watch going: the client retries outages itself; should it still give up, start over. */
+  #run(watch: Watch, deliver: Listener): void {
+    const { query, abort } = watch;
+    const ended = (error?: unknown) => {
+      if (abort.signal.aborted || this.#watches.get(query.key) !== watch) return;
+      this.#logger.error("consul watch ended, restarting it", { query: query.key, error: error === undefined ? "ended" : errorMessage(error) });
+      const timer = setTimeout(() => this.#run(watch, deliver), RESTART_DELAY_MS);
+      abort.signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
+    };
+    this.#client.watch(query, deliver, abort.signal).then(() => ended(), ended);
   }
 }
