@@ -101,8 +101,8 @@ async function nodes(ctx: RouteContext): Promise<Response> {
   const options = parseReadOptions(params, state.datacenter);
   const filter = filterRows<Row>(options.filter, CATALOG_NODE_SCHEMA);
   const meta = nodeMetaMatcher(params);
-  const { index, value } = await blockingQuery(state.hub, options, ["catalog"], () => ({
-    index: state.catalog.tableIndex || 1,
+  const { index, value } = await blockingQuery(state.hub, options, ["catalog:list"], () => ({
+    index: state.catalog.listIndex || 1,
     value: filter([...state.catalog.nodes.values()]
       .filter((n) => meta(n) && authz.allowed("node", n.node, "read"))
       .sort((a, b) => (a.node < b.node ? -1 : 1)).map(nodeJson)),
@@ -116,7 +116,7 @@ async function services(ctx: RouteContext): Promise<Response> {
   const filter = filterRows<Row>(options.filter, SERVICE_NODE_SCHEMA);
   const meta = nodeMetaMatcher(params);
   const useMeta = params.has("node-meta");
-  const { index, value } = await blockingQuery(state.hub, options, ["catalog"], () => {
+  const { index, value } = await blockingQuery(state.hub, options, ["catalog:list"], () => {
     const rows: Row[] = [];
     for (const instance of state.catalog.allInstances()) {
       const node = state.catalog.getNode(instance.node);
@@ -129,7 +129,7 @@ async function services(ctx: RouteContext): Promise<Response> {
       for (const tag of row.ServiceTags as string[]) tags.add(tag);
       out[row.ServiceName as string] = [...tags].sort();
     }
-    return { index: state.catalog.tableIndex || 1, value: out };
+    return { index: state.catalog.listIndex || 1, value: out };
   }, ctx.signal);
   return json(value, { index, consistency: options.consistency });
 }

@@ -16,8 +16,10 @@ export class CatalogStore {
   readonly checks: Map<string, Map<string, HealthCheck>> = new Map();
   readonly serviceIndexes: Map<string, number> = new Map();
   readonly nodeIndexes: Map<string, number> = new Map();
-  /** Max index of any catalog write. */
-  tableIndex = 0;
+  /** Index of the last node/service registration change (catalog/services, catalog/nodes). */
+  listIndex = 0;
+  /** Index of the last health-check change (health/state). */
+  checksIndex = 0;
 
   getNode(name: string): CatalogNode | undefined {
     return this.nodes.get(lower(name));
@@ -72,16 +74,26 @@ export class CatalogStore {
   /** Marks a change to a service's data (instances, their checks, their nodes). */
   touchService(tx: WriteTx, name: string): void {
     this.serviceIndexes.set(lower(name), tx.index);
-    this.tableIndex = tx.index;
-    tx.topics.add(`svc:${lower(name)}`).add("catalog");
+    tx.topics.add(`svc:${lower(name)}`);
   }
 
   /** Marks a change to a node; every service on it sees a new index too (node checks are in their entries). */
   touchNode(tx: WriteTx, name: string): void {
     this.nodeIndexes.set(lower(name), tx.index);
-    this.tableIndex = tx.index;
-    tx.topics.add(`node:${lower(name)}`).add("catalog");
+    tx.topics.add(`node:${lower(name)}`);
     for (const instance of this.services.get(lower(name))?.values() ?? []) this.touchService(tx, instance.service);
+  }
+
+  /** Node or service registrations changed: catalog/services and catalog/nodes readers wake. */
+  #listChanged(tx: WriteTx): void {
+    this.listIndex = tx.index;
+    tx.topics.add("catalog:list");
+  }
+
+  /** A check changed: health/state readers wake. */
+  #checksChanged(tx: WriteTx): void {
+    this.checksIndex = tx.index;
+    tx.topics.add("catalog:checks");
   }
 
   putNode(tx: WriteTx, node: Omit<CatalogNode, "createIndex" | "modifyIndex">): void {
@@ -92,6 +104,7 @@ export class CatalogStore {
       createIndex: existing?.createIndex ?? tx.index, modifyIndex: tx.index,
     });
     this.touchNode(tx, node.node);
+    this.#listChanged(tx);
   }
 
   putService(tx: WriteTx, instance: Omit<ServiceInstance, "createIndex" | "modifyIndex">): void {
@@ -104,6 +117,7 @@ export class CatalogStore {
     this.touchService(tx, instance.service);
     this.nodeIndexes.set(lower(instance.node), tx.index);
     tx.topics.add(`node:${lower(instance.node)}`);
+    this.#listChanged(tx);
   }
 
   putCheck(tx: WriteTx, check: Omit<HealthCheck, "createIndex" | "modifyIndex">): void {
@@ -123,6 +137,7 @@ export class CatalogStore {
   }
 
   #touchCheck(tx: WriteTx, node: string, serviceName: string): void {
+    this.#checksChanged(tx);
     if (serviceName) {
       this.touchService(tx, serviceName);
       this.nodeIndexes.set(lower(node), tx.index);
@@ -151,12 +166,16 @@ export class CatalogStore {
     this.touchService(tx, existing.service);
     this.nodeIndexes.set(lower(node), tx.index);
     tx.topics.add(`node:${lower(node)}`);
+    this.#listChanged(tx);
+    this.#checksChanged(tx);
     return true;
   }
 
   deleteNode(tx: WriteTx, name: string): boolean {
     if (!this.nodes.has(lower(name))) return false;
     this.touchNode(tx, name);
+    this.#listChanged(tx);
+    this.#checksChanged(tx);
     this.nodes.delete(lower(name));
     this.services.delete(lower(name));
     this.checks.delete(lower(name));

@@ -23,7 +23,8 @@ export interface Snapshot {
     readonly checks: HealthCheck[];
     readonly serviceIndexes: [string, number][];
     readonly nodeIndexes: [string, number][];
-    readonly tableIndex: number;
+    readonly listIndex: number;
+    readonly checksIndex: number;
   };
   readonly sessions: { readonly list: Session[]; readonly tableIndex: number };
   readonly agentChecks: ActiveCheckSpec[];
@@ -45,7 +46,8 @@ export function encodeSnapshot(state: ConsulState, agentChecks: readonly ActiveC
       checks: [...catalog.checks.values()].flatMap((m) => [...m.values()]),
       serviceIndexes: [...catalog.serviceIndexes],
       nodeIndexes: [...catalog.nodeIndexes],
-      tableIndex: catalog.tableIndex,
+      listIndex: catalog.listIndex,
+      checksIndex: catalog.checksIndex,
     },
     sessions: { list: [...sessions.sessions.values()], tableIndex: sessions.tableIndex },
     agentChecks: [...agentChecks],
@@ -75,7 +77,8 @@ export function decodeSnapshot(state: ConsulState, text: string): ActiveCheckSpe
   }
   for (const [k, v] of snapshot.catalog.serviceIndexes) catalog.serviceIndexes.set(k, v);
   for (const [k, v] of snapshot.catalog.nodeIndexes) catalog.nodeIndexes.set(k, v);
-  catalog.tableIndex = snapshot.catalog.tableIndex;
+  catalog.listIndex = snapshot.catalog.listIndex;
+  catalog.checksIndex = snapshot.catalog.checksIndex;
   for (const s of snapshot.sessions.list) sessions.sessions.set(s.id, s);
   sessions.tableIndex = snapshot.sessions.tableIndex;
   state.rearmSessionTimers();
