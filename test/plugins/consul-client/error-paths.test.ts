@@ -246,4 +246,17 @@ describe("consul client error paths", () => {
     await until(() => client!.socketCount() === 0);
     expect(made.logger.lines.filter((line) => line.level === "WARN")).toEqual([]);
   });
+
+  it("sends basic auth when configured and keeps the password out of logs and errors", async () => {
+    const password = "hunter2-pässword";
+    server = await startScriptedServer((req, res) => answer(res, 500, `denied ${String(req.headers.authorization)}`));
+    const made = await testClient(server.address, { auth: { enabled: true, username: "cts", password } });
+    client = made.client;
+    const error = await client.query(consulQuery("/v1/status/leader"), { retry: false }).catch((e: Error) => e);
+    const header = String(server.requests[0]!.headers.authorization);
+    expect(header).toBe(`Basic ${Buffer.from(`cts:${password}`).toString("base64")}`);
+    expect((error as Error).message).toBe("Cannot query /v1/status/leader: 500 denied <redacted>");
+    expect(made.logger.text()).not.toContain(password);
+    expect(made.logger.text()).not.toContain(header.slice(6));
+  });
 });

@@ -1,0 +1,29 @@
+/** The plugin definition: what the kernel loads, and the service it creates from config. */
+import { describe, expect, it } from "vitest";
+import { consulClientToken, type CtsConfig } from "../../../core/plugin-api/mod.ts";
+import { createFileSystem } from "../../../core/runtime/file-system.ts";
+import plugin, { type ClosableConsulClient } from "../../../plugins/consul-client/mod.ts";
+import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { createCaptureLogger } from "./capture-logger.ts";
+import { consulConfig } from "./client-options.ts";
+import { until } from "./watch-collector.ts";
+
+describe("consul-client plugin", () => {
+  it("is a service plugin providing consulClientToken from config.consul", async () => {
+    expect(plugin).toMatchObject({ id: "consul-client", kind: "service", $$type: "@cts-runtime/plugin" });
+    const factory = plugin.provides![0]!;
+    expect(factory.token).toBe(consulClientToken);
+    const server = await startConsulDevServer();
+    try {
+      const config = { consul: consulConfig(server.address) } as unknown as CtsConfig;
+      const client = (await factory.create({ config, fs: createFileSystem(), logger: createCaptureLogger() })) as ClosableConsulClient;
+      expect(client.address).toBe(server.url);
+      expect(await client.kvPut("plugin/k", "v")).toBe(true);
+      expect((await client.kvGet("plugin/k"))?.value).toBe("v");
+      await factory.dispose!(client);
+      await until(() => client.socketCount() === 0); // dispose closed the keep-alive socket
+    } finally {
+      await server.stop();
+    }
+  });
+});
