@@ -46,8 +46,8 @@ export abstract class RenderingSource<T> implements InputSource {
     this.#ctx = ctx;
     return new Promise<void>((resolve) => {
       this.#ready = resolve;
-      if (ctx.signal.aborted) return this.#finish();
-      ctx.signal.addEventListener("abort", () => this.#finish(), { once: true });
+      if (ctx.signal.aborted) return this.stop();
+      ctx.signal.addEventListener("abort", () => this.stop(), { once: true });
       this.watch(ctx);
     });
   }
@@ -92,16 +92,18 @@ export abstract class RenderingSource<T> implements InputSource {
     const ctx = this.#ctx!;
     if (this.variable !== undefined) ctx.publish(this.variable, value);
     if (previous === undefined) return this.#resolveReady();
-    if (this.#triggers && this.shouldTrigger(previous.value, value)) ctx.trigger({ kind: "dependency", detail });
+    if (!this.#triggers) return;
+    if (this.shouldTrigger(previous.value, value)) {
+      ctx.logger.debug("condition input changed, requesting a run", { query: detail });
+      ctx.trigger({ kind: "dependency", detail });
+    } else {
+      ctx.logger.trace("condition input changed without a reason to run", { query: detail });
+    }
   }
 
   /** The last rendered value, if any. */
   protected get current(): T | undefined {
     return this.#last?.value;
-  }
-
-  #finish(): void {
-    this.stop();
   }
 
   #resolveReady(): void {
