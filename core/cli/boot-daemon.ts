@@ -4,17 +4,14 @@
  */
 import { ExitCode, type CliIo } from "./command.ts";
 import type { ConfigPath } from "./config-paths.ts";
-import { loadConfig } from "../config/load-config.ts";
-import { isConfigError } from "../config/config-error.ts";
-import { checkRegisteredNames } from "../config/check-registered-names.ts";
-import { createKernel, type Kernel } from "../kernel/kernel.ts";
+import { prepareKernel } from "./prepare-kernel.ts";
+import type { Kernel } from "../kernel/kernel.ts";
 import { createLogSink, type LogSink } from "../logging/log-sink.ts";
 import { parseLogLevel } from "../logging/log-level.ts";
 import { writeLogLine } from "../runtime/process-io.ts";
-import {
-  conditionRegistryToken, type CtsConfig, driverRegistryToken, errorMessage, isCtsError, type Logger,
-  moduleInputRegistryToken, type PluginDefinition, type RunOptions, type Shutdown,
-} from "../plugin-api/mod.ts";
+import { listRegularFiles, readTextFile } from "../runtime/config-files.ts";
+import { apiTlsOptions } from "../../plugins/http-api/src/api-tls-options.ts";
+import { errorMessage, isCtsError, type CtsConfig, type Logger, type PluginDefinition, type RunOptions, type Shutdown } from "../plugin-api/mod.ts";
 import { VERSION } from "../version.ts";
 
 export interface BootOptions {
@@ -34,62 +31,31 @@ export interface BootedDaemon {
 
 /** Returns the running daemon, or the exit code to end with (the reason is already printed). */
 export async function bootDaemon(options: BootOptions): Promise<BootedDaemon | number> {
-  const { io } = options;
-  let loaded;
-  try {
-    loaded = await loadConfig({ paths: [...options.configPaths], env: io.env, cwd: io.cwd });
-  } catch (error) {
-    io.err(`==> Error: ${errorMessage(error)}\n`);
-    return isConfigError(error) ? ExitCode.configError : ExitCode.runtimeError;
-  }
-  const config = loaded.config;
-  const logSink = createLogSink({
-    level: parseLogLevel(config.log_level) ?? "INFO",
-    json: config.log_json,
-    write: writeLogLine,
+  const prepared = await prepareKernel({
+    ...options,
+    logSinkFor: (config) =>
+      createLogSink({ level: parseLogLevel(config.log_level) ?? "INFO", json: config.log_json, write: writeLogLine }),
+    httpListenFor: (config) => (options.runOptions.mode === "daemon" ? httpListenOf(config) : Promise.resolve(false as const)),
   });
+  if (typeof prepared === "number") return prepared;
+
+  const { kernel, loaded, logSink } = prepared;
+  const config = loaded.config;
   const logger = logSink.logger("ctrl");
   logger.info(`cts-runtime v${VERSION} starting`, { mode: options.runOptions.mode, files: config.sources.join(",") });
-
-  let kernel: Kernel;
-  try {
-    kernel = await createKernel({
-      config,
-      runOptions: options.runOptions,
-      logSink,
-      shutdown: options.shutdown,
-      plugins: [...(options.plugins ?? [])],
-      httpListen: options.runOptions.mode === "daemon" ? httpListenOf(config) : false,
-    });
-    await kernel.init();
-  } catch (error) {
-    io.err(`==> Error: ${errorMessage(error)}\n`);
-    return isCtsError(error) && error.code !== "CTS_ERR_PLUGIN_INIT" ? ExitCode.configError : ExitCode.runtimeError;
-  }
-
-  const issues = checkRegisteredNames(loaded, {
-    drivers: kernel.resolve(driverRegistryToken).names(),
-    conditions: kernel.resolve(conditionRegistryToken).names(),
-    moduleInputs: kernel.resolve(moduleInputRegistryToken).names(),
-  });
-  if (issues.length > 0) {
-    io.err(`==> Error: invalid configuration:\n${issues.map((issue) => `  - ${issue.file}: ${issue.path}: ${issue.message}`).join("\n")}\n`);
-    await kernel.stop().catch(() => {});
-    return ExitCode.configError;
-  }
-
   try {
     await kernel.start();
   } catch (error) {
     logger.error("cannot start", { error: errorMessage(error) });
-    io.err(`==> Error: ${errorMessage(error)}\n`);
+    options.io.err(`==> Error: ${errorMessage(error)}\n`);
     await kernel.stop().catch(() => {});
     return isCtsError(error) && error.code === "CTS_ERR_DRIVER_BINARY" ? ExitCode.driverError : ExitCode.runtimeError;
   }
   return { kernel, config, logger, logSink };
 }
 
-function httpListenOf(config: CtsConfig) {
+async function httpListenOf(config: CtsConfig) {
+  const tls = await apiTlsOptions(config.tls, { readText: readTextFile, listFiles: listRegularFiles });
   // CTS binds all interfaces on `port`.
-  return { hostname: "0.0.0.0", port: config.port, tls: config.tls.enabled ? config.tls : undefined };
+  return { hostname: "0.0.0.0", port: config.port, ...(tls ? { tls } : {}) };
 }

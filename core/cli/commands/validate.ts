@@ -5,16 +5,12 @@
  */
 import { ExitCode, type CliCommand, type CliIo } from "../command.ts";
 import { configPathFlags, configPathsOf, type ConfigPath } from "../config-paths.ts";
-import { loadConfig, type LoadedConfig } from "../../config/load-config.ts";
-import { formatIssue, isConfigError, type ConfigIssue } from "../../config/config-error.ts";
-import { validateAgainstFactories } from "../../config/check-registered-names.ts";
-import { createKernel, type Kernel } from "../../kernel/kernel.ts";
+import { prepareKernel } from "../prepare-kernel.ts";
+import type { LoadedConfig } from "../../config/load-config.ts";
 import type { BuiltinPlugin } from "../../kernel/builtin-plugins.ts";
+import type { Kernel } from "../../kernel/kernel.ts";
 import { createLogSink } from "../../logging/log-sink.ts";
-import {
-  conditionRegistryToken, driverRegistryToken, errorMessage, isCtsError, moduleInputRegistryToken,
-  type PluginDefinition, type Registry, type Named,
-} from "../../plugin-api/mod.ts";
+import type { PluginDefinition } from "../../plugin-api/mod.ts";
 
 export interface ValidateOptions {
   readonly configPaths: readonly ConfigPath[];
@@ -28,98 +24,16 @@ export interface ValidateOptions {
 /** The function-level entry: returns the exit code; everything is printed to `io`. */
 export async function runValidate(options: ValidateOptions): Promise<number> {
   const { io } = options;
-  if (options.configPaths.length === 0) {
-    io.err("==> Error: at least one -config-file or -config-dir is required\n");
-    return ExitCode.requiredFlagMissing;
-  }
-  let loaded: LoadedConfig;
-  try {
-    loaded = await loadConfig({ paths: options.configPaths, env: io.env, cwd: io.cwd });
-  } catch (error) {
-    if (isConfigError(error)) return printIssues(io, error.issues);
-    io.err(`==> Error: ${errorMessage(error)}\n`);
-    return ExitCode.configError;
-  }
-
-  // Plugins log at WARN and above only, so the report stays readable.
-  const logSink = createLogSink({ level: "WARN", write: (line) => io.err(`${line}\n`) });
-  let kernel: Kernel | undefined;
-  let issues: ConfigIssue[];
-  try {
-    kernel = await createKernel({
-      config: loaded.config,
-      runOptions: { mode: "validate", inspectTasks: [], resetStorage: false },
-      logSink,
-      httpListen: false,
-      ...(options.plugins ? { plugins: [...options.plugins] } : {}),
-      ...(options.builtins ? { builtins: options.builtins } : {}),
-    });
-    await kernel.init();
-    issues = validateAgainstFactories(loaded, {
-      drivers: factories(kernel.resolve(driverRegistryToken)),
-      conditions: factories(kernel.resolve(conditionRegistryToken)),
-      moduleInputs: factories(kernel.resolve(moduleInputRegistryToken)),
-    });
-  } catch (error) {
-    issues = kernelErrorIssues(error, loaded);
-  } finally {
-    await kernel?.stop().catch(() => {});
-  }
-  for (const warning of loaded.warnings) io.err(`==> Warning: ${formatIssue(warning)}\n`);
-  if (issues.length > 0) return printIssues(io, issues);
-  io.out(summary(loaded, kernel!));
+  const prepared = await prepareKernel({
+    ...options,
+    runOptions: { mode: "validate", inspectTasks: [], resetStorage: false },
+    // Plugins log at WARN and above only, so the report stays readable.
+    logSinkFor: () => createLogSink({ level: "WARN", write: (line) => io.err(`${line}\n`) }),
+  });
+  if (typeof prepared === "number") return prepared;
+  await prepared.kernel.stop().catch(() => {});
+  io.out(summary(prepared.loaded, prepared.kernel));
   return ExitCode.ok;
-}
-
-function factories<T extends Named>(registry: Registry<T>): T[] {
-  return registry.names().map((name) => registry.get(name)!);
-}
-
-function printIssues(io: CliIo, issues: readonly ConfigIssue[]): number {
-  const count = issues.length === 1 ? "1 problem" : `${issues.length} problems`;
-  io.err(`==> Error: the configuration is invalid (${count}):\n`);
-  for (const issue of issues) io.err(`    ${formatIssue(issue)}\n`);
-  return ExitCode.configError;
-}
-
-/**
- * A plugin that cannot load or whose options are wrong fails `createKernel`; the error names the
- * plugin, so it is attributed to the plugin blocks (and files) it mentions.
- */
-function kernelErrorIssues(error: unknown, loaded: LoadedConfig): ConfigIssue[] {
-  const message = errorMessage(error);
-  const code = isCtsError(error) ? error.code : "";
-  if (code === "CTS_ERR_PLUGIN_OPTIONS") {
-    const perLine = optionIssues(message, loaded);
-    if (perLine.length > 0) return perLine;
-  }
-  const field = code === "CTS_ERR_PLUGIN_OPTIONS" ? "options" : "source";
-  const blocks = loaded.config.plugins.map((plugin, index) => ({ plugin, path: `plugin[${index}].${plugin.name}` }));
-  const named = blocks.filter(({ plugin }) =>
-    message.includes(`"${plugin.name}"`) || (plugin.source !== "" && message.includes(plugin.source))
-  );
-  const blamed = named.length > 0 ? named : code.startsWith("CTS_ERR_PLUGIN") ? blocks : [];
-  if (blamed.length === 0) return [{ file: "", path: "", message }];
-  return blamed.map(({ path }) => ({ file: loaded.fileOf(path) ?? "", path: `${path}.${field}`, message }));
-}
-
-/** The kernel lists option problems one a line: `plugin "<id>": options/<path> <message>`. */
-function optionIssues(message: string, loaded: LoadedConfig): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
-  for (const line of message.split("\n")) {
-    const match = /^\s*plugin "([^"]+)": options(\/\S*)? (.*)$/.exec(line);
-    if (match === null) continue;
-    const [, id, pointer = "", text] = match;
-    const index = loaded.config.plugins.findIndex((plugin) => plugin.name === id);
-    const block = index >= 0 ? `plugin[${index}].${id}` : "plugin";
-    const field = pointer.split("/").filter((part) => part !== "").join(".");
-    issues.push({
-      file: loaded.fileOf(index >= 0 ? block : "plugin[0]") ?? "",
-      path: `${block}.options${field ? `.${field}` : ""}`,
-      message: index >= 0 ? text! : `plugin "${id}": ${text}`,
-    });
-  }
-  return issues;
 }
 
 function summary(loaded: LoadedConfig, kernel: Kernel): string {
