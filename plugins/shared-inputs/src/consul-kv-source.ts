@@ -10,9 +10,12 @@ import type { KvEntryBody } from "./consul-responses.ts";
 import type { ConsulKvOptions } from "./input-options.ts";
 import { RenderingSource } from "./rendering-source.ts";
 
-/** `/v1/kv/<path>` with each path segment escaped (keys keep their `/`). */
+/**
+ * `/v1/kv/<path>` with each path segment escaped (keys keep their `/`). A leading `/` is dropped,
+ * as Consul's Go client does, so `/app/x` and `app/x` name the same key.
+ */
 export function consulKvQuery(options: Omit<ConsulKvOptions, "render">): ConsulQuery {
-  const path = options.path.split("/").map(encodeURIComponent).join("/");
+  const path = options.path.replace(/^\//, "").split("/").map(encodeURIComponent).join("/");
   return consulQuery(`/v1/kv/${path}`, {
     dc: options.datacenter,
     ns: options.namespace,

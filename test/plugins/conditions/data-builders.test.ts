@@ -1,7 +1,7 @@
 /** @module Unit tests of the catalog_services and consul_kv builders, RE2 patterns and option readers. */
 import { describe, expect, it } from "vitest";
 import {
-  buildCatalogServices, buildConsulKv, compileRe2, decodeKvValue, readCatalogServicesOptions, readConsulKvOptions,
+  buildCatalogServices, buildConsulKv, compileRe2, consulKvQuery, decodeKvValue, healthServiceQuery, readCatalogServicesOptions, readConsulKvOptions,
   readServicesOptions, sameServiceNames,
 } from "../../../plugins/shared-inputs/mod.ts";
 import { parseCron, toCronerPattern } from "../../../plugins/condition-schedule/mod.ts";
@@ -100,5 +100,23 @@ describe("cron expressions", () => {
   it("rejects unreadable expressions with a coded error", () => {
     expect(() => parseCron("* * *")).toThrow(expect.objectContaining({ code: "CTS_ERR_CONFIG_INVALID" }));
     expect(() => parseCron("61 * * * *")).toThrow(/Cannot parse cron "61/);
+  });
+});
+
+describe("Consul queries", () => {
+  it("escapes KV path segments, drops a leading slash and sends recurse by presence", () => {
+    const base = { recurse: false, datacenter: "", namespace: "" };
+    expect(consulKvQuery({ ...base, path: "/app/a b" }).key).toBe("/v1/kv/app/a%20b");
+    expect(consulKvQuery({ ...base, path: "app", recurse: true, datacenter: "dc2" }).key).toBe("/v1/kv/app?dc=dc2&recurse=true");
+  });
+
+  it("asks for passing instances only when no filter decides (names) and always for regexp", () => {
+    const names = readServicesOptions({ names: ["web"] }, "c");
+    expect(healthServiceQuery("web", names).key).toBe("/v1/health/service/web?passing=1");
+    const filtered = readServicesOptions({ names: ["web"], filter: "Service.Port == 80", namespace: "ns1" }, "c");
+    expect(healthServiceQuery("web", filtered).params).toEqual({ filter: "Service.Port == 80", ns: "ns1" });
+    const regexp = readServicesOptions({ regexp: "^w", filter: "Service.Port == 80" }, "c");
+    expect(healthServiceQuery("w/1", regexp).path).toBe("/v1/health/service/w%2F1");
+    expect(healthServiceQuery("w/1", regexp).params).toEqual({ filter: "Service.Port == 80", passing: "1" });
   });
 });
