@@ -14,4 +14,5 @@ export const commandLoaders: Readonly<Record<string, () => Promise<{ default: Cl
   "task enable": () => import("./commands/task-enable.ts"),
   "task disable": () => import("./commands/task-disable.ts"),
   "task delete": () => import("./commands/task-delete.ts"),
+  "consul-dev": () => import("../../plugins/consul-dev-server/src/consul-dev-command.ts"),
 };
