@@ -28,8 +28,13 @@ export function isHclIdentifier(name: string): boolean {
   return IDENTIFIER.test(name);
 }
 
+/** Characters that need escaping (or a check for pairing), and template openers. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ud800-\udfff]|[$%]\{/;
+
 /** A double-quoted HCL string literal whose value is exactly `text`. */
 export function quoteHclString(text: string): string {
+  // Most values (ids, addresses, tags) need no escaping: skip the per-character loop.
+  if (!NEEDS_ESCAPE.test(text)) return `"${text}"`;
   let out = '"';
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -70,6 +75,8 @@ const segmenter = new Intl.Segmenter("en", { granularity: "grapheme" });
 
 /** Display width as hclwrite counts it when aligning `=`: grapheme clusters. */
 export function hclColumns(text: string): number {
+  // Printable ASCII is one column per character; only other text needs grapheme segmentation.
+  if (/^[\x20-\x7e]*$/.test(text)) return text.length;
   let n = 0;
   for (const _ of segmenter.segment(text)) n++;
   return n;
@@ -110,11 +117,24 @@ function encodeList(items: readonly unknown[], indent: number): string {
   return `[\n${encoded.map((text) => `${pad}${text},\n`).join("")}${" ".repeat(indent)}]`;
 }
 
+/** Attribute names repeat across thousands of instances (`id`, `name`, ...): encode each once. */
+const keyCache = new Map<string, string>();
+
+function cachedObjectKey(key: string): string {
+  let encoded = keyCache.get(key);
+  if (encoded === undefined) {
+    encoded = hclObjectKey(key);
+    if (keyCache.size > 4096) keyCache.clear();
+    keyCache.set(key, encoded);
+  }
+  return encoded;
+}
+
 function encodeObject(object: { readonly [key: string]: unknown }, indent: number): string {
   const keys = Object.keys(object);
   if (keys.length === 0) return "{}";
   const lines = alignAttributes(
-    keys.map((key) => [hclObjectKey(key), encodeHclValue(object[key], indent + 2)] as const),
+    keys.map((key) => [cachedObjectKey(key), encodeHclValue(object[key], indent + 2)] as const),
     indent + 2,
   );
   return `{\n${lines.join("\n")}\n${" ".repeat(indent)}}`;
@@ -129,8 +149,10 @@ export function alignAttributes(entries: readonly (readonly [string, string])[],
   const lines: string[] = [];
   let run: (readonly [string, string])[] = [];
   const flush = () => {
-    const width = Math.max(0, ...run.map(([key]) => hclColumns(key)));
-    for (const [key, value] of run) lines.push(`${pad}${key}${" ".repeat(width - hclColumns(key))} = ${value}`);
+    const widths = run.map(([key]) => hclColumns(key));
+    let width = 0;
+    for (const w of widths) if (w > width) width = w;
+    run.forEach(([key, value], i) => lines.push(`${pad}${key}${" ".repeat(width - widths[i]!)} = ${value}`));
     run = [];
   };
   for (const entry of entries) {
