@@ -1,0 +1,187 @@
+/**
+ * @module Benchmark: N parked blocking queries on the embedded Consul-compatible server.
+ *
+ * Run:  npx deno run -A bench/consul-watchers.ts              (N = 100, 1000, 10000)
+ *       npx deno run -A bench/consul-watchers.ts 100 1000     (chosen N)
+ * (Deno because Node 20 cannot run .ts files and the bench has no build step.)
+ *
+ * The server runs in a child process (this file with `--server`), so its CPU time and memory are its
+ * own. For each N and each scenario the client parks N blocking reads on keep-alive connections (one
+ * socket per watcher), waits until the server reports N parked waiters, measures the server's CPU time
+ * and RSS over an idle window, then makes one change and records when each watcher's answer arrives:
+ *   - kv:      N × GET /v1/kv/bench/key?index=I           change: PUT /v1/kv/bench/key
+ *   - catalog: N × GET /v1/health/service/web?index=I     change: PUT /v1/agent/service/register (web)
+ * Latency is measured from just before the change request is sent to each answer's arrival at the
+ * client; "wake CPU" is the server's CPU time from the change until every watcher was answered
+ * (client and server share the machine, so wall-clock latency includes the client's own work).
+ */
+import process from "node:process";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { serveHttp } from "../core/runtime/serve-http.ts";
+import { startConsulDevServer } from "../plugins/consul-dev-server/src/consul-dev-server.ts";
+
+const IDLE_WINDOW_MS = 2000;
+
+interface ServerStats {
+  readonly parked: number;
+  readonly cpuUserMs: number;
+  readonly cpuSystemMs: number;
+  readonly rssMiB: number;
+}
+
+/** Child mode: the Consul server plus a tiny stats endpoint for the parent. */
+async function runServer(): Promise<void> {
+  const consul = await startConsulDevServer();
+  const stats = await serveHttp({
+    fetch: () => {
+      const cpu = process.cpuUsage();
+      const body: ServerStats = {
+        parked: consul.state.hub.size,
+        cpuUserMs: cpu.user / 1000,
+        cpuSystemMs: cpu.system / 1000,
+        rssMiB: process.memoryUsage().rss / 2 ** 20,
+      };
+      return Response.json(body);
+    },
+  });
+  console.log(JSON.stringify({ consul: consul.url, stats: stats.url }));
+  await new Promise<void>((resolve) => process.stdin.on("end", resolve).resume());
+  await stats.close();
+  await consul.stop();
+}
+
+async function startServerProcess(): Promise<{ consul: string; stats: string; stop(): void }> {
+  const child = spawn(process.execPath, ["run", "-A", "-q", new URL(import.meta.url).pathname, "--server"], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const line = await new Promise<string>((resolve) => {
+    createInterface({ input: child.stdout! }).once("line", resolve);
+  });
+  const urls = JSON.parse(line) as { consul: string; stats: string };
+  return { ...urls, stop: () => child.stdin!.end() };
+}
+
+async function stats(url: string): Promise<ServerStats> {
+  return await (await fetch(url)).json() as ServerStats;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+interface Scenario {
+  readonly name: string;
+  readonly watchPath: string;
+  prepare(base: string): Promise<void>;
+  change(base: string, round: number): Promise<void>;
+}
+
+const scenarios: readonly Scenario[] = [
+  {
+    name: "kv",
+    watchPath: "/v1/kv/bench/key",
+    prepare: async (base) => void await (await fetch(`${base}/v1/kv/bench/key`, { method: "PUT", body: "0" })).text(),
+    change: async (base, round) =>
+      void await (await fetch(`${base}/v1/kv/bench/key`, { method: "PUT", body: String(round + 1) })).text(),
+  },
+  {
+    name: "catalog",
+    watchPath: "/v1/health/service/web",
+    prepare: async (base) => void await (await fetch(`${base}/v1/agent/service/register`, {
+      method: "PUT", body: JSON.stringify({ Name: "web", ID: "web-0", Port: 80 }),
+    })).text(),
+    change: async (base, round) => void await (await fetch(`${base}/v1/agent/service/register`, {
+      method: "PUT", body: JSON.stringify({ Name: "web", ID: `web-${round + 1}`, Port: 80 }),
+    })).text(),
+  },
+];
+
+interface Row {
+  scenario: string;
+  n: number;
+  p50: number;
+  p99: number;
+  all: number;
+  idleCpuMs: number;
+  wakeCpuMs: number;
+  rssMiB: number;
+  errors: number;
+}
+
+async function measure(urls: { consul: string; stats: string }, scenario: Scenario, n: number, round: number): Promise<Row> {
+  const base = urls.consul;
+  const first = await fetch(`${base}${scenario.watchPath}`);
+  await first.text();
+  const index = first.headers.get("X-Consul-Index");
+  let t0 = 0;
+  const arrivals: number[] = [];
+  let errors = 0;
+  const watchers = Array.from({ length: n }, () =>
+    fetch(`${base}${scenario.watchPath}?index=${index}&wait=5m`)
+      .then(async (response) => {
+        await response.arrayBuffer();
+        if (response.status !== 200) errors++;
+        arrivals.push(performance.now() - t0);
+      })
+      .catch(() => {
+        errors++;
+      }));
+  while ((await stats(urls.stats)).parked < n) await new Promise((resolve) => setTimeout(resolve, 50));
+  const before = await stats(urls.stats);
+  await new Promise((resolve) => setTimeout(resolve, IDLE_WINDOW_MS));
+  const after = await stats(urls.stats);
+  t0 = performance.now();
+  await scenario.change(base, round);
+  await Promise.all(watchers);
+  const woken = await stats(urls.stats);
+  const sorted = arrivals.sort((a, b) => a - b);
+  return {
+    scenario: scenario.name,
+    n,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    all: sorted[sorted.length - 1] ?? NaN,
+    // The stats request itself costs a little CPU; both samples include one.
+    idleCpuMs: (after.cpuUserMs + after.cpuSystemMs) - (before.cpuUserMs + before.cpuSystemMs),
+    wakeCpuMs: (woken.cpuUserMs + woken.cpuSystemMs) - (after.cpuUserMs + after.cpuSystemMs),
+    rssMiB: after.rssMiB,
+    errors,
+  };
+}
+
+function printTable(rows: readonly Row[]): void {
+  const header = ["scenario", "watchers", "p50 ms", "p99 ms", "all ms", `idle CPU ms / ${IDLE_WINDOW_MS / 1000}s`, "wake CPU ms",
+    "server RSS MiB", "errors"];
+  const lines = rows.map((r) => [
+    r.scenario, String(r.n), r.p50.toFixed(1), r.p99.toFixed(1), r.all.toFixed(1), r.idleCpuMs.toFixed(1),
+    r.wakeCpuMs.toFixed(1), r.rssMiB.toFixed(0), String(r.errors),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const fmt = (cells: readonly string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join("  ");
+  console.log(fmt(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const line of lines) console.log(fmt(line));
+}
+
+async function main(): Promise<void> {
+  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const ns = sizes.length > 0 ? sizes : [100, 1000, 10000];
+  const server = await startServerProcess();
+  const rows: Row[] = [];
+  try {
+    for (const scenario of scenarios) await scenario.prepare(server.consul);
+    let round = 0;
+    for (const n of ns) {
+      for (const scenario of scenarios) rows.push(await measure(server, scenario, n, round++));
+    }
+    const idle = await stats(server.stats);
+    console.log(`server after the runs: ${idle.parked} parked, RSS ${idle.rssMiB.toFixed(0)} MiB\n`);
+    printTable(rows);
+  } finally {
+    server.stop();
+  }
+}
+
+if (process.argv.includes("--server")) await runServer();
+else await main();
