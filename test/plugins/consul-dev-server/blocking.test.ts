@@ -1,5 +1,6 @@
 /** Blocking-query semantics of the dev server (§1 of the Consul API reference). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startConsulDevServer as startBare } from "../../../plugins/consul-dev-server/src/consul-dev-server.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import { client, until } from "./http-client.ts";
 
@@ -135,5 +136,36 @@ describe("blocking queries", () => {
     await http.put("/v1/kv/restart/k", "changed");
     expect((await http.get("/v1/kv/restart/k")).index).toBeGreaterThan(before.index);
     expect((await http.get("/v1/catalog/services")).index).toBeGreaterThanOrEqual(catalogBefore.index);
+  });
+
+  it("without a snapshot, a restarted server still answers with larger indexes (seeded from the clock)", async () => {
+    const first = await startBare();
+    const bare = client(first.url);
+    await bare.put("/v1/kv/seed/k", "v");
+    const before = [await bare.get("/v1/kv/seed/k"), await bare.get("/v1/health/service/none"), await bare.get("/v1/session/list")];
+    await first.stop();
+    const second = await startBare({ port: first.port });
+    try {
+      // The client's pooled keep-alive socket died with the old server: a real client retries too.
+      await bare.get("/v1/status/leader").catch(() => undefined);
+      const after = [await bare.get("/v1/kv/seed/k"), await bare.get("/v1/health/service/none"), await bare.get("/v1/session/list")];
+      expect(after[0]!.status).toBe(404);
+      after.forEach((res, i) => expect(res.index).toBeGreaterThan(before[i]!.index));
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it("hash-blocks /v1/agent/service/:id until the service changes", async () => {
+    await http.put("/v1/agent/service/register", { Name: "hashed", Port: 1 });
+    const first = await http.get("/v1/agent/service/hashed");
+    const hash = first.headers.get("X-Consul-ContentHash")!;
+    expect((first.body as { ContentHash: string }).ContentHash).toBe(hash);
+    const pending = http.get(`/v1/agent/service/hashed?hash=${hash}&wait=30s`);
+    await until(() => parked() === 1);
+    await http.put("/v1/agent/service/register", { Name: "hashed", Port: 2 });
+    const changed = await pending;
+    expect((changed.body as { Port: number }).Port).toBe(2);
+    expect(changed.headers.get("X-Consul-ContentHash")).not.toBe(hash);
   });
 });

@@ -41,13 +41,12 @@ async function service(ctx: RouteContext): Promise<Response> {
   ctx.authz.require("service", state.catalog.getService(state.nodeName, id)?.service ?? id, "read");
   const options = parseReadOptions(params, state.datacenter);
   const wanted = params.get("hash") ?? "";
-  let counter = 0;
   const run = () => {
     const instance = state.catalog.getService(state.nodeName, id);
     const body = instance ? agentServiceJson(instance, state.datacenter) : undefined;
     const hash = body ? contentHash(JSON.stringify(body)) : "";
     // Hash blocking mapped onto the index loop: "newer" means the hash differs from the client's.
-    return { index: wanted !== "" && hash === wanted ? 0 : ++counter, value: { body, hash } };
+    return { index: wanted !== "" && hash === wanted ? 1 : 2, value: { body, hash } };
   };
   const { value } = await blockingQuery(state.hub, { ...options, minIndex: wanted ? 1 : 0 },
     [`node:${state.nodeName.toLowerCase()}`], run, ctx.signal);

@@ -102,7 +102,7 @@ async function nodes(ctx: RouteContext): Promise<Response> {
   const filter = filterRows<Row>(options.filter, CATALOG_NODE_SCHEMA);
   const meta = nodeMetaMatcher(params);
   const { index, value } = await blockingQuery(state.hub, options, ["catalog:list"], () => ({
-    index: state.catalog.listIndex || 1,
+    index: state.catalog.listIndex,
     value: filter([...state.catalog.nodes.values()]
       .filter((n) => meta(n) && authz.allowed("node", n.node, "read"))
       .sort((a, b) => (a.node < b.node ? -1 : 1)).map(nodeJson)),
@@ -129,7 +129,7 @@ async function services(ctx: RouteContext): Promise<Response> {
       for (const tag of row.ServiceTags as string[]) tags.add(tag);
       out[row.ServiceName as string] = [...tags].sort();
     }
-    return { index: state.catalog.listIndex || 1, value: out };
+    return { index: state.catalog.listIndex, value: out };
   }, ctx.signal);
   return json(value, { index, consistency: options.consistency });
 }

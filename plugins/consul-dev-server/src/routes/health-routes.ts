@@ -69,7 +69,7 @@ function healthState(ctx: RouteContext): Promise<Response> {
   if (wanted === "") throw badRequest("Missing check state");
   if (!["any", "passing", "warning", "critical"].includes(wanted)) throw badRequest("Invalid check state");
   const { catalog } = ctx.state;
-  return checkRows(ctx, "catalog:checks", () => catalog.checksIndex || 1, () =>
+  return checkRows(ctx, "catalog:checks", () => catalog.checksIndex, () =>
     catalog.allChecks().filter((c) => wanted === "any" || c.status === wanted));
 }
 

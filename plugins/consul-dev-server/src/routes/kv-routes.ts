@@ -24,7 +24,7 @@ async function getKv(ctx: RouteContext): Promise<Response> {
     authz.require("key", key, "read");
     const { index, value } = await blockingQuery(state.hub, options, [`kv:${key}`], () => {
       const entry = state.kv.get(key);
-      return { index: entry?.modifyIndex ?? (state.kv.tableIndex || 1), value: entry };
+      return { index: entry?.modifyIndex ?? state.kv.tableIndex, value: entry };
     }, ctx.signal);
     const meta = { index, consistency: options.consistency };
     if (!value) return notFoundWithMeta(meta);
@@ -32,7 +32,7 @@ async function getKv(ctx: RouteContext): Promise<Response> {
     return json([dirEntry(value)], meta);
   }
   const { index, value } = await blockingQuery(state.hub, options, [`kvp:${key}`], () => ({
-    index: state.kv.prefixIndex(key) || state.kv.tableIndex || 1,
+    index: state.kv.prefixIndex(key) || state.kv.tableIndex,
     value: state.kv.list(key).filter((e) => authz.allowed("key", e.key, "read")),
   }), ctx.signal);
   const meta = { index, consistency: options.consistency };

@@ -104,7 +104,7 @@ function reader(select: (ctx: RouteContext) => Session[]) {
     const { state, authz } = ctx;
     const options = parseReadOptions(ctx.params, state.datacenter);
     const { index, value } = await blockingQuery(state.hub, options, ["sessions"], () => ({
-      index: state.sessions.tableIndex || 1,
+      index: state.sessions.tableIndex,
       value: select(ctx).filter((s) => authz.allowed("session", s.node, "read")).map(sessionJson),
     }), ctx.signal);
     return json(value, { index, consistency: options.consistency });

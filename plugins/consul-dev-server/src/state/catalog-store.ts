@@ -16,6 +16,8 @@ export class CatalogStore {
   readonly checks: Map<string, Map<string, HealthCheck>> = new Map();
   readonly serviceIndexes: Map<string, number> = new Map();
   readonly nodeIndexes: Map<string, number> = new Map();
+  /** The index of a service or node never seen (server start, or the snapshot's last index). */
+  floorIndex = 1;
   /** Index of the last node/service registration change (catalog/services, catalog/nodes). */
   listIndex = 0;
   /** Index of the last health-check change (health/state). */
@@ -64,11 +66,11 @@ export class CatalogStore {
   }
 
   serviceIndex(name: string): number {
-    return this.serviceIndexes.get(lower(name)) ?? 1;
+    return this.serviceIndexes.get(lower(name)) ?? this.floorIndex;
   }
 
   nodeIndex(name: string): number {
-    return this.nodeIndexes.get(lower(name)) ?? 1;
+    return this.nodeIndexes.get(lower(name)) ?? this.floorIndex;
   }
 
   /** Marks a change to a service's data (instances, their checks, their nodes). */

@@ -42,6 +42,11 @@ export class ConsulState {
     this.nodeName = options.nodeName;
     this.nodeId = options.nodeId;
     this.address = options.address;
+    // Empty tables report the start index, not 1: after a restart without a snapshot, answers never
+    // carry a smaller index than the previous run handed out (the clock moved on meanwhile).
+    const start = this.clock.current;
+    this.kv.tableIndex = this.sessions.tableIndex = start;
+    this.catalog.listIndex = this.catalog.checksIndex = this.catalog.floorIndex = start;
   }
 
   /** Runs one write; wakes watchers of what it touched. Errors thrown by `fn` still commit what was done. */

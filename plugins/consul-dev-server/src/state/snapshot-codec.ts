@@ -77,6 +77,7 @@ export function decodeSnapshot(state: ConsulState, text: string): ActiveCheckSpe
   }
   for (const [k, v] of snapshot.catalog.serviceIndexes) catalog.serviceIndexes.set(k, v);
   for (const [k, v] of snapshot.catalog.nodeIndexes) catalog.nodeIndexes.set(k, v);
+  catalog.floorIndex = snapshot.index;
   catalog.listIndex = snapshot.catalog.listIndex;
   catalog.checksIndex = snapshot.catalog.checksIndex;
   for (const s of snapshot.sessions.list) sessions.sessions.set(s.id, s);
