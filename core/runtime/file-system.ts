@@ -2,7 +2,7 @@
  * @module The FileSystem service over node:fs (Node and Deno both implement it), plus the few
  * path helpers the kernel needs to load plugins by path without touching node:* itself.
  */
-import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve as resolvePath } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -33,6 +33,7 @@ export function createFileSystem(baseDir: string = process.cwd()): FileSystem {
     },
     exists: async (path) => (await statOrUndefined(abs(path))) !== undefined,
     isDirectory: async (path) => (await statOrUndefined(abs(path)))?.isDirectory() ?? false,
+    readDir: (path) => readdir(abs(path)),
     remove: (path) => rm(abs(path), { recursive: true, force: true }),
     resolve: (...segments) => resolvePath(baseDir, ...segments),
   };

@@ -19,11 +19,7 @@ export async function readTlsFiles(tls: TlsFilesConfig, fs: FileSystem): Promise
   const ca: string[] = [];
   if (tls.ca_cert) ca.push(await read("ca_cert", tls.ca_cert));
   if (tls.ca_path) {
-    const list = (fs as FileSystem & { readDir?(path: string): Promise<string[]> }).readDir;
-    if (!list) {
-      throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot use Consul TLS ca_path "${tls.ca_path}": use ca_cert with a PEM bundle`);
-    }
-    for (const name of (await list.call(fs, tls.ca_path)).sort()) {
+    for (const name of (await fs.readDir(tls.ca_path)).sort()) {
       if (/\.(pem|crt)$/i.test(name)) ca.push(await read("ca_path file", fs.resolve(tls.ca_path, name)));
     }
   }

@@ -7,6 +7,8 @@ export interface FileSystem {
   mkdir(path: string, options?: { mode?: number }): Promise<void>;
   exists(path: string): Promise<boolean>;
   isDirectory(path: string): Promise<boolean>;
+  /** Names (not paths) of the entries of a directory. */
+  readDir(path: string): Promise<string[]>;
   remove(path: string): Promise<void>;
   /** Resolves `path` against the daemon's working directory. */
   resolve(...segments: string[]): string;
