@@ -116,4 +116,30 @@ describe("terraform consul backend against the dev server", () => {
     await ok(first, ["workspace", "select", "-no-color", "staging"]);
     expect((await ok(first, ["output", "-raw", "-no-color", "step"])).trim().split("\n")[0]).toBe("two");
   });
+
+  it("stores a state larger than the 512 KiB txn limit in chunks and reads it back", { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tf-consul-big-"));
+    dirs.push(dir);
+    writeFileSync(join(dir, "main.tf"), `
+terraform {
+  backend "consul" {
+    address = "${server.address}"
+    path    = "cts-test/big"
+  }
+}
+resource "terraform_data" "big" {
+  input = format("%0400000d", 7)
+}
+output "size" {
+  value = length(terraform_data.big.output)
+}
+`);
+    await ok(dir, ["init", "-input=false", "-no-color"]);
+    await ok(dir, ["apply", "-auto-approve", "-input=false", "-no-color"]);
+    const head = server.state.kv.get("cts-test/big")!;
+    const pointer = JSON.parse(atob(head.value!)) as { "current-hash": string; chunks: string[] };
+    expect(pointer.chunks.length).toBeGreaterThan(1);
+    for (const chunk of pointer.chunks) expect(server.state.kv.get(chunk)).toBeDefined();
+    expect((await ok(dir, ["output", "-raw", "-no-color", "size"])).trim().split("\n")[0]).toBe("400000");
+  });
 });

@@ -2,6 +2,7 @@
 import type { Hono } from "hono";
 import { type AclConfig, authorize, type Authorizer, requestToken } from "../acl.ts";
 import type { AgentChecks } from "../agent/agent-checks.ts";
+import { badRequest } from "../api-error.ts";
 import type { ConsulState } from "../state/consul-state.ts";
 import { errorResponse, text } from "./respond.ts";
 
@@ -49,6 +50,10 @@ export function route(app: Hono, server: ServerContext, path: string, methods: M
     if (!fn) return text(405, `method ${request.method} not allowed`, { Allow: allow });
     const url = new URL(request.url);
     try {
+      const namespace = request.headers.get("X-Consul-Namespace");
+      if (namespace && namespace !== "default") {
+        throw badRequest(`Invalid header: "X-Consul-Namespace" - Namespaces are a Consul Enterprise feature`);
+      }
       const ctx: RouteContext = {
         request,
         params: url.searchParams,
