@@ -71,11 +71,11 @@ describe("filter expressions", () => {
     expect(error(`Service.Nope == "x"`)).toBe(
       `Failed to create boolean expression evaluator: Selector "Service.Nope" is not valid`);
     expect(error(`Service.Port contains "1"`)).toBe(
-      `Failed to create boolean expression evaluator: Invalid match operator "in" for selector "Service.Port"`);
+      `Failed to create boolean expression evaluator: Invalid match operator "In" for selector "Service.Port"`);
     expect(error(`Service.Port == abc`)).toMatch(/Failed to coerce value "abc" for selector "Service.Port"/);
-    expect(error(`Service.Meta.version is empty`)).toMatch(/Invalid match operator "is empty"/);
+    expect(error(`Service.Meta.version is empty`)).toMatch(/Invalid match operator "Is Empty"/);
     expect(error(`Service.ID matches "("`)).toMatch(/Failed to compile regular expression/);
-    expect(error(`(Service.ID == "a"`)).toMatch(/no match found/);
+    expect(error(`(Service.ID == "a"`)).toMatch(/rule "grouping": Unmatched parentheses/);
     expect(error(`Service.ID == "a" and`)).toMatch(/no match found/);
     expect(error(Array.from({ length: 33 }, () => `Service.ID == "a"`).join(" or "))).toMatch(/exceeds the limit \(32\)/);
   });

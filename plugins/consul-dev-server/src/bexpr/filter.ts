@@ -15,6 +15,12 @@ export type FieldType =
 
 export type FilterSchema = Extract<FieldType, { kind: "struct" }>;
 
+/** go-bexpr's MatchOperator.String(), used in its error texts. */
+const OPERATOR_NAMES: Readonly<Record<MatchOperator, string>> = {
+  "==": "Equal", "!=": "Not Equal", "in": "In", "not in": "Not In", "matches": "Matches",
+  "not matches": "Not Matches", "is empty": "Is Empty", "is not empty": "Is Not Empty",
+};
+
 const STRING_OPS: readonly MatchOperator[] = ["==", "!=", "in", "not in", "matches", "not matches"];
 const SCALAR_OPS: readonly MatchOperator[] = ["==", "!="];
 const COLLECTION_OPS: readonly MatchOperator[] = ["in", "not in", "is empty", "is not empty"];
@@ -63,7 +69,7 @@ type Compiled = (row: unknown) => boolean;
 function compileMatch(schema: FilterSchema, node: MatchNode): Compiled {
   const type = resolve(schema, node.selector);
   if (!operatorsFor(type).includes(node.operator)) {
-    fail(`Invalid match operator "${node.operator}" for selector "${selectorText(node.selector)}"`);
+    fail(`Invalid match operator "${OPERATOR_NAMES[node.operator]}" for selector "${selectorText(node.selector)}"`);
   }
   coerce(type, node);
   let regex: RegExp | undefined;

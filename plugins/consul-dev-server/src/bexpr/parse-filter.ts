@@ -10,10 +10,13 @@ export class FilterSyntaxError extends Error {}
 const IDENT = /[a-zA-Z][a-zA-Z0-9_]*/y;
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?/y;
 const SPACE = /[ \t\r\n]*/y;
+const VALUE_EXPECTED = `"-", "0", "\\"", "\`", [ \\t\\r\\n], [1-9] or [a-zA-Z]`;
 
 class Parser {
   readonly #src: string;
   #pos = 0;
+  /** Whether the last value read was a bare word (for the end-of-input error text). */
+  #endedWithWord = false;
   matchCount = 0;
 
   constructor(src: string) {
@@ -21,10 +24,19 @@ class Parser {
   }
 
   fail(expected: string): never {
+    this.#throw(`no match found, expected: ${expected}`);
+  }
+
+  /** pigeon's wording for errors raised inside a grammar rule. */
+  failRule(rule: string, message: string): never {
+    this.#throw(`rule "${rule}": ${message}`);
+  }
+
+  #throw(message: string): never {
     const before = this.#src.slice(0, this.#pos);
     const line = before.split("\n").length;
     const col = this.#pos - before.lastIndexOf("\n");
-    throw new FilterSyntaxError(`${line}:${col} (${this.#pos}): no match found, expected: ${expected}`);
+    throw new FilterSyntaxError(`${line}:${col} (${this.#pos}): ${message}`);
   }
 
   #space(): boolean {
@@ -57,8 +69,13 @@ class Parser {
   parseInput(): FilterNode {
     this.#space();
     const node = this.#or();
+    const end = this.#pos;
     this.#space();
-    if (this.#pos < this.#src.length) this.fail(`"and", "or", [ \\t\\r\\n] or EOF`);
+    if (this.#pos < this.#src.length) {
+      // After whitespace only a keyword may follow; right after a bare word the selector could go on.
+      if (this.#pos > end) this.fail(`"and", "or", [ \\t\\r\\n] or EOF`);
+      this.fail(this.#endedWithWord ? `".", "[", [ \\t\\r\\n], [a-zA-Z0-9_] or EOF` : `[ \\t\\r\\n] or EOF`);
+    }
     return node;
   }
 
@@ -86,7 +103,8 @@ class Parser {
 
   #not(): FilterNode {
     const mark = this.#pos;
-    if (this.#keyword("not")) {
+    // A lone trailing "not" is read as a selector named "not", as go-bexpr's grammar does.
+    if (this.#src.length > this.#pos + 3 && this.#keyword("not")) {
       this.#space();
       if (this.#peekWord() !== "in" && this.#peekWord() !== "contains" && this.#peekWord() !== "matches") {
         return { type: "not", operand: this.#not() };
@@ -101,7 +119,7 @@ class Parser {
       this.#space();
       const inner = this.#or();
       this.#space();
-      if (!this.#eat(")")) this.fail(`")", "and", "or" or [ \\t\\r\\n] (Unmatched parentheses)`);
+      if (!this.#eat(")")) this.failRule("grouping", "Unmatched parentheses");
       return inner;
     }
     return this.#match();
@@ -123,9 +141,9 @@ class Parser {
         this.#pos++;
         this.#space();
         const key = this.#string();
-        if (key === undefined) this.fail("\"\\\"\" or \"`\"");
+        if (key === undefined) this.failRule("index", "Invalid index");
         this.#space();
-        if (!this.#eat("]")) this.fail("\"]\"");
+        if (!this.#eat("]")) this.failRule("index", "Unclosed index expression");
         path.push(key);
       } else {
         return path;
@@ -137,7 +155,10 @@ class Parser {
     const quote = this.#src[this.#pos];
     if (quote === "`") {
       const end = this.#src.indexOf("`", this.#pos + 1);
-      if (end < 0) this.fail("\"`\" (Unterminated string literal)");
+      if (end < 0) {
+        this.#pos = this.#src.length;
+        this.failRule("string", "Unterminated string literal");
+      }
       const value = this.#src.slice(this.#pos + 1, end);
       this.#pos = end + 1;
       return value;
@@ -145,7 +166,10 @@ class Parser {
     if (quote !== "\"") return undefined;
     let end = this.#pos + 1;
     while (end < this.#src.length && this.#src[end] !== "\"") end += this.#src[end] === "\\" ? 2 : 1;
-    if (end >= this.#src.length) this.fail("\"\\\"\" (Unterminated string literal)");
+    if (end >= this.#src.length) {
+      this.#pos = this.#src.length;
+      this.failRule("string", "Unterminated string literal");
+    }
     const literal = this.#src.slice(this.#pos, end + 1);
     this.#pos = end + 1;
     try {
@@ -157,18 +181,20 @@ class Parser {
 
   /** A Value: string, number, or a bare selector-shaped word used verbatim. */
   #value(): string {
+    this.#endedWithWord = false;
     const text = this.#string();
     if (text !== undefined) return text;
     NUMBER.lastIndex = this.#pos;
     const number = NUMBER.exec(this.#src)?.[0];
-    if (number !== undefined && !/[a-zA-Z_]/.test(this.#src[this.#pos + number.length] ?? "")) {
+    if (number !== undefined) {
       this.#pos += number.length;
       const after = this.#src[this.#pos];
-      if (after !== undefined && !/[ \t\r\n)]/.test(after)) this.fail("[ \\t\\r\\n] or \")\" (Invalid number literal)");
+      if (after !== undefined && !/[ \t\r\n)]/.test(after)) this.failRule("number", "Invalid number literal");
       return number;
     }
     const start = this.#pos;
-    if (!this.#selector()) this.fail("\"-\", \"\\\"\", \"`\", [0-9] or [a-zA-Z]");
+    if (!this.#selector()) this.fail(VALUE_EXPECTED);
+    this.#endedWithWord = true;
     return this.#src.slice(start, this.#pos);
   }
 
@@ -233,7 +259,8 @@ class Parser {
     if (!this.#keyword("in")) this.fail(`"in" or "not"`);
     this.#space();
     const selector = this.#selector();
-    if (!selector) this.fail("[a-zA-Z]");
+    if (!selector) this.failRule("match", "Invalid selector");
+    this.#endedWithWord = true;
     return { type: "match", selector, operator: negated ? "not in" : "in", value };
   }
 }
