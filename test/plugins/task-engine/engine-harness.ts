@@ -4,7 +4,7 @@
  * recording driver, against a Consul address (the embedded server, maybe behind a proxy).
  */
 import type {
-  CtsConfig, PluginDefinition, RunOptions, TaskConfig, TaskManager,
+  CtsConfig, LogLevel, PluginDefinition, RunOptions, TaskConfig, TaskManager,
 } from "../../../core/plugin-api/mod.ts";
 import { queryWatcherToken, taskManagerToken } from "../../../core/plugin-api/mod.ts";
 import { createKernel, type Kernel } from "../../../core/kernel/kernel.ts";
@@ -104,7 +104,7 @@ export async function startEngine(options: {
   const kernel = await createKernel({
     config: options.config,
     runOptions: { mode: options.mode ?? "daemon", inspectTasks: options.inspectTasks ?? [], resetStorage: false },
-    logSink: createLogSink({ level: "DEBUG", write: (line) => logs.push(line) }),
+    logSink: createLogSink({ level: logLevel(options.config.log_level), write: (line) => logs.push(line) }),
     builtins: builtins.filter((builtin) => !(builtin.id in replaced)),
     plugins: [recordingDriverPlugin({ instance_id: options.config.id, ...options.recording }), ...Object.values(replaced)],
     shutdown: {
@@ -125,6 +125,10 @@ export async function startEngine(options: {
     exited,
     stop: () => kernel.stop(),
   };
+}
+
+function logLevel(level: CtsConfig["log_level"]): LogLevel {
+  return level === "ERR" ? "ERROR" : level;
 }
 
 /** Polls `check` until it returns a truthy value (bounded; events, not timing, are asserted). */
