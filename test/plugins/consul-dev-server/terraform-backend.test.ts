@@ -82,7 +82,8 @@ afterAll(async () => {
 
 describe("terraform consul backend against the dev server", () => {
   it("inits, applies, locks against a concurrent apply, and handles workspaces", { timeout: 240_000 }, async () => {
-    const first = workdir(4, "one");
+    // Long enough that the refused apply surely starts while the lock is held, even on a busy machine.
+    const first = workdir(8, "one");
     const second = workdir(0, "two");
     const third = workdir(0, "three");
     await Promise.all([first, second, third].map((dir) => ok(dir, ["init", "-input=false", "-no-color"])));
@@ -91,10 +92,10 @@ describe("terraform consul backend against the dev server", () => {
     await waitForLockHolder();
     // The lock is held with the Go client's 64-bit flag, stored exactly.
     expect(server.state.kv.get(`${STATE_PATH}/.lock`)!.flags.digits).toBe("3304740253564472344");
+    const waiting = terraform(third, ["apply", "-auto-approve", "-input=false", "-no-color", "-lock-timeout=90s"]);
     const refused = await terraform(second, ["apply", "-auto-approve", "-input=false", "-no-color", "-lock-timeout=0s"]);
     expect(refused.code).not.toBe(0);
     expect(refused.output).toMatch(/Error acquiring the state lock/);
-    const waiting = terraform(third, ["apply", "-auto-approve", "-input=false", "-no-color", "-lock-timeout=90s"]);
     const [slowRun, waitedRun] = await Promise.all([slow, waiting]);
     expect(slowRun.code, slowRun.output).toBe(0);
     expect(waitedRun.code, waitedRun.output).toBe(0);
