@@ -118,8 +118,13 @@ export class Engine {
       this.tasks.set(task.config.name, runtime);
       try {
         await runtime.prepare();
-        await runtime.startSources();
-        if (generation !== this.#generation) return;
+        if (generation === this.#generation) await runtime.startSources();
+        if (generation !== this.#generation) {
+          // Stepped down meanwhile: the step-down already let go of this runtime; undo what we started.
+          runtime.stopWatching();
+          await runtime.dispose();
+          return;
+        }
         runtime.arm();
         if (!task.config.enabled) continue;
         const event = await runtime.request({ reason: { kind: allowFail ? "leader" : "startup" }, force: false, retries: false });

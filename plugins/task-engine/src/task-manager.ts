@@ -49,9 +49,15 @@ export class EngineTaskManager implements TaskManager {
             throw new CtsError("CTS_ERR_TASK", `Cannot create task "${task.name}": the apply failed: ${event.error?.message}`);
           }
         }
+        this.#requireLeader(`create task "${task.name}"`);
         await this.#engine.context.store.putTask({ config: task, lastAppliedInputHash: runtime.lastAppliedHash });
-        this.#engine.tasks.set(task.name, runtime);
-        runtime.arm();
+        if (this.#engine.active) {
+          this.#engine.tasks.set(task.name, runtime);
+          runtime.arm();
+        } else {
+          // Stepped down while storing: the task is stored, so the next leader loads and runs it.
+          await discard(runtime);
+        }
         return event ? { task, event } : { task };
       } catch (error) {
         await discard(runtime);

@@ -73,11 +73,13 @@ afterEach(async () => {
   for (const harness of harnesses.splice(0)) await harness.stop();
 });
 
-async function instance(id: string, leadership: SwitchLeadership, store: TaskStore, failTasks: string[] = []): Promise<Harness> {
+async function instance(
+  id: string, leadership: SwitchLeadership, store: TaskStore, failTasks: string[] = [], applyDelayMs = 0,
+): Promise<Harness> {
   const tasks = [servicesTask("ha-a", ["ha"]), servicesTask("ha-b", ["ha"])];
   const harness = await startEngine({
     config: engineConfig(server.address, tasks, { id, ...haConfig }),
-    recording: { fail_tasks: failTasks },
+    recording: { fail_tasks: failTasks, apply_delay_ms: applyDelayMs },
     replace: haPlugins(leadership, store),
   });
   harnesses.push(harness);
@@ -134,5 +136,21 @@ describe("leadership", () => {
 
     await registerInstance(server.url, "ha", "ha-2");
     await waitFor(() => recorded("apply", "ha-api").find((entry) => entry.instance === "cts-b"), "new leader applies a change");
+  });
+
+  it("stepping down lets a running apply finish, then starts nothing more", async () => {
+    const leadership = new SwitchLeadership("cts-s", true);
+    const leader = await instance("cts-s", leadership, new MemoryTaskStore(), [], 800);
+    await waitFor(() => recorded("apply", "ha-b")[0], "leader pass");
+    await leader.manager.idle();
+    const running = leader.manager.runNow("ha-a", { kind: "api" });
+    await waitFor(() => leader.manager.get("ha-a")?.running, "apply in progress");
+    leadership.set(false);
+    expect(leader.watcher.stats().open).toBe(0);
+    expect((await running)?.success).toBe(true);
+    const applied = recorded("apply").length;
+    await registerInstance(server.url, "ha", "ha-late");
+    await leader.manager.idle();
+    expect(recorded("apply").length).toBe(applied);
   });
 });
