@@ -1,8 +1,9 @@
 /**
  * @module A small HTTP(S) client with CA bundles and client certificates, for the CLI's API client.
  *
- * `fetch` cannot take a CA or a client certificate on Node, so requests go through node:http(s),
- * which Deno implements too; on Deno, TLS with certificates uses `Deno.createHttpClient`.
+ * `fetch` cannot take a CA or a client certificate on Node, so requests go through node:http(s) on
+ * both runtimes: Deno's node:https honours `ca`, `cert`, `key` and `rejectUnauthorized` (checked on
+ * Deno 2.9.5 against an mTLS server), which `Deno.createHttpClient` cannot do for `rejectUnauthorized`.
  */
 import { readFile, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -60,30 +61,6 @@ export async function loadClientTls(files: ClientTlsFiles): Promise<ClientTls> {
   };
 }
 
-interface DenoHttp {
-  createHttpClient(options: { caCerts?: string[]; cert?: string; key?: string }): { close(): void };
-}
-
-async function requestDeno(deno: DenoHttp, request: HttpClientRequest): Promise<HttpClientResponse> {
-  const tls = request.tls!;
-  const client = deno.createHttpClient({
-    ...(tls.ca ? { caCerts: [...tls.ca] } : {}),
-    ...(tls.cert && tls.key ? { cert: tls.cert, key: tls.key } : {}),
-  });
-  try {
-    const response = await fetch(request.url, {
-      method: request.method,
-      headers: request.headers ?? {},
-      ...(request.body !== undefined ? { body: request.body } : {}),
-      signal: AbortSignal.timeout(request.timeoutMs ?? 60_000),
-      client,
-    } as RequestInit);
-    return { status: response.status, text: await response.text() };
-  } finally {
-    client.close();
-  }
-}
-
 async function requestNode(request: HttpClientRequest): Promise<HttpClientResponse> {
   const url = new URL(request.url);
   const secure = url.protocol === "https:";
@@ -118,9 +95,5 @@ async function requestNode(request: HttpClientRequest): Promise<HttpClientRespon
 
 /** Sends one request and reads the whole answer; transport failures reject. */
 export function httpRequest(request: HttpClientRequest): Promise<HttpClientResponse> {
-  const deno = (globalThis as { Deno?: DenoHttp }).Deno;
-  // Deno's node:https ignores custom CAs and client certificates; its own client honours them.
-  // Verification can only be turned off through node:https there (Deno's client has no such switch).
-  if (deno && request.url.startsWith("https:") && request.tls?.verify !== false) return requestDeno(deno, request);
   return requestNode(request);
 }
