@@ -32,6 +32,14 @@ async function register(ctx: RouteContext): Promise<Response> {
   const serviceDef = service ? parseService(service, nodeName, "Service") : undefined;
   if (serviceDef) authz.require("service", serviceDef.service, "write");
   const checks = [field(body, "Check"), ...((field(body, "Checks") as unknown[] | null) ?? [])].filter(Boolean);
+  // Refuse before writing anything: a registration is applied whole or not at all.
+  for (const check of checks) {
+    const serviceId = stringField(check, "ServiceID") ?? "";
+    if (serviceId && serviceId !== serviceDef?.id && !state.catalog.getService(nodeName, serviceId)) {
+      throw serverError(`Unknown service ID '${serviceId}' for check ID '${stringField(check, "CheckID") ?? ""}'`);
+    }
+    parseStatus(field(check, "Status"), "critical");
+  }
   state.write((tx) => {
     const existing = state.catalog.getNode(nodeName);
     if (!skipNodeUpdate || !existing) {
@@ -53,7 +61,6 @@ async function register(ctx: RouteContext): Promise<Response> {
     for (const check of checks) {
       const serviceId = stringField(check, "ServiceID") ?? "";
       const instance = serviceId ? state.catalog.getService(nodeName, serviceId) : undefined;
-      if (serviceId && !instance) throw serverError(`Unknown service ID '${serviceId}' for check ID`);
       const name = stringField(check, "Name") ?? "";
       const definition = field(check, "Definition");
       state.putCheck(tx, {
