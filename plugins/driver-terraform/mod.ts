@@ -3,7 +3,7 @@
  * generating the same root module CTS does (see README.md).
  */
 import {
-  definePlugin, driverRegistryToken, fileSystemToken, loggerToken, processRunnerToken,
+  configToken, definePlugin, driverRegistryToken, fileSystemToken, loggerToken, processRunnerToken,
 } from "../../core/plugin-api/mod.ts";
 import { createTerraformDriverFactory } from "./src/driver-factory.ts";
 
@@ -14,8 +14,18 @@ export default definePlugin({
   id: "driver-terraform",
   kind: "driver",
   description: "Terraform / OpenTofu driver (driver \"terraform\")",
-  deps: { drivers: driverRegistryToken, processes: processRunnerToken, fs: fileSystemToken, logger: loggerToken },
-  init({ drivers, processes, fs, logger }) {
-    drivers.register(createTerraformDriverFactory({ processes, fs, logger }));
+  deps: {
+    drivers: driverRegistryToken, processes: processRunnerToken, fs: fileSystemToken, logger: loggerToken,
+    config: configToken,
+  },
+  init({ drivers, processes, fs, logger, config }, { lifecycle, signal }) {
+    const factory = createTerraformDriverFactory({ processes, fs, logger });
+    drivers.register(factory);
+    // Like CTS, find the binary at start-up: a missing one fails start with the fix, not the first run.
+    if (config.driver.name === factory.name) {
+      lifecycle.onStart(async () => {
+        await factory.verify!(config.driver, signal);
+      }, { timeoutMs: 30_000 });
+    }
   },
 });
