@@ -55,6 +55,21 @@ describe("once and inspect", () => {
     expect(readServiceLines(dir, "web-task")).toEqual(["web 10.0.0.1:80"]);
   }, 240_000);
 
+  test("init recovers when the task's workspace vanished from Consul (state key deleted)", async () => {
+    const dir = join(tmp.path, "vanished");
+    const config = writeE2eConfig(dir, consul.address, [{ name: "vanish-task", services: ["web"] }]);
+    const first = await start(config, "-once");
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const key = `${consul.url}/v1/kv/consul-terraform-sync/terraform-env:vanish-task`;
+    expect((await fetch(key, { method: "DELETE" })).ok).toBe(true);
+    expect((await fetch(key)).status).toBe(404);
+    const again = await start(config, "-once");
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    // Terraform 1.11 init skips the selected-workspace check with -input=false; `workspace new`
+    // then recreates it (older releases fail init instead: the driver recreates it and retries).
+    expect(demoStateLines(await readTerraformState(consul.url, "vanish-task"))).toEqual(readServiceLines(dir, "vanish-task"));
+  }, 180_000);
+
   test("a failing module fails -once with terraform's error", async () => {
     const config = writeE2eConfig(join(tmp.path, "failing"), consul.address, [
       { name: "failing-task", services: ["web"], module: join(testModules, "failing") },
