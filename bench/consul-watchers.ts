@@ -3,11 +3,13 @@
  *
  * Run:  npx deno run -A bench/consul-watchers.ts              (N = 100, 1000, 10000)
  *       npx deno run -A bench/consul-watchers.ts 100 1000     (chosen N)
- * (Deno because Node 20 cannot run .ts files and the bench has no build step.)
+ * (Deno because Node 20 cannot run .ts files. For Node figures compile it with tsc, e.g.
+ * `npx tsc -p tsconfig.json --outDir /tmp/b` and run `node /tmp/b/bench/consul-watchers.js`:
+ * the server child then runs on the same runtime as the parent.)
  *
  * The server runs in a child process (this file with `--server`), so its CPU time and memory are its
- * own. For each N and each scenario the client parks N blocking reads on keep-alive connections (one
- * socket per watcher), waits until the server reports N parked waiters, measures the server's CPU time
+ * own. For each N and each scenario the client parks N blocking reads with fetch (its pool opens one
+ * keep-alive connection per concurrent request; under Deno it was faster than node:http agents), waits until the server reports N parked waiters, measures the server's CPU time
  * and RSS over an idle window, then makes one change and records when each watcher's answer arrives:
  *   - kv:      N × GET /v1/kv/bench/key?index=I           change: PUT /v1/kv/bench/key
  *   - catalog: N × GET /v1/health/service/web?index=I     change: PUT /v1/agent/service/register (web)
@@ -52,7 +54,10 @@ async function runServer(): Promise<void> {
 }
 
 async function startServerProcess(): Promise<{ consul: string; stats: string; stop(): void }> {
-  const child = spawn(process.execPath, ["run", "-A", "-q", new URL(import.meta.url).pathname, "--server"], {
+  const self = new URL(import.meta.url).pathname;
+  // Same runtime as the parent: Deno runs this .ts file, Node runs its tsc output.
+  const args = "Deno" in globalThis ? ["run", "-A", "-q", self, "--server"] : [self, "--server"];
+  const child = spawn(process.execPath, args, {
     stdio: ["pipe", "pipe", "inherit"],
   });
   const line = await new Promise<string>((resolve) => {

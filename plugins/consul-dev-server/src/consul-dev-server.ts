@@ -7,6 +7,7 @@ import { serveHttp } from "../../../core/runtime/serve-http.ts";
 import type { AclRules } from "./acl.ts";
 import { AgentChecks } from "./agent/agent-checks.ts";
 import { createConsulApp } from "./http/consul-app.ts";
+import { QueryMemo } from "./http/query-memo.ts";
 import { serfHealth } from "./routes/catalog-routes.ts";
 import { SnapshotWriter } from "./snapshot-writer.ts";
 import { ConsulState } from "./state/consul-state.ts";
@@ -85,6 +86,7 @@ export async function startConsulDevServer(options: ConsulDevServerOptions = {})
     state,
     acl: { ...(options.aclToken ? { managementToken: options.aclToken } : {}), ...(options.aclRules ? { rules: options.aclRules } : {}) },
     agentChecks,
+    memo: new QueryMemo(),
     ...(options.sessionTtlMinMs !== undefined ? { sessionTtlMinNs: options.sessionTtlMinMs * 1e6 } : {}),
   });
   let writer: SnapshotWriter | undefined;

@@ -4,6 +4,7 @@
  * re-run, and repeat. Spurious wake-ups just re-park.
  */
 import type { WatchHub } from "../state/watch-hub.ts";
+import type { QueryMemo } from "./query-memo.ts";
 import type { ReadOptions } from "./query-options.ts";
 
 export interface QueryRun<T> {
@@ -11,13 +12,23 @@ export interface QueryRun<T> {
   readonly value: T;
 }
 
+/** What a blocking read needs from its request: the state, the disconnect signal, the shared memo. */
+export interface BlockingContext {
+  readonly state: { readonly hub: WatchHub; readonly clock: { readonly current: number } };
+  readonly signal?: AbortSignal;
+  readonly memo?: { readonly key: string; readonly cache: QueryMemo };
+}
+
 export async function blockingQuery<T>(
-  hub: WatchHub,
+  ctx: BlockingContext,
   options: ReadOptions,
   topics: readonly string[],
-  run: () => QueryRun<T>,
-  signal?: AbortSignal,
+  compute: () => QueryRun<T>,
 ): Promise<QueryRun<T>> {
+  const { hub } = ctx.state;
+  const signal = ctx.signal;
+  const memo = ctx.memo;
+  const run = memo ? () => memo.cache.run(memo.key, ctx.state.clock.current, compute) : compute;
   let result = run();
   if (options.minIndex === 0 || result.index > options.minIndex) return result;
   const deadline = Date.now() + options.waitMs;

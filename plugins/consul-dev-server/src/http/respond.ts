@@ -19,8 +19,18 @@ export function metaHeaders(meta: QueryMeta): Record<string, string> {
   };
 }
 
+/** Bodies shared by many woken watchers (see QueryMemo) are serialized once. */
+const serialized = new WeakMap<object, string>();
+
+function serialize(body: unknown): string {
+  if (typeof body !== "object" || body === null) return stringifyExact(body);
+  let text = serialized.get(body);
+  if (text === undefined) serialized.set(body, text = stringifyExact(body));
+  return text;
+}
+
 export function json(body: unknown, meta?: QueryMeta, status = 200): Response {
-  return new Response(stringifyExact(body), {
+  return new Response(serialize(body), {
     status,
     headers: { "Content-Type": "application/json", ...(meta ? metaHeaders(meta) : {}) },
   });

@@ -4,6 +4,7 @@ import { type AclConfig, authorize, type Authorizer, requestToken } from "../acl
 import type { AgentChecks } from "../agent/agent-checks.ts";
 import { badRequest } from "../api-error.ts";
 import type { ConsulState } from "../state/consul-state.ts";
+import { memoKey, type QueryMemo } from "./query-memo.ts";
 import { errorResponse, text } from "./respond.ts";
 
 export interface ServerContext {
@@ -12,6 +13,8 @@ export interface ServerContext {
   readonly agentChecks: AgentChecks;
   /** Smallest session TTL accepted (Consul's session_ttl_min). @default 10s */
   readonly sessionTtlMinNs?: number;
+  /** Shared results of identical blocking reads. */
+  readonly memo: QueryMemo;
 }
 
 export interface RouteContext {
@@ -23,6 +26,8 @@ export interface RouteContext {
   readonly server: ServerContext;
   readonly authz: Authorizer;
   readonly signal: AbortSignal;
+  /** Identical blocking reads share results (see QueryMemo). */
+  readonly memo: { readonly key: string; readonly cache: QueryMemo };
 }
 
 export type Handler = (ctx: RouteContext) => Response | Promise<Response>;
@@ -54,14 +59,16 @@ export function route(app: Hono, server: ServerContext, path: string, methods: M
       if (namespace && namespace !== "default") {
         throw badRequest(`Invalid header: "X-Consul-Namespace" - Namespaces are a Consul Enterprise feature`);
       }
+      const token = requestToken(request, url.searchParams);
       const ctx: RouteContext = {
         request,
         params: url.searchParams,
         rest: prefix ? decodePath(url.pathname.slice(prefix.length)) : "",
         state: server.state,
         server,
-        authz: authorize(server.acl, requestToken(request, url.searchParams)),
+        authz: authorize(server.acl, token),
         signal: request.signal,
+        memo: { key: memoKey(request, url, token), cache: server.memo },
       };
       return await fn(ctx);
     } catch (error) {

@@ -48,8 +48,8 @@ async function service(ctx: RouteContext): Promise<Response> {
     // Hash blocking mapped onto the index loop: "newer" means the hash differs from the client's.
     return { index: wanted !== "" && hash === wanted ? 1 : 2, value: { body, hash } };
   };
-  const { value } = await blockingQuery(state.hub, { ...options, minIndex: wanted ? 1 : 0 },
-    [`node:${state.nodeName.toLowerCase()}`], run, ctx.signal);
+  const { value } = await blockingQuery(ctx, { ...options, minIndex: wanted ? 1 : 0 },
+    [`node:${state.nodeName.toLowerCase()}`], run);
   if (!value.body) throw notFound(`unknown service ID: ${id}`);
   return new Response(JSON.stringify({ ...value.body, ContentHash: value.hash }), {
     headers: { "Content-Type": "application/json", "X-Consul-ContentHash": value.hash },

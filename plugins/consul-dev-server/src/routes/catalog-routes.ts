@@ -108,12 +108,12 @@ async function nodes(ctx: RouteContext): Promise<Response> {
   const options = parseReadOptions(params, state.datacenter);
   const filter = filterRows<Row>(options.filter, CATALOG_NODE_SCHEMA);
   const meta = nodeMetaMatcher(params);
-  const { index, value } = await blockingQuery(state.hub, options, ["catalog:list"], () => ({
+  const { index, value } = await blockingQuery(ctx, options, ["catalog:list"], () => ({
     index: state.catalog.listIndex,
     value: filter([...state.catalog.nodes.values()]
       .filter((n) => meta(n) && authz.allowed("node", n.node, "read"))
       .sort((a, b) => (a.node < b.node ? -1 : 1)).map(nodeJson)),
-  }), ctx.signal);
+  }));
   return json(value, { index, consistency: options.consistency });
 }
 
@@ -123,7 +123,7 @@ async function services(ctx: RouteContext): Promise<Response> {
   const filter = filterRows<Row>(options.filter, SERVICE_NODE_SCHEMA);
   const meta = nodeMetaMatcher(params);
   const useMeta = params.has("node-meta");
-  const { index, value } = await blockingQuery(state.hub, options, ["catalog:list"], () => {
+  const { index, value } = await blockingQuery(ctx, options, ["catalog:list"], () => {
     const rows: Row[] = [];
     for (const instance of state.catalog.allInstances()) {
       const node = state.catalog.getNode(instance.node);
@@ -137,7 +137,7 @@ async function services(ctx: RouteContext): Promise<Response> {
       out[row.ServiceName as string] = [...tags].sort();
     }
     return { index: state.catalog.listIndex, value: out };
-  }, ctx.signal);
+  });
   return json(value, { index, consistency: options.consistency });
 }
 
@@ -150,7 +150,7 @@ async function service(ctx: RouteContext): Promise<Response> {
   const tags = tagMatcher(params);
   const meta = nodeMetaMatcher(params);
   const useMeta = params.has("node-meta");
-  const { index, value } = await blockingQuery(state.hub, options, [`svc:${name.toLowerCase()}`], () => {
+  const { index, value } = await blockingQuery(ctx, options, [`svc:${name.toLowerCase()}`], () => {
     const rows: Row[] = [];
     for (const instance of state.catalog.instancesOf(name)) {
       const node = state.catalog.getNode(instance.node);
@@ -158,7 +158,7 @@ async function service(ctx: RouteContext): Promise<Response> {
       rows.push(serviceNodeJson(node, instance));
     }
     return { index: state.catalog.serviceIndex(name), value: filter(rows) };
-  }, ctx.signal);
+  });
   return json(value, { index, consistency: options.consistency });
 }
 
@@ -167,7 +167,7 @@ async function node(ctx: RouteContext): Promise<Response> {
   const name = ctx.rest;
   if (name === "") throw badRequest("Missing node name");
   const options = parseReadOptions(params, state.datacenter);
-  const { index, value } = await blockingQuery(state.hub, options, [`node:${name.toLowerCase()}`], () => {
+  const { index, value } = await blockingQuery(ctx, options, [`node:${name.toLowerCase()}`], () => {
     const found = state.catalog.getNode(name);
     if (!found || !authz.allowed("node", found.node, "read")) return { index: state.catalog.nodeIndex(name), value: null };
     const servicesById: Record<string, unknown> = {};
@@ -175,7 +175,7 @@ async function node(ctx: RouteContext): Promise<Response> {
       if (authz.allowed("service", instance.service, "read")) servicesById[instance.id] = agentServiceJson(instance);
     }
     return { index: state.catalog.nodeIndex(name), value: { Node: nodeJson(found), Services: servicesById } };
-  }, ctx.signal);
+  });
   return json(value, { index, consistency: options.consistency });
 }
 

@@ -21,7 +21,7 @@ async function healthService(ctx: RouteContext): Promise<Response> {
   const filter = filterRows<Row>(options.filter, SERVICE_ENTRY_SCHEMA);
   const tags = tagMatcher(params);
   const meta = nodeMetaMatcher(params);
-  const { index, value } = await blockingQuery(state.hub, options, [`svc:${name.toLowerCase()}`], () => {
+  const { index, value } = await blockingQuery(ctx, options, [`svc:${name.toLowerCase()}`], () => {
     const rows: Row[] = [];
     for (const instance of state.catalog.instancesOf(name)) {
       const node = state.catalog.getNode(instance.node);
@@ -33,7 +33,7 @@ async function healthService(ctx: RouteContext): Promise<Response> {
       out = out.filter((row) => (row.Checks as Row[]).every((check) => check.Status === "passing"));
     }
     return { index: state.catalog.serviceIndex(name), value: out };
-  }, ctx.signal);
+  });
   return json(value, { index, consistency: options.consistency });
 }
 
@@ -45,14 +45,14 @@ function checkRows(
   const filter = filterRows<Row>(options.filter, HEALTH_CHECK_SCHEMA);
   const meta = nodeMetaMatcher(params);
   const useMeta = params.has("node-meta");
-  return blockingQuery(state.hub, options, [topic], () => {
+  return blockingQuery(ctx, options, [topic], () => {
     const visible = select().filter((check) =>
       authz.allowed("node", check.node, "read") &&
       (check.serviceName === "" || authz.allowed("service", check.serviceName, "read")) &&
       (!useMeta || meta(state.catalog.getNode(check.node)))
     );
     return { index: index(), value: filter(visible.map(healthCheckJson)) };
-  }, ctx.signal).then(({ index, value }) => json(value, { index, consistency: options.consistency }));
+  }).then(({ index, value }) => json(value, { index, consistency: options.consistency }));
 }
 
 function healthChecks(ctx: RouteContext): Promise<Response> {

@@ -22,19 +22,19 @@ async function getKv(ctx: RouteContext): Promise<Response> {
   if (!recurse && !keysOnly) {
     if (key === "") throw badRequest("Missing key name");
     authz.require("key", key, "read");
-    const { index, value } = await blockingQuery(state.hub, options, [`kv:${key}`], () => {
+    const { index, value } = await blockingQuery(ctx, options, [`kv:${key}`], () => {
       const entry = state.kv.get(key);
       return { index: entry?.modifyIndex ?? state.kv.tableIndex, value: entry };
-    }, ctx.signal);
+    });
     const meta = { index, consistency: options.consistency };
     if (!value) return notFoundWithMeta(meta);
     if (flag(params, "raw")) return rawValue(value, meta);
     return json([dirEntry(value)], meta);
   }
-  const { index, value } = await blockingQuery(state.hub, options, [`kvp:${key}`], () => ({
+  const { index, value } = await blockingQuery(ctx, options, [`kvp:${key}`], () => ({
     index: state.kv.prefixIndex(key) || state.kv.tableIndex,
     value: state.kv.list(key).filter((e) => authz.allowed("key", e.key, "read")),
-  }), ctx.signal);
+  }));
   const meta = { index, consistency: options.consistency };
   if (keysOnly) {
     const separator = params.get("separator") ?? params.get("seperator") ?? "";

@@ -103,10 +103,10 @@ function reader(select: (ctx: RouteContext) => Session[]) {
   return async (ctx: RouteContext): Promise<Response> => {
     const { state, authz } = ctx;
     const options = parseReadOptions(ctx.params, state.datacenter);
-    const { index, value } = await blockingQuery(state.hub, options, ["sessions"], () => ({
+    const { index, value } = await blockingQuery(ctx, options, ["sessions"], () => ({
       index: state.sessions.tableIndex,
       value: select(ctx).filter((s) => authz.allowed("session", s.node, "read")).map(sessionJson),
-    }), ctx.signal);
+    }));
     return json(value, { index, consistency: options.consistency });
   };
 }
