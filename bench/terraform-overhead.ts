@@ -35,7 +35,7 @@ try {
   const factory = createTerraformDriverFactory({ processes: createProcessRunner(), fs: createFileSystem(dir), logger: captureLogger() });
   const workingDir = join(dir, "work");
   const task = taskConfig({
-    name: "bench", module: join(import.meta.dirname, "..", "examples", "demo", "module"),
+    name: "bench", module: decodeURIComponent(new URL("../examples/demo/module", import.meta.url).pathname),
     variables: { output_file: JSON.stringify(join(dir, "services.txt")) },
   });
   const driver = await factory.create(task, {
