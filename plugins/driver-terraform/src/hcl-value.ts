@@ -94,50 +94,105 @@ function isPlainObject(value: unknown): value is { readonly [key: string]: HclVa
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/**
- * Encodes `value`; `indent` is the indentation (in spaces) of the line the value starts on, used
- * for the lines of multi-line values. Empty collections and lists of scalars stay on one line.
- */
-export function encodeHclValue(value: unknown, indent = 0): string {
-  if (value === null || value === undefined) return "null";
-  if (typeof value === "string") return quoteHclString(value);
-  if (typeof value === "number") return hclNumber(value);
-  if (typeof value === "boolean") return value ? "true" : "false";
-  if (typeof value === "bigint") return value.toString();
-  if (Array.isArray(value)) return encodeList(value, indent);
-  if (isPlainObject(value)) return encodeObject(value, indent);
-  throw new CtsError("CTS_ERR_DRIVER", `Cannot encode value as HCL: unsupported type ${typeof value}`);
+/** True when `value` is written on one line: scalars, empty collections, lists of such. */
+function isSingleLine(value: unknown): boolean {
+  if (Array.isArray(value)) return value.every(isSingleLine);
+  if (isPlainObject(value)) return Object.keys(value).length === 0;
+  return true;
 }
 
-function encodeList(items: readonly unknown[], indent: number): string {
-  if (items.length === 0) return "[]";
-  const encoded = items.map((item) => encodeHclValue(item, indent + 2));
-  if (encoded.every((text) => !text.includes("\n"))) return `[${encoded.join(", ")}]`;
-  const pad = " ".repeat(indent + 2);
-  return `[\n${encoded.map((text) => `${pad}${text},\n`).join("")}${" ".repeat(indent)}]`;
+const pads: string[] = [];
+function pad(n: number): string {
+  return (pads[n] ??= " ".repeat(n));
 }
 
 /** Attribute names repeat across thousands of instances (`id`, `name`, ...): encode each once. */
-const keyCache = new Map<string, string>();
+const keyCache = new Map<string, { readonly text: string; readonly columns: number }>();
 
-function cachedObjectKey(key: string): string {
+function cachedObjectKey(key: string): { readonly text: string; readonly columns: number } {
   let encoded = keyCache.get(key);
   if (encoded === undefined) {
-    encoded = hclObjectKey(key);
+    const text = hclObjectKey(key);
+    encoded = { text, columns: hclColumns(text) };
     if (keyCache.size > 4096) keyCache.clear();
     keyCache.set(key, encoded);
   }
   return encoded;
 }
 
-function encodeObject(object: { readonly [key: string]: unknown }, indent: number): string {
+/**
+ * Encodes `value`; `indent` is the indentation (in spaces) of the line the value starts on, used
+ * for the lines of multi-line values. Empty collections and lists of scalars stay on one line.
+ */
+export function encodeHclValue(value: unknown, indent = 0): string {
+  // Written into one array and joined once: large inputs (10 000 instances) stay linear.
+  const out: string[] = [];
+  writeValue(out, value, indent);
+  return out.join("");
+}
+
+function writeValue(out: string[], value: unknown, indent: number): void {
+  if (value === null || value === undefined) out.push("null");
+  else if (typeof value === "string") out.push(quoteHclString(value));
+  else if (typeof value === "number") out.push(hclNumber(value));
+  else if (typeof value === "boolean") out.push(value ? "true" : "false");
+  else if (typeof value === "bigint") out.push(value.toString());
+  else if (Array.isArray(value)) writeList(out, value, indent);
+  else if (isPlainObject(value)) writeObject(out, value, indent);
+  else throw new CtsError("CTS_ERR_DRIVER", `Cannot encode value as HCL: unsupported type ${typeof value}`);
+}
+
+function writeList(out: string[], items: readonly unknown[], indent: number): void {
+  if (items.every(isSingleLine)) {
+    out.push("[");
+    items.forEach((item, i) => {
+      if (i > 0) out.push(", ");
+      writeValue(out, item, indent + 2);
+    });
+    out.push("]");
+    return;
+  }
+  out.push("[\n");
+  for (const item of items) {
+    out.push(pad(indent + 2));
+    writeValue(out, item, indent + 2);
+    out.push(",\n");
+  }
+  out.push(pad(indent), "]");
+}
+
+function writeObject(out: string[], object: { readonly [key: string]: unknown }, indent: number): void {
   const keys = Object.keys(object);
-  if (keys.length === 0) return "{}";
-  const lines = alignAttributes(
-    keys.map((key) => [cachedObjectKey(key), encodeHclValue(object[key], indent + 2)] as const),
-    indent + 2,
-  );
-  return `{\n${lines.join("\n")}\n${" ".repeat(indent)}}`;
+  if (keys.length === 0) {
+    out.push("{}");
+    return;
+  }
+  out.push("{\n");
+  const inner = pad(indent + 2);
+  // `=` is aligned over each run of single-line values; a multi-line value ends the run.
+  let i = 0;
+  while (i < keys.length) {
+    if (!isSingleLine(object[keys[i]!])) {
+      out.push(inner, cachedObjectKey(keys[i]!).text, " = ");
+      writeValue(out, object[keys[i]!], indent + 2);
+      out.push("\n");
+      i++;
+      continue;
+    }
+    let end = i;
+    let width = 0;
+    while (end < keys.length && isSingleLine(object[keys[end]!])) {
+      width = Math.max(width, cachedObjectKey(keys[end]!).columns);
+      end++;
+    }
+    for (; i < end; i++) {
+      const key = cachedObjectKey(keys[i]!);
+      out.push(inner, key.text, pad(width - key.columns), " = ");
+      writeValue(out, object[keys[i]!], indent + 2);
+      out.push("\n");
+    }
+  }
+  out.push(pad(indent), "}");
 }
 
 /**
