@@ -20,9 +20,10 @@ function parseHttpAddr(text: string): { hostname: string; port: number } | undef
 const consulDevCommand: CliCommand = {
   name: "consul-dev",
   summary: "Runs an embedded Consul-compatible server for development",
-  usage: "Usage: cts-runtime consul-dev [options]\n\n" +
-    "  Serves Consul's HTTP API (KV, catalog, health, agent, sessions, txn, blocking queries)\n" +
-    "  from memory until interrupted. Point CTS, Terraform's consul backend or any Consul client at it.",
+  usage: [
+    "Serves Consul's HTTP API (KV, catalog, health, agent, sessions, txn, blocking queries) from",
+    "memory until interrupted. Point CTS, Terraform's consul backend or any Consul client at it.",
+  ].join("\n"),
   flags: [
     { name: "http-addr", type: "string", default: "127.0.0.1:8500", placeholder: "<host:port>", help: "Address to listen on." },
     { name: "node", type: "string", default: "consul-dev", placeholder: "<name>", help: "The agent's node name." },
