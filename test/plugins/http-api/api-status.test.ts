@@ -1,46 +1,51 @@
-/** In-process tests of `/v1/status*`, `/v1/health`, `/v1/status/cluster` and `/v1/openapi.json`. */
+/**
+ * In-process tests of `/v1/status*`, `/v1/health`, `/v1/status/cluster` and `/v1/openapi.json`
+ * over the real task engine: scheduled tasks (never due during the test) run only when asked,
+ * and the recording driver fails the tasks named "once" and "bad".
+ */
 import { Ajv } from "ajv";
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TaskManager } from "../../../core/plugin-api/mod.ts";
 import { CLUSTER_WITHOUT_HA_MESSAGE } from "../../../plugins/http-api/src/routes/meta-routes.ts";
-import { MemoryTaskManager } from "./helpers/memory-task-manager.ts";
-import { testApp, type LogRecord } from "./helpers/test-api.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startEngineApp, type EngineApp, type LogRecord } from "./helpers/test-api.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function task(name: string, extra: Record<string, unknown> = {}) {
-  return { method: "POST", body: JSON.stringify({ task: { name, module: "./m", providers: ["null"], condition: { services: { names: [name] } }, ...extra } }) };
+  const body = { task: { name, module: "./m", providers: ["null"], condition: { schedule: { cron: "0 0 1 1 *" } }, ...extra } };
+  return { method: "POST", body: JSON.stringify(body) };
 }
 
 describe("status API", () => {
-  let tasks: MemoryTaskManager;
-  let app: ReturnType<typeof testApp>;
+  let consul: TestConsulDevServer;
+  let engine: EngineApp;
+  let tasks: TaskManager;
+  let app: EngineApp["app"];
   let logs: LogRecord[];
-  let fail = false;
-  beforeEach(async () => {
-    fail = false;
-    logs = [];
-    tasks = new MemoryTaskManager({ apply: () => { if (fail) throw new Error("boom"); } });
-    app = testApp(tasks, logs);
-    await app.request("/v1/tasks", task("fresh"));
-    await app.request("/v1/tasks?run=now", task("good"));
-    await app.request("/v1/tasks?run=now", task("once", { enabled: false }));
-    fail = true;
-    await tasks.runNow("once", { kind: "api" }); // disabled: no event
-    await app.request("/v1/tasks/once", { method: "PATCH", body: JSON.stringify({ enabled: true }) });
-    await tasks.runNow("once", { kind: "api" }); // errored
-    await app.request("/v1/tasks?run=now", task("bad")); // 500: not kept
-    fail = false;
-    await app.request("/v1/tasks?run=now", task("bad"));
-    fail = true;
+  beforeAll(async () => {
+    consul = await startConsulDevServer();
+    engine = await startEngineApp({ consulAddress: consul.address, recording: { fail_tasks: ["once", "bad"] } });
+    ({ app, logs } = engine);
+    tasks = engine.daemon.tasks;
+    expect((await app.request("/v1/tasks", task("fresh", { enabled: false }))).status).toBe(201);
+    expect((await app.request("/v1/tasks?run=now", task("good"))).status).toBe(201);
+    expect((await app.request("/v1/tasks", task("once"))).status).toBe(201);
+    await tasks.runNow("once", { kind: "api" }); // one failure: errored
+    expect((await app.request("/v1/tasks", task("bad"))).status).toBe(201);
     await tasks.runNow("bad", { kind: "api" });
-    await tasks.runNow("bad", { kind: "api" }); // critical
+    await tasks.runNow("bad", { kind: "api" }); // two failures: critical
+  });
+  afterAll(async () => {
+    await engine?.stop();
+    await consul?.stop();
   });
 
   it("summarises task status and enabled counts", async () => {
     const res = await app.request("/v1/status");
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      task_summary: { status: { successful: 1, errored: 1, critical: 1, unknown: 1 }, enabled: { true: 4, false: 0 } },
+      task_summary: { status: { successful: 1, errored: 1, critical: 1, unknown: 1 }, enabled: { true: 3, false: 1 } },
     });
     const post = await app.request("/v1/status", { method: "POST" });
     expect(post.status).toBe(405);
@@ -53,7 +58,7 @@ describe("status API", () => {
     const all = await (await app.request("/v1/status/tasks")).json();
     expect(Object.keys(all)).toEqual(["bad", "fresh", "good", "once"]);
     expect(all.fresh).toEqual({
-      task_name: "fresh", status: "unknown", enabled: true, events_url: "", providers: ["null"], services: [],
+      task_name: "fresh", status: "unknown", enabled: false, events_url: "", providers: ["null"], services: [],
     });
     expect(all.bad.status).toBe("critical");
     expect(all.once.status).toBe("errored");
@@ -61,8 +66,8 @@ describe("status API", () => {
     expect(all.good.events).toBeUndefined();
     const withEvents = await (await app.request("/v1/status/tasks/bad?include=events")).json();
     expect(Object.keys(withEvents)).toEqual(["bad"]);
-    expect(withEvents.bad.events).toHaveLength(3);
-    expect(withEvents.bad.events[0]).toMatchObject({ success: false, task_name: "bad", error: { message: "boom" } });
+    expect(withEvents.bad.events).toHaveLength(2);
+    expect(withEvents.bad.events[0]).toMatchObject({ success: false, task_name: "bad", error: { message: expect.stringContaining("configured to fail") } });
     expect(withEvents.bad.events[0].config).toEqual({ providers: ["null"], services: [], source: "./m" });
   });
 

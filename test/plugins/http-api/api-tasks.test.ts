@@ -1,7 +1,12 @@
-/** In-process tests of the tasks lifecycle endpoints (`/v1/tasks*`) through `app.request()`. */
-import { beforeEach, describe, expect, it } from "vitest";
-import { MemoryTaskManager } from "./helpers/memory-task-manager.ts";
-import { testApp } from "./helpers/test-api.ts";
+/**
+ * In-process tests of the tasks lifecycle endpoints (`/v1/tasks*`) through `app.request()`, over
+ * the real task engine and recording driver, with the embedded Consul serving service "web".
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { TaskManager } from "../../../core/plugin-api/mod.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { recorded } from "../../fixtures/plugins/driver-recording/mod.ts";
+import { startEngineApp, type EngineApp } from "./helpers/test-api.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -15,12 +20,27 @@ function json(method: string, body: unknown): RequestInit {
   return { method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
 }
 
+const PLAN = "recording plan for web: 1 service instance(s)";
+
 describe("tasks API", () => {
-  let tasks: MemoryTaskManager;
-  let app: ReturnType<typeof testApp>;
-  beforeEach(() => {
-    tasks = new MemoryTaskManager();
-    app = testApp(tasks);
+  let consul: TestConsulDevServer;
+  let engine: EngineApp;
+  let tasks: TaskManager;
+  let app: EngineApp["app"];
+  beforeAll(async () => {
+    consul = await startConsulDevServer();
+    await fetch(`${consul.url}/v1/agent/service/register`, { method: "PUT", body: JSON.stringify({ ID: "web-1", Name: "web", Port: 80 }) });
+  });
+  afterAll(async () => {
+    await consul?.stop();
+  });
+  beforeEach(async () => {
+    engine = await startEngineApp({ consulAddress: consul.address, recording: { fail_tasks: ["doomed"] } });
+    tasks = engine.daemon.tasks;
+    app = engine.app;
+  });
+  afterEach(async () => {
+    await engine?.stop();
   });
 
   it("creates a task without running it and shows CTS's representation", async () => {
@@ -46,20 +66,19 @@ describe("tasks API", () => {
     expect(ok.status).toBe(201);
     expect(tasks.get("web")?.events).toHaveLength(1);
 
-    const failing = testApp(new MemoryTaskManager({ apply: () => { throw new Error("apply exploded"); } }));
-    const res = await failing.request("/v1/tasks?run=NOW", json("POST", { task: webTask }));
+    const res = await app.request("/v1/tasks?run=NOW", json("POST", { task: { ...webTask, name: "doomed" } }));
     expect(res.status).toBe(500);
     const body = await res.json();
-    expect(body.error.message).toContain("apply exploded");
+    expect(body.error.message).toContain("configured to fail");
     expect(body.request_id).toMatch(UUID);
-    expect((await (await failing.request("/v1/tasks")).json()).tasks).toEqual([]);
+    expect((await (await app.request("/v1/tasks")).json()).tasks.map((t: { name: string }) => t.name)).toEqual(["web"]);
   });
 
   it("inspects with run=inspect: 200 with the plan, task not kept", async () => {
     const res = await app.request("/v1/tasks?run=inspect", json("POST", { task: webTask }));
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body.run).toEqual({ changes_present: true, plan: "Plan: 1 to add for web" });
+    expect(body.run).toEqual({ changes_present: true, plan: PLAN });
     expect(body.task.name).toBe("web");
     expect(tasks.get("web")).toBeUndefined();
   });
@@ -97,10 +116,22 @@ describe("tasks API", () => {
   });
 
   it("refuses bodies over the size limit with 413", async () => {
-    const small = testApp(new MemoryTaskManager(), [], 200);
-    const res = await small.request("/v1/tasks", json("POST", { task: { ...webTask, description: "x".repeat(500) } }));
-    expect(res.status).toBe(413);
-    expect((await res.json()).error.message).toContain("larger than 200 bytes");
+    const small = await startEngineApp({ consulAddress: consul.address, bodyLimitBytes: 200 });
+    try {
+      const res = await small.app.request("/v1/tasks", json("POST", { task: { ...webTask, description: "x".repeat(500) } }));
+      expect(res.status).toBe(413);
+      expect((await res.json()).error.message).toContain("larger than 200 bytes");
+      expect(small.daemon.tasks.list()).toEqual([]);
+    } finally {
+      await small.stop();
+    }
+  });
+
+  it("answers 400 when an inspection fails, and keeps nothing", async () => {
+    const res = await app.request("/v1/tasks?run=inspect", json("POST", { task: { ...webTask, name: "doomed" } }));
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.message).toContain("configured to fail");
+    expect(tasks.get("doomed")).toBeUndefined();
   });
 
   it("lists and reads tasks; unknown task is 404 with request id", async () => {
@@ -155,13 +186,14 @@ describe("tasks API", () => {
     expect(tasks.get("web")?.config.enabled).toBe(false);
 
     const inspect = await app.request("/v1/tasks/web?run=inspect", json("PATCH", { enabled: true }));
-    expect(await inspect.json()).toEqual({ inspect: { changes_present: true, plan: "Plan: 1 to add for web" } });
+    expect(await inspect.json()).toEqual({ inspect: { changes_present: true, plan: PLAN } });
     expect(tasks.get("web")?.config.enabled).toBe(false);
 
     const on = await app.request("/v1/tasks/web?run=now", json("PATCH", { enabled: true }));
     expect(on.status).toBe(200);
     expect(tasks.get("web")?.config.enabled).toBe(true);
     expect(tasks.get("web")?.events).toHaveLength(1);
+    expect(recorded("apply", "web").length).toBeGreaterThan(0);
   });
 
   it("PATCH errors: unsupported keys and bad values (legacy shape), unknown task (404 with request id)", async () => {
@@ -176,11 +208,33 @@ describe("tasks API", () => {
     const missing = await app.request("/v1/tasks/nope", json("PATCH", { enabled: true }));
     expect(missing.status).toBe(404);
     expect((await missing.json()).request_id).toMatch(UUID);
-    tasks.tasks.get("web")!.running = true;
-    const busy = await app.request("/v1/tasks/web", json("PATCH", { enabled: false }));
-    expect(busy.status).toBe(500);
-    expect((await busy.json()).error.message).toContain("active");
-    expect(tasks.get("web")?.config.enabled).toBe(true);
+  });
+
+  it("PATCH on a running task is 500 and changes nothing; DELETE while running answers 202 and waits", async () => {
+    const slow = await startEngineApp({ consulAddress: consul.address, recording: { apply_delay_ms: 400 } });
+    try {
+      await slow.app.request("/v1/tasks", json("POST", { task: webTask }));
+      await slow.daemon.tasks.idle();
+      const running = slow.daemon.tasks.runNow("web", { kind: "api" });
+      for (let i = 0; i < 200 && !slow.daemon.tasks.get("web")?.running; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect(slow.daemon.tasks.get("web")?.running).toBe(true);
+      const busy = await slow.app.request("/v1/tasks/web", json("PATCH", { enabled: false }));
+      expect(busy.status).toBe(500);
+      const body = await busy.json();
+      expect(body.error.message).toContain("active");
+      expect(body.request_id).toMatch(UUID);
+      expect(slow.daemon.tasks.get("web")?.config.enabled).toBe(true);
+      const deleted = await slow.app.request("/v1/tasks/web", { method: "DELETE" });
+      expect(deleted.status).toBe(202);
+      expect(slow.daemon.tasks.get("web")).toBeDefined();
+      await running;
+      await slow.daemon.tasks.idle();
+      expect(slow.daemon.tasks.get("web")).toBeUndefined();
+    } finally {
+      await slow.stop();
+    }
   });
 
   it("DELETE answers 202 with a request id; unknown is 404", async () => {
@@ -188,6 +242,7 @@ describe("tasks API", () => {
     const res = await app.request("/v1/tasks/web", { method: "DELETE" });
     expect(res.status).toBe(202);
     expect(Object.keys(await res.json())).toEqual(["request_id"]);
+    await tasks.idle();
     expect(tasks.get("web")).toBeUndefined();
     const again = await app.request("/v1/tasks/web", { method: "DELETE" });
     expect(again.status).toBe(404);

@@ -5,7 +5,7 @@
  */
 import type { Context, Hono } from "hono";
 import type { InspectPlan, RunRequest } from "../../../../core/plugin-api/mod.ts";
-import { errorMessage } from "../../../../core/plugin-api/mod.ts";
+import { errorMessage, isCtsError } from "../../../../core/plugin-api/mod.ts";
 import { taskCreateRequestSchema, taskUpdateRequestSchema } from "../../../../schemas/api/requests.schema.ts";
 import { apiError, HttpError, requestIdOf, statusOfEngineError } from "../api-errors.ts";
 import type { RouteContext } from "../api-context.ts";
@@ -111,7 +111,9 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
       result = await ctx.tasks.setEnabled(name, body.enabled, run);
     } catch (error) {
       log.error("error updating task", { task_name: name, request_id: requestId, error: errorMessage(error) });
-      return apiError(c, statusOfEngineError(error), errorMessage(error));
+      // A task that became active meanwhile is CTS's 500 ("active and cannot be updated"), not a 400.
+      const status = isCtsError(error) && error.code === "CTS_ERR_CONFLICT" ? 500 : statusOfEngineError(error);
+      return apiError(c, status, errorMessage(error));
     }
     if (run === "inspect") return c.json({ inspect: planJson(result.plan, "url") });
     return c.json({});

@@ -55,6 +55,7 @@ export function apiConfig(overrides: Partial<CtsConfig> = {}): CtsConfig {
 export interface ApiKernel {
   readonly kernel: Kernel;
   readonly tasks: TaskManager;
+  /** Empty when not listening. */
   readonly url: string;
   readonly logs: string[];
   stop(): Promise<void>;
@@ -66,6 +67,8 @@ export async function startApiKernel(options: {
   port?: number;
   recording?: RecordingOptions;
   extraPlugins?: string[];
+  /** False: no HTTP server (in-process `app.request()` tests). @default true */
+  listen?: boolean;
 } = {}): Promise<ApiKernel> {
   const logs: string[] = [];
   const builtins: BuiltinPlugin[] = [...PLUGINS, ...(options.extraPlugins ?? [])].map((id) => ({
@@ -78,14 +81,16 @@ export async function startApiKernel(options: {
     logSink: createLogSink({ level: "DEBUG", write: (line) => logs.push(line) }),
     builtins,
     plugins: [recordingDriverPlugin(options.recording ?? {})],
-    httpListen: { hostname: "127.0.0.1", port: options.port ?? 0, ...(options.tls ? { tls: options.tls } : {}) },
+    httpListen: options.listen === false
+      ? false
+      : { hostname: "127.0.0.1", port: options.port ?? 0, ...(options.tls ? { tls: options.tls } : {}) },
   });
   await kernel.init();
   await kernel.start();
   return {
     kernel,
     tasks: kernel.resolve(taskManagerToken),
-    url: kernel.httpUrl!,
+    url: kernel.httpUrl ?? "",
     logs,
     stop: () => kernel.stop(),
   };

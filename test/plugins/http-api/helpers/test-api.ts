@@ -1,16 +1,14 @@
-/** @module Builds the API app over a task manager for in-process `app.request()` tests. */
-import type { Logger, TaskManager } from "../../../../core/plugin-api/mod.ts";
+/**
+ * @module The API app over the real task engine for in-process `app.request()` tests: a kernel
+ * (engine, store, leadership, conditions, recording driver) without an HTTP server, talking to
+ * the embedded Consul, and `createApiApp` over its TaskManager.
+ */
+import type { Logger } from "../../../../core/plugin-api/mod.ts";
 import { createApiApp } from "../../../../plugins/http-api/src/create-api-app.ts";
 import { normalizeApiTask } from "../../../../plugins/http-api/src/normalize-api-task.ts";
 import { validateTaskName } from "../../../../core/config/validate-task-name.ts";
-import type { CtsConfig } from "../../../../core/plugin-api/mod.ts";
-
-/** The only global fields a task inherits from. */
-const globals = {
-  working_dir: "sync-tasks",
-  buffer_period: { enabled: true, min: 5000, max: 20000 },
-  driver: { name: "terraform", options: {} },
-} as unknown as CtsConfig;
+import type { RecordingOptions } from "../../../fixtures/plugins/driver-recording/mod.ts";
+import { apiConfig, startApiKernel, type ApiKernel } from "./api-kernel.ts";
 
 export interface LogRecord {
   level: string;
@@ -29,16 +27,32 @@ export function recordingLogger(records: LogRecord[] = [], name = "api"): Logger
   };
 }
 
-export function testApp(tasks: TaskManager, logs: LogRecord[] = [], bodyLimitBytes?: number) {
-  return createApiApp({
-    tasks,
-    normalizeTask: (apiTask) => normalizeApiTask(apiTask, globals),
+export interface EngineApp {
+  readonly app: ReturnType<typeof createApiApp>;
+  readonly daemon: ApiKernel;
+  readonly logs: LogRecord[];
+  stop(): Promise<void>;
+}
+
+export async function startEngineApp(options: {
+  consulAddress: string;
+  recording?: RecordingOptions;
+  bodyLimitBytes?: number;
+}): Promise<EngineApp> {
+  const base = apiConfig();
+  const config = apiConfig({ consul: { ...base.consul, address: options.consulAddress } });
+  const daemon = await startApiKernel({ config, listen: false, ...(options.recording ? { recording: options.recording } : {}) });
+  const logs: LogRecord[] = [];
+  const app = createApiApp({
+    tasks: daemon.tasks,
+    normalizeTask: (apiTask) => normalizeApiTask(apiTask, config),
     validateTaskName: (name) => {
       const problem = validateTaskName(name);
       if (problem) throw new Error(problem);
     },
     logger: recordingLogger(logs),
     highAvailability: false,
-    ...(bodyLimitBytes !== undefined ? { bodyLimitBytes } : {}),
+    ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
   });
+  return { app, daemon, logs, stop: () => daemon.stop() };
 }
