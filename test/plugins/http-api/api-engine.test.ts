@@ -135,4 +135,27 @@ describe("API and CLI against the real engine", () => {
     expect(await runCli(["task", "disable", "x"], down)).toBe(11);
     expect(down.stderr.join("")).toContain("Cannot reach the daemon");
   });
+
+  it("creates from a JSON task file, loading variable_files client-side; status shows one task", async () => {
+    writeFileSync(path.join(dir, "vars.tfvars"), 'size = 3\nlabel = "blue"\n');
+    writeFileSync(path.join(dir, "task.json"), JSON.stringify({
+      task: [{
+        name: "json_task",
+        module: "./module",
+        variable_files: ["vars.tfvars"],
+        condition: { schedule: { cron: NEVER } },
+      }],
+    }));
+    const io = bufferIo([], env(), dir);
+    expect(await runCli(["task", "create", "-auto-approve", "-task-file=task.json"], io)).toBe(0);
+    expect(io.prompts).toEqual([]);
+    expect(daemon.tasks.get("json_task")?.config.variables).toEqual({ size: "3", label: '"blue"' });
+
+    const one = bufferIo([], env());
+    expect(await runCli(["status", "json_task"], one)).toBe(0);
+    expect(one.stdout.join("").trim().split("\n")).toHaveLength(2);
+    const unknown = bufferIo([], env());
+    expect(await runCli(["status", "nope"], unknown)).toBe(11);
+    expect(await runCli(["task", "delete", "-auto-approve", "json_task"], bufferIo([], env()))).toBe(0);
+  });
 });
