@@ -99,3 +99,23 @@ describe("agent checks", () => {
     expect((await http.get("/v1/agent/check/pass/plain")).status).toBe(405);
   });
 });
+
+describe("maintenance mode", () => {
+  it("adds and removes the critical maintenance checks (npm consul's agent.service.maintenance)", async () => {
+    await http.put("/v1/agent/service/register", { Name: "maint", Check: { TTL: "1h", Status: "passing" } });
+    expect((await http.get("/v1/health/service/maint?passing")).body).toHaveLength(1);
+    expect((await http.put("/v1/agent/service/maintenance/maint?enable=true&reason=upgrade")).status).toBe(200);
+    expect((await http.get("/v1/health/service/maint?passing")).body).toEqual([]);
+    const checks = (await http.get("/v1/health/checks/maint")).body as Check[];
+    expect(checks.find((c) => c.CheckID === "_service_maintenance:maint")).toMatchObject({
+      Status: "critical", Name: "Service Maintenance Mode",
+    });
+    await http.put("/v1/agent/service/maintenance/maint?enable=false");
+    expect((await http.get("/v1/health/service/maint?passing")).body).toHaveLength(1);
+    await http.put("/v1/agent/maintenance?enable=true");
+    expect((await http.get("/v1/health/service/maint?passing")).body).toEqual([]);
+    await http.put("/v1/agent/maintenance?enable=false");
+    expect((await http.get("/v1/health/service/maint?passing")).body).toHaveLength(1);
+    expect(await http.put("/v1/agent/maintenance")).toMatchObject({ status: 400, text: "Missing value for enable" });
+  });
+});

@@ -4,6 +4,7 @@ import { agentRoutes } from "../routes/agent-routes.ts";
 import { catalogRoutes } from "../routes/catalog-routes.ts";
 import { healthRoutes } from "../routes/health-routes.ts";
 import { kvRoutes } from "../routes/kv-routes.ts";
+import { maintenanceRoutes } from "../routes/maintenance-routes.ts";
 import { sessionRoutes } from "../routes/session-routes.ts";
 import { statusRoutes } from "../routes/status-routes.ts";
 import { txnRoutes } from "../routes/txn-routes.ts";
@@ -13,6 +14,8 @@ import type { ServerContext } from "./route-context.ts";
 export function createConsulApp(server: ServerContext): Hono {
   const app = new Hono();
   statusRoutes(app, server);
+  // Before agentRoutes: its /v1/agent/service/ prefix would take the maintenance path.
+  maintenanceRoutes(app, server);
   agentRoutes(app, server);
   catalogRoutes(app, server);
   healthRoutes(app, server);
