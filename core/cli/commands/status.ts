@@ -43,7 +43,7 @@ export function statusRows(entries: readonly StatusEntry[]): string[][] {
 const statusCommand: CliCommand = {
   name: "status",
   summary: "Shows every task's status as a table (or one task's)",
-  usage: `${usage}\n\n  Prints each task's name, whether it is enabled, its status (successful, errored, critical,\n  unknown), when it last ran and the error of its last run.`,
+  usage: "Prints each task's name, whether it is enabled, its status (successful, errored, critical,\nunknown), when it last ran and the error of its last run.\n\nArguments: [task name] (after the options) to show one task",
   flags: clientFlags,
   async run(args, io) {
     if (args.positionals.length > 1) {

@@ -17,7 +17,7 @@ interface CreateAnswer {
 const taskCreateCommand: CliCommand = {
   name: "task create",
   summary: "Creates a task from a task file, showing and applying its plan",
-  usage: `${usage}\n\n  Reads one task block (HCL or JSON), shows the changes it would make, asks for approval,\n  then creates the task on the running daemon and runs it.`,
+  usage: "Reads the one task block of -task-file (HCL or JSON), shows the changes it would make, asks for\napproval, then creates the task on the running daemon and runs it.",
   flags: [
     ...clientFlags,
     { name: "task-file", type: "string", placeholder: "<file>", help: "The HCL or JSON file holding exactly one task block." },

@@ -8,7 +8,7 @@ const usage = "cts-runtime task delete [options] <task name>";
 const taskDeleteCommand: CliCommand = {
   name: "task delete",
   summary: "Deletes a task (its infrastructure is left as it is)",
-  usage: `${usage}\n\n  Deletes the task from the running daemon: at once if idle, else when its current run ends.`,
+  usage: "Deletes the task from the running daemon: at once if idle, else when its current run ends.\n\nArguments: <task name> (after the options)",
   flags: [
     ...clientFlags,
     { name: "auto-approve", type: "bool", default: false, help: "Skip the approval prompt." },

@@ -8,7 +8,7 @@ const usage = "cts-runtime task disable [options] <task name>";
 const taskDisableCommand: CliCommand = {
   name: "task disable",
   summary: "Disables a task: it stops running until enabled again",
-  usage: `${usage}\n\n  Disables the task on the running daemon. A run in progress finishes first.`,
+  usage: "Disables the task on the running daemon. A run in progress finishes first.\n\nArguments: <task name> (after the options)",
   flags: clientFlags,
   run: (args, io) =>
     runTaskCommand(args, io, 1, usage, async (client, [name], ui) => {

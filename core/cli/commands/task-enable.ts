@@ -15,7 +15,7 @@ interface InspectAnswer {
 const taskEnableCommand: CliCommand = {
   name: "task enable",
   summary: "Enables a task, showing and applying its plan",
-  usage: `${usage}\n\n  Shows the changes enabling the task would make, asks for approval, then enables and runs it.`,
+  usage: "Shows the changes enabling the task would make, asks for approval, then enables and runs it.\n\nArguments: <task name> (after the options)",
   flags: [
     ...clientFlags,
     { name: "auto-approve", type: "bool", default: false, help: "Skip the approval prompt." },
