@@ -6,8 +6,9 @@
  * non-zero delay would push crash failover past 2×TTL; overlap is prevented instead by fencing: a
  * leader that has not renewed successfully for a whole TTL steps down before Consul can have
  * released its lock. A graceful stop releases the lock, so a follower takes over within a second.
- * When the key vanishes (the holder's session was invalidated), followers wait min(TTL/4, 500 ms)
- * before acquiring, so a holder that is still alive sees it and steps down first.
+ * When the key vanishes (the holder's session was invalidated), followers wait min(TTL/10, 250 ms)
+ * before acquiring, so a holder that is still alive (session destroyed by hand) sees it and steps
+ * down first; crash failover is therefore at most 2×TTL plus that pause plus a round trip.
  */
 import {
   consulQuery, errorMessage, type ConsulClient, type KvPair, type LeaderInfo, type Leadership, type Logger,
@@ -29,10 +30,10 @@ export interface LeaderElectionOptions {
 const RETRY_MS = 1000;
 
 /**
- * Upper bound of the pause before taking a lock whose key vanished. A crashed leader's session
- * expires 1.5–2×TTL after the crash (it renewed within the last TTL/2), so this stays inside 2×TTL.
+ * Upper bound of the pause before taking a lock whose key vanished. It is added to crash failover
+ * (session expiry comes 1.5–2×TTL after the crash), so it is kept small next to any TTL.
  */
-const INVALIDATION_GRACE_MAX_MS = 500;
+const INVALIDATION_GRACE_MAX_MS = 250;
 
 /** What the lock key holds, so followers can redirect to the leader. */
 interface LockValue {
@@ -158,9 +159,9 @@ export class LeaderElection implements Leadership {
     }
   }
 
-  /** Long enough for the old holder's blocking read to return, short next to the 2×TTL bound. */
+  /** Long enough for the old holder's parked blocking read to return, short next to the 2×TTL bound. */
   #invalidationGraceMs(): number {
-    return Math.min(INVALIDATION_GRACE_MAX_MS, Math.floor(this.#options.sessionTtlMs / 4));
+    return Math.min(INVALIDATION_GRACE_MAX_MS, Math.floor(this.#options.sessionTtlMs / 10));
   }
 
   #fenceDeadline(): number {

@@ -3,7 +3,7 @@
  * HA cluster name, for the HA end-to-end tests and the failover bench. Each instance has its own id,
  * port, working directory and output; instances can be killed (SIGKILL/SIGTERM) and started again.
  */
-import { execFile, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -125,9 +125,13 @@ export class HaInstance {
 
   start(...flags: string[]): void {
     if (this.running) throw new Error(`${this.id} is already running`);
-    const child = spawnCli("node", ["start", ...flags, `-config-file=${this.configPath}`], {
-      cwd: this.dir, ...(this.#spec.env ? { env: { ...this.#spec.env } } : {}),
-    });
+    const args = ["start", ...flags, `-config-file=${this.configPath}`];
+    // Under Deno (the bench), process.execPath is deno: start the built CLI with the node on PATH instead.
+    const child = "Deno" in globalThis
+      ? spawn("node", [join(repoRoot, "dist", "main.js"), ...args], {
+        cwd: this.dir, env: { ...process.env, NO_COLOR: "1", ...this.#spec.env }, stdio: ["pipe", "pipe", "pipe"],
+      })
+      : spawnCli("node", args, { cwd: this.dir, ...(this.#spec.env ? { env: { ...this.#spec.env } } : {}) });
     child.stdout!.on("data", (chunk) => (this.output += chunk));
     child.stderr!.on("data", (chunk) => (this.output += chunk));
     this.#exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));

@@ -96,6 +96,8 @@ describe("LeaderElection", () => {
   it("steps down at once when its session is invalidated, and a member leads again", async () => {
     const { name, members } = await cluster(2);
     const leader = await settledLeader(members);
+    // Steady state: every member's blocking read of the lock key is parked (reads are spaced ≥100 ms).
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const session = (await lockHolder(name))!.Session!;
     const max = await maxConcurrentLeaders(members, async () => {
       const destroyed = await fetch(`${consul.url}/v1/session/destroy/${session}`, { method: "PUT" });
