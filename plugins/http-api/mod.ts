@@ -50,7 +50,6 @@ export default definePlugin({
         if (problem !== undefined) throw new CtsError("CTS_ERR_BAD_REQUEST", `Cannot accept task name: ${problem}`);
       },
       logger,
-      highAvailability: config.high_availability !== undefined,
       ...(options?.body_limit_bytes !== undefined ? { bodyLimitBytes: options.body_limit_bytes } : {}),
     });
     router.mount("/v1", app.fetch);

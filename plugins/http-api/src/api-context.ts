@@ -12,8 +12,6 @@ export interface ApiDeps {
   /** Throws when `name` is not a valid task name. */
   readonly validateTaskName: (name: string) => void;
   readonly logger: Logger;
-  /** True when `high_availability` is configured (cluster status is then answered by the HA plugin). */
-  readonly highAvailability: boolean;
   /** Largest accepted request body. @default 1 MiB */
   readonly bodyLimitBytes?: number;
 }

@@ -72,7 +72,7 @@ export function createApiApp(deps: ApiDeps): Hono {
 
   mountStatusRoutes(app, ctx);
   mountTaskRoutes(app, ctx);
-  mountMetaRoutes(app, ctx);
+  mountMetaRoutes(app);
 
   app.all("/v1/tasks", (c) => apiError(c, 405, `method ${c.req.method} is not allowed on /v1/tasks: use GET or POST`));
   app.all(

@@ -1,14 +1,13 @@
 /** @module `/v1/health`, `/v1/status/cluster` (405 without HA) and `/v1/openapi.json`. */
 import type { Context, Hono } from "hono";
 import { apiError } from "../api-errors.ts";
-import type { RouteContext } from "../api-context.ts";
 import { openApiDocument } from "../openapi-document.ts";
 import { parseQuery } from "../query-rules.ts";
 
 /** CTS's exact text; scripts match on it. */
 export const CLUSTER_WITHOUT_HA_MESSAGE = "this endpoint is only available with high availability configured";
 
-export function mountMetaRoutes(app: Hono, ctx: RouteContext): void {
+export function mountMetaRoutes(app: Hono): void {
   const methodNotAllowed = (c: Context): Response =>
     apiError(c, 405, `method ${c.req.method} is not allowed on ${c.req.path}: use GET`);
 
@@ -19,7 +18,7 @@ export function mountMetaRoutes(app: Hono, ctx: RouteContext): void {
   });
   app.all("/v1/health", methodNotAllowed);
 
-  // With HA configured, the HA plugin answers this path through HttpRouter.intercept before us.
+  // With HA configured, plugins/ha-consul mounts this exact path, which the router prefers to `/v1`.
   app.get("/v1/status/cluster", (c) => {
     parseQuery(c.req.url, {});
     return apiError(c, 405, CLUSTER_WITHOUT_HA_MESSAGE);
@@ -28,5 +27,4 @@ export function mountMetaRoutes(app: Hono, ctx: RouteContext): void {
 
   let document: unknown;
   app.get("/v1/openapi.json", (c) => c.json(document ??= openApiDocument()));
-  void ctx;
 }

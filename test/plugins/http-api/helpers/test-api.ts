@@ -51,7 +51,6 @@ export async function startEngineApp(options: {
       if (problem) throw new Error(problem);
     },
     logger: recordingLogger(logs),
-    highAvailability: false,
     ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
   });
   return { app, daemon, logs, stop: () => daemon.stop() };
