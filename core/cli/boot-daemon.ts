@@ -11,7 +11,7 @@ import { parseLogLevel } from "../logging/log-level.ts";
 import { writeLogLine } from "../runtime/process-io.ts";
 import { listRegularFiles, readTextFile } from "../runtime/config-files.ts";
 import { apiTlsOptions } from "../../plugins/http-api/src/api-tls-options.ts";
-import { errorMessage, isCtsError, type CtsConfig, type Logger, type PluginDefinition, type RunOptions, type Shutdown } from "../plugin-api/mod.ts";
+import { errorMessage, isCtsError, type CtsConfig, type CtsErrorCode, type Logger, type PluginDefinition, type RunOptions, type Shutdown } from "../plugin-api/mod.ts";
 import { VERSION } from "../version.ts";
 
 export interface BootOptions {
@@ -49,9 +49,18 @@ export async function bootDaemon(options: BootOptions): Promise<BootedDaemon | n
     logger.error("cannot start", { error: errorMessage(error) });
     options.io.err(`==> Error: ${errorMessage(error)}\n`);
     await kernel.stop().catch(() => {});
-    return isCtsError(error) && error.code === "CTS_ERR_DRIVER_BINARY" ? ExitCode.driverError : ExitCode.runtimeError;
+    return causedBy(error, "CTS_ERR_DRIVER_BINARY") ? ExitCode.driverError : ExitCode.runtimeError;
   }
   return { kernel, config, logger, logSink };
+}
+
+/** The kernel wraps a plugin's start-up error; CTS's exit code depends on the root cause. */
+function causedBy(error: unknown, code: CtsErrorCode): boolean {
+  for (let current = error; current !== undefined; current = (current as { cause?: unknown }).cause) {
+    if (isCtsError(current) && current.code === code) return true;
+    if (typeof current !== "object" || current === null) return false;
+  }
+  return false;
 }
 
 async function httpListenOf(config: CtsConfig) {

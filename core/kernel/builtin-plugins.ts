@@ -16,6 +16,8 @@ export interface BuiltinPlugin {
 
 export const builtinPlugins: readonly BuiltinPlugin[] = [
   { id: "consul-client", load: () => import("../../plugins/consul-client/mod.ts") },
+  // Drivers before the engine: a missing binary is reported before any task runs.
+  { id: "driver-terraform", load: () => import("../../plugins/driver-terraform/mod.ts") },
   { id: "task-engine", load: () => import("../../plugins/task-engine/mod.ts") },
   { id: "task-store-memory", load: () => import("../../plugins/task-store-memory/mod.ts"), when: (config) => !config.high_availability },
   { id: "leadership-standalone", load: () => import("../../plugins/leadership-standalone/mod.ts"), when: (config) => !config.high_availability },
@@ -26,7 +28,6 @@ export const builtinPlugins: readonly BuiltinPlugin[] = [
   { id: "condition-schedule", load: () => import("../../plugins/condition-schedule/mod.ts") },
   { id: "module-input-services", load: () => import("../../plugins/module-input-services/mod.ts") },
   { id: "module-input-consul-kv", load: () => import("../../plugins/module-input-consul-kv/mod.ts") },
-  { id: "driver-terraform", load: () => import("../../plugins/driver-terraform/mod.ts") },
   { id: "http-api", load: () => import("../../plugins/http-api/mod.ts"), when: (_config, run) => run.mode === "daemon" },
   { id: "service-registration", load: () => import("../../plugins/service-registration/mod.ts"), when: (_config, run) => run.mode === "daemon" },
 ];
