@@ -58,6 +58,7 @@ export function createApiApp(deps: ApiDeps): Hono {
         uri: c.req.url,
         status_code: c.res.status,
         duration_us: Math.round((performance.now() - started) * 1000),
+        ...(c.get("requestId" as never) ? { request_id: c.get("requestId" as never) as string } : {}),
       });
     }
   });
