@@ -18,18 +18,35 @@ export async function readVariableFiles(files: readonly string[], cwd: string): 
     } catch (error) {
       throw new Error(`cannot read variable file "${file}": ${(error as Error).message}`);
     }
-    for (const [key, value] of Object.entries(parsed)) out[key] = toExpression(value);
+    const syntax = file.endsWith(".json") ? "json" : "hcl";
+    for (const [key, value] of Object.entries(parsed)) out[key] = toExpression(value, syntax);
   }
   return out;
 }
 
-/** An HCL expression for a parsed value; hcl2json returns non-literal expressions as `"${...}"`. */
-export function toExpression(value: unknown): string {
-  if (typeof value === "string") {
+/**
+ * An HCL expression for a parsed value.
+ *
+ * From HCL, hcl2json returns strings as template source with backslash escapes decoded: `$${`
+ * stays `$${` and a real interpolation stays `${...}`, so only quotes and control characters need
+ * re-escaping (a whole-value `"${expr}"` is a non-literal expression, returned bare). JSON tfvars
+ * hold literal strings, so their `${` and `%{` must become template escapes.
+ */
+export function toExpression(value: unknown, syntax: "hcl" | "json"): string {
+  if (syntax === "hcl" && typeof value === "string") {
     const whole = /^\$\{([^]*)\}$/.exec(value);
     if (whole !== null && !whole[1]!.includes("${")) return whole[1]!;
-    return JSON.stringify(value).replace(/\$\{/g, () => "$${").replace(/%\{/g, () => "%%{");
   }
-  if (value === null || typeof value !== "object") return String(value);
-  return JSON.stringify(value);
+  if (value === null || (typeof value !== "object" && typeof value !== "string")) return String(value);
+  // JSON's string and collection syntax is valid HCL (objects may use ":").
+  return JSON.stringify(syntax === "json" ? escapeTemplates(value) : value);
+}
+
+function escapeTemplates(value: unknown): unknown {
+  if (typeof value === "string") return value.replace(/\$\{/g, "$$${").replace(/%\{/g, "%%{");
+  if (Array.isArray(value)) return value.map(escapeTemplates);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, escapeTemplates(item)]));
+  }
+  return value;
 }
