@@ -7,7 +7,7 @@ import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { repoRoot, spawnCli } from "../../helpers/run-cli.ts";
+import { repoRoot, type Runtime, spawnCli } from "../../helpers/run-cli.ts";
 
 export async function freePort(): Promise<number> {
   return await new Promise((resolve, reject) => {
@@ -123,15 +123,23 @@ export class HaInstance {
     return this.#process !== undefined && this.#process.exitCode === null && this.#process.signalCode === null;
   }
 
+  /** Which runtime runs this instance (`deno` runs `deno run -A main.ts` from the source tree). */
+  runtime: Runtime = "node";
+
   start(...flags: string[]): void {
     if (this.running) throw new Error(`${this.id} is already running`);
     const args = ["start", ...flags, `-config-file=${this.configPath}`];
+    if (this.runtime === "deno") return this.#attach(spawnCli("deno", args, { cwd: this.dir, ...(this.#spec.env ? { env: { ...this.#spec.env } } : {}) }));
     // Under Deno (the bench), process.execPath is deno: start the built CLI with the node on PATH instead.
     const child = "Deno" in globalThis
       ? spawn("node", [join(repoRoot, "dist", "main.js"), ...args], {
         cwd: this.dir, env: { ...process.env, NO_COLOR: "1", ...this.#spec.env }, stdio: ["pipe", "pipe", "pipe"],
       })
       : spawnCli("node", args, { cwd: this.dir, ...(this.#spec.env ? { env: { ...this.#spec.env } } : {}) });
+    this.#attach(child);
+  }
+
+  #attach(child: ChildProcess): void {
     child.stdout!.on("data", (chunk) => (this.output += chunk));
     child.stderr!.on("data", (chunk) => (this.output += chunk));
     this.#exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
