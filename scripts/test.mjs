@@ -30,6 +30,7 @@ async function step(name, run) {
 
 await step("build", () => $({ cwd: root, nothrow: true })`npm run --silent build`);
 await step("typecheck", () => $({ cwd: root, nothrow: true })`npx tsc -p . --noEmit`);
+await step("runtime and DI boundaries", () => $({ cwd: root, nothrow: true })`node scripts/check-boundaries.mjs`);
 await step("python3-consul available", () => $({ cwd: root, nothrow: true })`bash scripts/setup-python-consul.sh`);
 
 await fs.remove(reportFile);
