@@ -10,7 +10,7 @@ import { createLogSink, type LogSink } from "../logging/log-sink.ts";
 import { parseLogLevel } from "../logging/log-level.ts";
 import { writeLogLine } from "../runtime/process-io.ts";
 import { listRegularFiles, readTextFile } from "../runtime/config-files.ts";
-import { apiTlsOptions } from "../../plugins/http-api/src/api-tls-options.ts";
+import { apiTlsOptions } from "../http/api-tls-options.ts";
 import { errorMessage, isCtsError, type CtsConfig, type CtsErrorCode, type Logger, type PluginDefinition, type RunOptions, type Shutdown } from "../plugin-api/mod.ts";
 import { VERSION } from "../version.ts";
 

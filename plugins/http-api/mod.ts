@@ -16,7 +16,6 @@ export { normalizeApiTask } from "./src/normalize-api-task.ts";
 export { apiTaskToRaw } from "./src/api-task-to-raw.ts";
 export { toApiTask } from "./src/task-representation.ts";
 export { CLUSTER_WITHOUT_HA_MESSAGE } from "./src/routes/meta-routes.ts";
-export { apiTlsOptions } from "./src/api-tls-options.ts";
 
 export interface HttpApiOptions {
   /** Largest request body accepted, in bytes. @default 1048576 */

@@ -11,7 +11,7 @@ import { clientFlags } from "../../../core/cli/api-client.ts";
 import { parseFlags } from "../../../core/cli/parse-flags.ts";
 import { runCli } from "../../../core/cli/run-cli.ts";
 import { listRegularFiles, readTextFile } from "../../../core/runtime/config-files.ts";
-import { apiTlsOptions } from "../../../plugins/http-api/mod.ts";
+import { apiTlsOptions } from "../../../core/http/api-tls-options.ts";
 import { makeTestCerts, type TestCerts } from "./helpers/certs.ts";
 import { startApiKernel, type ApiKernel } from "./helpers/api-kernel.ts";
 import { bufferIo } from "./helpers/cli-io.ts";

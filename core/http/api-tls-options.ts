@@ -1,10 +1,10 @@
 /**
  * @module The `tls {}` config block → the kernel's `httpListen.tls` (PEM contents, not paths).
- * File access is passed in, so this stays runtime-agnostic; the start command passes
+ * File access is passed in, so this stays runtime-agnostic; core/cli/boot-daemon.ts passes
  * core/runtime/config-files.ts's `readTextFile` and `listRegularFiles`.
  */
-import type { ApiTlsConfig } from "../../../core/plugin-api/mod.ts";
-import { CtsError, errorMessage } from "../../../core/plugin-api/mod.ts";
+import type { ApiTlsConfig } from "../plugin-api/mod.ts";
+import { CtsError, errorMessage } from "../plugin-api/mod.ts";
 
 export interface ApiTlsListen {
   readonly cert: string;
