@@ -8,17 +8,19 @@
  * the server child then runs on the same runtime as the parent.)
  *
  * The server runs in a child process (this file with `--server`), so its CPU time and memory are its
- * own. For each N and each scenario the client parks N blocking reads with fetch (its pool opens one
- * keep-alive connection per concurrent request; under Deno it was faster than node:http agents), waits until the server reports N parked waiters, measures the server's CPU time
- * and RSS over an idle window, then makes one change and records when each watcher's answer arrives:
+ * own. For each N and each scenario the client parks N blocking reads, one raw keep-alive socket each
+ * (so the client's own cost per answer stays tiny), waits until the server reports N parked waiters,
+ * measures the server's CPU time and RSS over an idle window, then makes one change and records when
+ * each watcher's answer (its status line) arrives:
  *   - kv:      N × GET /v1/kv/bench/key?index=I           change: PUT /v1/kv/bench/key
  *   - catalog: N × GET /v1/health/service/web?index=I     change: PUT /v1/agent/service/register (web)
- * Latency is measured from just before the change request is sent to each answer's arrival at the
- * client; "wake CPU" is the server's CPU time from the change until every watcher was answered
- * (client and server share the machine, so wall-clock latency includes the client's own work).
+ * Latency runs from just before the change request is written (one TCP write) to each answer's
+ * arrival; "wake CPU" is the server's CPU time from the change until every watcher was answered.
+ * Client and server share the machine, so wall-clock latency also includes the client's work.
  */
 import process from "node:process";
 import { spawn } from "node:child_process";
+import { connect, type Socket } from "node:net";
 import { createInterface } from "node:readline";
 import { serveHttp } from "../core/runtime/serve-http.ts";
 import { startConsulDevServer } from "../plugins/consul-dev-server/src/consul-dev-server.ts";
@@ -75,6 +77,27 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
+/**
+ * Sends one PUT as a single TCP write on a fresh connection and resolves with the response status.
+ * (fetch may write headers and body separately; Nagle plus delayed ACKs then add ~40 ms that
+ * belong to the client, not to the server being measured.)
+ */
+function put(base: string, path: string, body: string): Promise<void> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => {
+      socket.setNoDelay(true);
+      const bytes = new TextEncoder().encode(body);
+      socket.write(`PUT ${path} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Length: ${bytes.length}\r\n` +
+        `Connection: close\r\n\r\n${body}`);
+    });
+    let reply = "";
+    socket.on("data", (chunk) => (reply += chunk.toString()));
+    socket.on("end", () => (reply.startsWith("HTTP/1.1 200") ? resolve() : reject(new Error(reply))));
+    socket.on("error", reject);
+  });
+}
+
 interface Scenario {
   readonly name: string;
   readonly watchPath: string;
@@ -86,19 +109,15 @@ const scenarios: readonly Scenario[] = [
   {
     name: "kv",
     watchPath: "/v1/kv/bench/key",
-    prepare: async (base) => void await (await fetch(`${base}/v1/kv/bench/key`, { method: "PUT", body: "0" })).text(),
-    change: async (base, round) =>
-      void await (await fetch(`${base}/v1/kv/bench/key`, { method: "PUT", body: String(round + 1) })).text(),
+    prepare: (base) => put(base, "/v1/kv/bench/key", "0"),
+    change: (base, round) => put(base, "/v1/kv/bench/key", String(round + 1)),
   },
   {
     name: "catalog",
     watchPath: "/v1/health/service/web",
-    prepare: async (base) => void await (await fetch(`${base}/v1/agent/service/register`, {
-      method: "PUT", body: JSON.stringify({ Name: "web", ID: "web-0", Port: 80 }),
-    })).text(),
-    change: async (base, round) => void await (await fetch(`${base}/v1/agent/service/register`, {
-      method: "PUT", body: JSON.stringify({ Name: "web", ID: `web-${round + 1}`, Port: 80 }),
-    })).text(),
+    prepare: (base) => put(base, "/v1/agent/service/register", JSON.stringify({ Name: "web", ID: "web-0", Port: 80 })),
+    change: (base, round) =>
+      put(base, "/v1/agent/service/register", JSON.stringify({ Name: "web", ID: `web-${round + 1}`, Port: 80 })),
   },
 ];
 
@@ -122,16 +141,24 @@ async function measure(urls: { consul: string; stats: string }, scenario: Scenar
   let t0 = 0;
   const arrivals: number[] = [];
   let errors = 0;
+  const url = new URL(base);
+  const request = `GET ${scenario.watchPath}?index=${index}&wait=5m HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`;
+  // Sockets close only after every answer arrived, so closing costs no one's latency.
+  const sockets: Socket[] = [];
   const watchers = Array.from({ length: n }, () =>
-    fetch(`${base}${scenario.watchPath}?index=${index}&wait=5m`)
-      .then(async (response) => {
-        await response.arrayBuffer();
-        if (response.status !== 200) errors++;
+    new Promise<void>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname, () => socket.write(request));
+      sockets.push(socket);
+      socket.once("data", (chunk) => {
         arrivals.push(performance.now() - t0);
-      })
-      .catch(() => {
+        if (!chunk.toString().startsWith("HTTP/1.1 200")) errors++;
+        resolve();
+      });
+      socket.on("error", () => {
         errors++;
-      }));
+        resolve();
+      });
+    }));
   while ((await stats(urls.stats)).parked < n) await new Promise((resolve) => setTimeout(resolve, 50));
   const before = await stats(urls.stats);
   await new Promise((resolve) => setTimeout(resolve, IDLE_WINDOW_MS));
@@ -140,6 +167,7 @@ async function measure(urls: { consul: string; stats: string }, scenario: Scenar
   await scenario.change(base, round);
   await Promise.all(watchers);
   const woken = await stats(urls.stats);
+  for (const socket of sockets) socket.destroy();
   const sorted = arrivals.sort((a, b) => a - b);
   return {
     scenario: scenario.name,
@@ -178,6 +206,9 @@ async function main(): Promise<void> {
     for (const scenario of scenarios) await scenario.prepare(server.consul);
     let round = 0;
     for (const n of ns) {
+      // Unrecorded warm-up: opens the N connections and warms both sides' code paths, so the first
+      // recorded scenario is not charged for them.
+      await measure(server, scenarios[0]!, n, round++);
       for (const scenario of scenarios) rows.push(await measure(server, scenario, n, round++));
     }
     const idle = await stats(server.stats);
