@@ -5,6 +5,7 @@
 import { ExitCode, type CliIo } from "./command.ts";
 import type { ConfigPath } from "./config-paths.ts";
 import { prepareKernel } from "./prepare-kernel.ts";
+import { redactConfig } from "../config/redact.ts";
 import type { Kernel } from "../kernel/kernel.ts";
 import { createLogSink, type LogSink } from "../logging/log-sink.ts";
 import { parseLogLevel } from "../logging/log-level.ts";
@@ -43,6 +44,8 @@ export async function bootDaemon(options: BootOptions): Promise<BootedDaemon | n
   const config = loaded.config;
   const logger = logSink.logger("ctrl");
   logger.info(`cts-runtime v${VERSION} starting`, { mode: options.runOptions.mode, files: config.sources.join(",") });
+  // As CTS does at start-up: the whole effective config, secrets redacted, for debugging.
+  logger.debug("configuration", { config: redactConfig(config) });
   try {
     await kernel.start();
   } catch (error) {
