@@ -60,6 +60,7 @@ export function route(app: Hono, server: ServerContext, path: string, methods: M
         throw badRequest(`Invalid header: "X-Consul-Namespace" - Namespaces are a Consul Enterprise feature`);
       }
       const token = requestToken(request, url.searchParams);
+      let key: string | undefined;
       const ctx: RouteContext = {
         request,
         params: url.searchParams,
@@ -68,7 +69,13 @@ export function route(app: Hono, server: ServerContext, path: string, methods: M
         server,
         authz: authorize(server.acl, token),
         signal: request.signal,
-        memo: { key: memoKey(request, url, token), cache: server.memo },
+        memo: {
+          cache: server.memo,
+          // Only reads use it: computed on first use.
+          get key() {
+            return key ??= memoKey(request, url, token);
+          },
+        },
       };
       return await fn(ctx);
     } catch (error) {
