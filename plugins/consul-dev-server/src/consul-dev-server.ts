@@ -30,7 +30,7 @@ export interface ConsulDevServerOptions {
   readonly snapshotPath?: string;
   /** File access for the snapshot (required with `snapshotPath`). */
   readonly fileSystem?: Pick<FileSystem, "readText" | "writeText" | "exists">;
-  /** @default 250 */
+  /** Delay between a change and the snapshot write; Infinity writes only at stop. @default 250 */
   readonly snapshotDebounceMs?: number;
   /** Smallest session TTL accepted, in ms; lower it so HA tests fail over fast. @default 10000 (Consul's) */
   readonly sessionTtlMinMs?: number;

@@ -23,7 +23,8 @@ export class SnapshotWriter {
 
   changed(): void {
     this.#dirty = true;
-    if (this.#timer === undefined) {
+    // An infinite debounce means "only at stop" (flush()).
+    if (this.#timer === undefined && Number.isFinite(this.#debounceMs)) {
       this.#timer = setTimeout(() => {
         this.#timer = undefined;
         void this.flush();
