@@ -54,7 +54,13 @@ export async function startConsulDevServer(options: ConsulDevServerOptions = {})
     // busy (benches with 10 000 instances would otherwise re-serialize the catalog continuously).
     snapshotDebounceMs: options.snapshotDebounceMs ?? (options.snapshotPath ? 50 : Infinity),
   };
-  let current: ConsulDevServer = await startServer(startOptions);
+  let current: ConsulDevServer;
+  try {
+    current = await startServer(startOptions);
+  } catch (error) {
+    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+    throw error;
+  }
   const port = current.port;
   let stopped = false;
   return {

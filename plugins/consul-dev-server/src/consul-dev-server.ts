@@ -80,6 +80,7 @@ export async function startConsulDevServer(options: ConsulDevServerOptions = {})
     if (!state.catalog.getCheck(nodeName, "serfHealth")) state.putCheck(tx, serfHealth(nodeName));
     return state.catalog.getNode(nodeName)!;
   });
+  state.nodeId = local.id;
   const agentChecks = new AgentChecks(state);
   for (const spec of restoredChecks) agentChecks.activate(spec);
   const app = createConsulApp({
@@ -96,7 +97,15 @@ export async function startConsulDevServer(options: ConsulDevServerOptions = {})
     state.onChange = () => writer!.changed();
     writer.changed();
   }
-  const http = await serveHttp({ fetch: app.fetch, hostname, port: options.port ?? 0 });
+  let http;
+  try {
+    http = await serveHttp({ fetch: app.fetch, hostname, port: options.port ?? 0 });
+  } catch (error) {
+    // e.g. the port is taken: release the timers so the caller can retry or exit cleanly.
+    agentChecks.close();
+    state.close();
+    throw error;
+  }
   let stopped: Promise<void> | undefined;
   return {
     url: http.url,

@@ -63,3 +63,18 @@ describe("snapshot", () => {
     await expect(startConsulDevServer({ snapshotPath: join(dir, "bad.json") })).rejects.toThrow(/Cannot load Consul dev snapshot/);
   });
 });
+
+describe("start failures", () => {
+  it("reports a busy port and keeps the node ID of a snapshot", async () => {
+    const snapshotPath = join(dir, "ids.json");
+    const first = await startConsulDevServer({ snapshotPath });
+    const id = ((await client(first.url).get("/v1/agent/self")).body as { Config: { NodeID: string } }).Config.NodeID;
+    await expect(startConsulDevServer({ port: first.port })).rejects.toThrow();
+    await first.restart();
+    const self = (await client(first.url).get("/v1/agent/self")).body as { Config: { NodeID: string } };
+    const node = (await client(first.url).get(`/v1/catalog/node/${first.node}`)).body as { Node: { ID: string } };
+    expect(self.Config.NodeID).toBe(id);
+    expect(node.Node.ID).toBe(id);
+    await first.stop();
+  });
+});

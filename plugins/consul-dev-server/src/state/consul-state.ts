@@ -18,14 +18,16 @@ const SESSION_TTL_MULTIPLIER = 2;
 export interface ConsulStateOptions {
   readonly datacenter: string;
   readonly nodeName: string;
-  readonly nodeId: string;
+  /** The agent node's ID; replaced by the snapshot's when one is loaded. */
+  nodeId: string;
   readonly address: string;
 }
 
 export class ConsulState {
   readonly datacenter: string;
   readonly nodeName: string;
-  readonly nodeId: string;
+  /** The agent node's ID; replaced by the snapshot's when one is loaded. */
+  nodeId: string;
   readonly address: string;
   readonly clock: IndexClock = new IndexClock();
   readonly hub: WatchHub = new WatchHub();
