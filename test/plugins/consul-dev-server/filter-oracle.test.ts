@@ -3,7 +3,8 @@
  * (the version Consul servers link; Debian's golang-github-hashicorp-go-bexpr-dev), evaluated on
  * ServiceEntry-shaped rows. fixtures/bexpr-v0.1.2-oracle.json holds the rows, each expression and
  * either the IDs of the matching rows or go-bexpr's error text (which Consul wraps as
- * `Failed to create boolean expression evaluator: <text>`).
+ * `Failed to create boolean expression evaluator: <text>`). fixtures/bexpr-oracle/main.go is the
+ * recorder (build steps in its header).
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
