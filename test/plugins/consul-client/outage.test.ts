@@ -93,7 +93,7 @@ describe("consul client outage handling", () => {
     expect(afterValues.at(-1)).toBe("after-2");
   });
 
-  it("resyncs from index 0 when a fresh server (no snapshot) takes over the port", async () => {
+  it("resyncs when a fresh server (no snapshot) takes over the port", async () => {
     const { server, client } = await setUp();
     await client.kvPut("fresh/key", "old");
     const kv = watchFor(client, "/v1/kv/fresh/key");
@@ -104,10 +104,11 @@ describe("consul client outage handling", () => {
     cleanups.push(() => fresh.stop());
     // The fresh server has no such key: the watch must report it gone, whatever its index.
     const gone = await kv.next((r) => r.data === undefined);
-    expect(gone.index).toBeLessThan(first.index);
+    // The dev server seeds indexes from its start clock, so even a fresh one never moves backwards.
+    expect(gone.index).toBeGreaterThan(first.index);
 
-    // A caller still holding the old, larger index gets the fresh server's state and its smaller
-    // index (after `wait`), neither an error nor a hang.
+    // A caller still holding the old index gets the fresh server's state at once, neither an error
+    // nor a hang. (An index that really goes backwards is covered against the scripted server.)
     const reset = await client.query(consulQuery("/v1/kv/fresh/key"), { index: first.index, wait: "100ms" });
     expect(reset).toEqual({ data: undefined, index: gone.index });
 
