@@ -5,7 +5,7 @@
  */
 import {
   configToken, consulClientToken, CtsError, defineService, definePlugin, fileSystemToken, httpRouterToken,
-  leadershipToken, loggerToken, taskStoreToken,
+  leadershipToken, loggerToken, runOptionsToken, taskStoreToken,
 } from "../../core/plugin-api/mod.ts";
 import { createClusterStatusHandler } from "./src/cluster-status.ts";
 import { checkCompatibility, COMPATIBILITY_CHECK_INTERVAL_MS } from "./src/compatibility-check.ts";
@@ -52,8 +52,9 @@ export const haConsulPlugin = definePlugin({
     logger: loggerToken,
     leadership: leadershipToken,
     store: taskStoreToken,
+    runOptions: runOptionsToken,
   },
-  init({ config, consul, router, files, logger, leadership, store }, { lifecycle }) {
+  init({ config, consul, router, files, logger, leadership, store, runOptions }, { lifecycle }) {
     if ("local" in ((config.driver.options["backend"] as Record<string, unknown> | undefined) ?? {})) {
       throw new CtsError(
         "CTS_ERR_CONFIG_INVALID",
@@ -66,7 +67,8 @@ export const haConsulPlugin = definePlugin({
     const compatLogger = logger.child("ha").child("compat");
     let timer: ReturnType<typeof setInterval> | undefined;
     lifecycle.onStart(async () => {
-      (leadership as LeaderElection).start();
+      // Only a daemon joins the election; -once/-inspect run outside the cluster and never hold the lock.
+      if (runOptions.mode === "daemon") (leadership as LeaderElection).start();
       await checkCompatibility(store, files, compatLogger).catch((error) => compatLogger.error("cannot run compatibility check", { error }));
       timer = setInterval(() => void checkCompatibility(store, files, compatLogger).catch(() => {}), COMPATIBILITY_CHECK_INTERVAL_MS);
     });

@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
 import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
+import { runCli } from "../helpers/run-cli.ts";
 import {
   bundleRecordingDriver, currentLeaders, failover, type HaInstance, overlappingApplies, readRecords, recordingDriverHcl,
   registerService, startCluster, stopCluster, until, waitForLeader,
@@ -185,7 +186,10 @@ describe("HA cluster of three real processes", () => {
     const maxLeadersSeen: number[] = [];
     try {
       for (let kill = 0; kill < KILLS; kill++) {
-        await allRunning();
+        // The killed instance restarts in the background; a follower to take over is all the next kill needs.
+        for (const instance of instances) if (!instance.running) instance.start();
+        await until("a leader and a follower up", async () => ((await Promise.all(instances.map((i) => i.api("GET", "/v1/health"))))
+          .filter((answer) => answer?.status === 200).length >= 2 ? true : undefined), 30_000);
         // Let the leader get into an apply sometimes, and sometimes kill it mid-apply.
         await new Promise((resolve) => setTimeout(resolve, 50 + (kill % 4) * 100));
         maxLeadersSeen.push((await currentLeaders(instances)).length);
@@ -223,5 +227,15 @@ describe("HA cluster of three real processes", () => {
     await passDone(next, before.get(next)!);
     expect((await next.api("GET", "/v1/tasks/rec-web"))?.status).toBe(200);
     expect((await next.api("GET", "/v1/tasks/api-task"))?.status).toBe(404);
+    leader = next;
   }, 90_000);
+
+  it("-once with the HA config runs the tasks and exits without joining the election", async () => {
+    await allRunning();
+    leader = await waitForLeader(instances);
+    const once = await runCli("node", ["start", "-once", `-config-file=${instances[0]!.configPath}`], { cwd: instances[0]!.dir });
+    expect(once.code, once.stdout + once.stderr).toBe(0);
+    expect(once.stdout + once.stderr).not.toMatch(/acquired leadership lock/);
+    expect(await waitForLeader(instances)).toBe(leader);
+  }, 60_000);
 });
