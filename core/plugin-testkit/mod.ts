@@ -6,5 +6,5 @@ export { createTestKernel } from "./src/create-test-kernel.ts";
 export type { TestKernel, TestKernelOptions } from "./src/create-test-kernel.ts";
 export { describeDriverConformance } from "./src/describe-driver-conformance.ts";
 export type { DriverConformanceFixtures } from "./src/describe-driver-conformance.ts";
-export { daemonRunOptions, testConfig } from "./src/test-config.ts";
+export { daemonRunOptions, testConfig, testConsulConfig } from "./src/test-config.ts";
 export type { TestConfigOverrides } from "./src/test-config.ts";

@@ -1,48 +1,54 @@
 /** @module A complete, valid CtsConfig with CTS's defaults, for booting a kernel in tests. */
-import type { CtsConfig, PluginReferenceConfig, RunOptions } from "../../plugin-api/mod.ts";
+import type { ConsulConfig, CtsConfig, RunOptions } from "../../plugin-api/mod.ts";
 
-export interface TestConfigOverrides {
-  readonly plugins?: readonly PluginReferenceConfig[];
-  /** Config files it was "read from" (relative plugin paths resolve against the first one's folder). */
-  readonly sources?: readonly string[];
-  readonly working_dir?: string;
+/** Any top-level field replaces the default; `consul` fields are merged into the default block. */
+export interface TestConfigOverrides extends Partial<Omit<CtsConfig, "consul">> {
+  /** Shorthand for `consul: { address }` (wins over it). */
   readonly consulAddress?: string;
+  readonly consul?: Partial<ConsulConfig>;
+}
+
+/** The `consul {}` block with CTS's defaults (address 127.0.0.1:8500), `overrides` merged in. */
+export function testConsulConfig(overrides: Partial<ConsulConfig> = {}): ConsulConfig {
+  return {
+    address: "127.0.0.1:8500",
+    token: "",
+    kv_path: "consul-terraform-sync/",
+    kv_namespace: "",
+    auth: { enabled: false, username: "", password: "" },
+    tls: { enabled: false, verify: true, ca_cert: "", ca_path: "", cert: "", key: "", server_name: "" },
+    transport: {},
+    service_registration: {
+      enabled: true,
+      service_name: "Consul-Terraform-Sync",
+      address: "",
+      namespace: "",
+      default_check: { enabled: true, address: "" },
+    },
+    ...overrides,
+  };
 }
 
 export function testConfig(overrides: TestConfigOverrides = {}): CtsConfig {
-  const tls = { enabled: false, verify: true, ca_cert: "", ca_path: "", cert: "", key: "", server_name: "" };
+  const { consulAddress, consul, ...fields } = overrides;
   return {
     log_level: "INFO",
     log_json: false,
     port: 8558,
-    working_dir: overrides.working_dir ?? "sync-tasks",
+    working_dir: "sync-tasks",
     id: "cts-test",
-    syslog: { enabled: false, facility: "local0", name: "consul-terraform-sync" },
+    syslog: { enabled: false, facility: "LOCAL0", name: "consul-terraform-sync" },
     buffer_period: { enabled: true, min: 5_000, max: 20_000 },
     tls: { enabled: false, cert: "", key: "", verify_incoming: false, ca_cert: "", ca_path: "" },
-    consul: {
-      address: overrides.consulAddress ?? "127.0.0.1:8500",
-      token: "",
-      kv_path: "consul-terraform-sync/",
-      kv_namespace: "",
-      auth: { enabled: false, username: "", password: "" },
-      tls,
-      transport: {},
-      service_registration: {
-        enabled: true,
-        service_name: "Consul-Terraform-Sync",
-        address: "",
-        namespace: "",
-        default_check: { enabled: true, address: "" },
-      },
-    },
+    consul: testConsulConfig({ ...consul, ...(consulAddress !== undefined ? { address: consulAddress } : {}) }),
     driver: { name: "terraform", options: {} },
     terraform_providers: [],
     tasks: [],
-    plugins: overrides.plugins ?? [],
+    plugins: [],
     events_per_task: 5,
     max_concurrent_runs: 0,
-    sources: overrides.sources ?? [],
+    sources: [],
+    ...fields,
   };
 }
 

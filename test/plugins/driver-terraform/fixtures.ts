@@ -2,23 +2,11 @@
 import type {
   ConsulConfig, ProviderConfig, ServiceInstance, TaskConfig, TaskInputs,
 } from "../../../core/plugin-api/mod.ts";
+// The config module alone: benches import these fixtures outside vitest.
+import { testConsulConfig } from "../../../core/plugin-testkit/src/test-config.ts";
 
-export function consulConfig(overrides: Partial<ConsulConfig> = {}): ConsulConfig {
-  return {
-    address: "127.0.0.1:8500",
-    token: "",
-    kv_path: "consul-terraform-sync/",
-    kv_namespace: "",
-    auth: { enabled: false, username: "", password: "" },
-    tls: { enabled: false, verify: true, ca_cert: "", ca_path: "", cert: "", key: "", server_name: "" },
-    transport: {},
-    service_registration: {
-      enabled: true, service_name: "cts", address: "", namespace: "",
-      default_check: { enabled: true, address: "" },
-    },
-    ...overrides,
-  };
-}
+/** The consul block the driver renders from (backend, environment): the testkit's defaults. */
+export const consulConfig: (overrides?: Partial<ConsulConfig>) => ConsulConfig = testConsulConfig;
 
 export function taskConfig(overrides: Partial<TaskConfig> = {}): TaskConfig {
   return {

@@ -7,6 +7,7 @@ import type {
   CtsConfig, LogLevel, PluginDefinition, RunOptions, TaskConfig, TaskManager,
 } from "../../../core/plugin-api/mod.ts";
 import { queryWatcherToken, taskManagerToken } from "../../../core/plugin-api/mod.ts";
+import { testConfig } from "../../../core/plugin-testkit/src/test-config.ts";
 import { createKernel, type Kernel } from "../../../core/kernel/kernel.ts";
 import { createLogSink } from "../../../core/logging/log-sink.ts";
 import type { BuiltinPlugin } from "../../../core/kernel/builtin-plugins.ts";
@@ -43,37 +44,24 @@ export function servicesTask(name: string, services: string[], overrides: Partia
   };
 }
 
+/** The testkit's config for engine tests: DEBUG, port 0, no buffer period, no kv_path, recording driver. */
 export function engineConfig(consulAddress: string, tasks: TaskConfig[], overrides: Partial<CtsConfig> = {}): CtsConfig {
-  return {
+  const { consul, ...fields } = overrides;
+  return testConfig({
     log_level: "DEBUG",
-    log_json: false,
     port: 0,
-    working_dir: "sync-tasks",
-    id: "cts-test",
-    syslog: { enabled: false, facility: "LOCAL0", name: "consul-terraform-sync" },
     buffer_period: { enabled: false, min: 0, max: 0 },
-    tls: { enabled: false, cert: "", key: "", verify_incoming: false, ca_cert: "", ca_path: "" },
-    consul: {
+    driver: { name: "recording", options: {} },
+    tasks,
+    ...fields,
+    consul: consul ?? {
       address: consulAddress,
-      token: "",
       kv_path: "",
-      kv_namespace: "",
-      auth: { enabled: false, username: "", password: "" },
-      tls: { enabled: false, verify: true, ca_cert: "", ca_path: "", cert: "", key: "", server_name: "" },
-      transport: {},
       service_registration: {
         enabled: false, service_name: "cts", address: "", namespace: "", default_check: { enabled: false, address: "" },
       },
     },
-    driver: { name: "recording", options: {} },
-    terraform_providers: [],
-    tasks,
-    plugins: [],
-    events_per_task: 5,
-    max_concurrent_runs: 0,
-    sources: [],
-    ...overrides,
-  };
+  });
 }
 
 export interface Harness {

@@ -5,6 +5,7 @@
  */
 import type { CtsConfig, TaskManager } from "../../../../core/plugin-api/mod.ts";
 import { taskManagerToken } from "../../../../core/plugin-api/mod.ts";
+import { testConfig, testConsulConfig } from "../../../../core/plugin-testkit/src/test-config.ts";
 import { createKernel, type Kernel } from "../../../../core/kernel/kernel.ts";
 import { createLogSink } from "../../../../core/logging/log-sink.ts";
 import type { BuiltinPlugin } from "../../../../core/kernel/builtin-plugins.ts";
@@ -17,39 +18,23 @@ const PLUGINS = [
   "http-api",
 ];
 
+/** The testkit's config for API tests: DEBUG, port 0, no buffer period, recording driver. */
 export function apiConfig(overrides: Partial<CtsConfig> = {}): CtsConfig {
-  return {
+  const { consul, ...fields } = overrides;
+  const base = testConsulConfig();
+  return testConfig({
     log_level: "DEBUG",
-    log_json: false,
     port: 0,
-    working_dir: "sync-tasks",
     id: "cts-api-test",
-    syslog: { enabled: false, facility: "LOCAL0", name: "consul-terraform-sync" },
     buffer_period: { enabled: false, min: 0, max: 0 },
-    tls: { enabled: false, cert: "", key: "", verify_incoming: false, ca_cert: "", ca_path: "" },
-    consul: {
+    driver: { name: "recording", options: {} },
+    ...fields,
+    consul: consul ?? {
       // Nothing listens here unless a test passes a dev server: schedule tasks never ask Consul.
       address: "127.0.0.1:9",
-      token: "",
-      kv_path: "consul-terraform-sync/",
-      kv_namespace: "",
-      auth: { enabled: false, username: "", password: "" },
-      tls: { enabled: false, verify: true, ca_cert: "", ca_path: "", cert: "", key: "", server_name: "" },
-      transport: {},
-      service_registration: {
-        enabled: false, service_name: "consul-terraform-sync", address: "", namespace: "",
-        default_check: { enabled: true, address: "" },
-      },
+      service_registration: { ...base.service_registration, enabled: false, service_name: "consul-terraform-sync" },
     },
-    driver: { name: "recording", options: {} },
-    terraform_providers: [],
-    tasks: [],
-    plugins: [],
-    events_per_task: 5,
-    max_concurrent_runs: 0,
-    sources: [],
-    ...overrides,
-  };
+  });
 }
 
 export interface ApiKernel {
