@@ -16,16 +16,10 @@ import type { ConsulState } from "../../plugins/consul-dev-server/src/state/cons
 
 export type { ConsulDevServerOptions };
 
-export interface TestConsulDevServer {
-  readonly url: string;
-  readonly address: string;
-  readonly port: number;
-  readonly datacenter: string;
-  readonly node: string;
+export interface TestConsulDevServer extends ConsulDevServer {
   /** The state of the currently running instance (changes after restart()). */
   readonly state: ConsulState;
   readonly snapshotPath: string;
-  stop(): Promise<void>;
   /** Stops (parked queries are answered 503/closed) and starts again on the same port and snapshot. */
   restart(): Promise<void>;
 }
