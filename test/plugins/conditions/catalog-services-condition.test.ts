@@ -3,10 +3,10 @@
  * sorted tags, and runs the task only when the set of matching names changes (§4.2).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually, latest, recordingContext } from "../../../core/plugin-testkit/mod.ts";
 import { catalogServicesConditionFactory } from "../../../plugins/condition-catalog-services/mod.ts";
 import { catalogServicesNodeMetaQuery, readCatalogServicesOptions } from "../../../plugins/shared-inputs/mod.ts";
 import { type ConsulHarness, startConsulHarness } from "./helpers/consul-harness.ts";
-import { eventually, latest, recordingContext } from "./helpers/recording-context.ts";
 
 let consul: ConsulHarness;
 beforeAll(async () => {

@@ -3,11 +3,11 @@
  * on create, update and delete only (§4.2); `consul_kv` as §5.3 describes it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually, latest, recordingContext } from "../../../core/plugin-testkit/mod.ts";
 import { consulKvConditionFactory } from "../../../plugins/condition-consul-kv/mod.ts";
 import { consulKvModuleInputFactory } from "../../../plugins/module-input-consul-kv/mod.ts";
 import { consulKvQuery } from "../../../plugins/shared-inputs/mod.ts";
 import { type ConsulHarness, startConsulHarness } from "./helpers/consul-harness.ts";
-import { eventually, latest, recordingContext } from "./helpers/recording-context.ts";
 
 let consul: ConsulHarness;
 beforeAll(async () => {

@@ -1,17 +1,15 @@
 /**
- * @module Contract checks every built-in condition and module input must pass: `start` resolves
- * once the first value is published, `stop` (or the context's abort) releases every blocking
- * query, stopping twice is harmless, and module inputs never trigger.
+ * @module The testkit's condition conformance suite over every built-in Consul-backed condition
+ * and module input, against the embedded Consul server through the real client and shared watcher.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ConditionFactory, InputSource, ModuleInputFactory } from "../../../core/plugin-api/mod.ts";
+import { afterAll, beforeAll } from "vitest";
+import { type ConditionConformanceCase, describeConditionConformance } from "../../../core/plugin-testkit/mod.ts";
 import { catalogServicesConditionFactory } from "../../../plugins/condition-catalog-services/mod.ts";
 import { consulKvConditionFactory } from "../../../plugins/condition-consul-kv/mod.ts";
 import { servicesConditionFactory } from "../../../plugins/condition-services/mod.ts";
 import { consulKvModuleInputFactory } from "../../../plugins/module-input-consul-kv/mod.ts";
 import { servicesModuleInputFactory } from "../../../plugins/module-input-services/mod.ts";
 import { type ConsulHarness, startConsulHarness } from "./helpers/consul-harness.ts";
-import { eventually, recordingContext } from "./helpers/recording-context.ts";
 
 let consul: ConsulHarness;
 beforeAll(async () => {
@@ -22,15 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await consul?.close();
 });
-
-interface Case {
-  readonly label: string;
-  readonly factory: ConditionFactory | ModuleInputFactory;
-  readonly config: Record<string, unknown>;
-  readonly condition: boolean;
-  /** A Consul change this source renders; returns its undo. */
-  readonly change: () => Promise<() => Promise<void>>;
-}
 
 const newInstance = async () => {
   await consul.register({ node: "n2", id: "conf-web-2", name: "conf-web" });
@@ -45,7 +34,7 @@ const newValue = async () => {
   return () => consul.kvPut("conf/key", "v");
 };
 
-const cases: Case[] = [
+const cases: ConditionConformanceCase[] = [
   { label: "condition services (names)", factory: servicesConditionFactory, config: { names: ["conf-web", "conf-none"] }, condition: true, change: newInstance },
   { label: "condition services (regexp)", factory: servicesConditionFactory, config: { regexp: "^conf-" }, condition: true, change: newService },
   { label: "condition catalog-services", factory: catalogServicesConditionFactory, config: { regexp: "^conf-" }, condition: true, change: newService },
@@ -55,46 +44,4 @@ const cases: Case[] = [
   { label: "module_input consul-kv", factory: consulKvModuleInputFactory, config: { path: "conf/key" }, condition: false, change: newValue },
 ];
 
-describe.each(cases)("$label", ({ factory, config, condition, change }) => {
-  it("resolves start with its first value published and no trigger", async () => {
-    const ctx = recordingContext(consul.watcher);
-    const source = factory.create(config, "conformance");
-    await source.start(ctx);
-    expect(ctx.published).toHaveLength(1);
-    expect(ctx.published[0]!.variable).toBe(source.variable);
-    expect(ctx.triggers).toEqual([]);
-    source.stop();
-  });
-
-  it("releases every blocking query on stop, and stop is idempotent", async () => {
-    const before = consul.watcher.stats();
-    const source = factory.create(config, "conformance");
-    await source.start(recordingContext(consul.watcher));
-    expect(consul.watcher.stats().subscribers).toBeGreaterThan(before.subscribers);
-    source.stop();
-    source.stop();
-    expect(consul.watcher.stats()).toEqual(before);
-  });
-
-  it("stops when the context aborts, even before the first value", async () => {
-    const before = consul.watcher.stats();
-    const ctx = recordingContext(consul.watcher);
-    const source: InputSource = factory.create(config, "conformance");
-    const started = source.start(ctx);
-    ctx.abort.abort();
-    await started;
-    expect(consul.watcher.stats()).toEqual(before);
-    expect(ctx.triggers).toEqual([]);
-  });
-
-  it(condition ? "is a condition that can trigger" : "never triggers", async () => {
-    const ctx = recordingContext(consul.watcher);
-    const source = factory.create(config, "conformance");
-    await source.start(ctx);
-    const undo = await change();
-    await eventually(() => ctx.published.length >= 2, "the change to publish");
-    expect(ctx.triggers.length > 0).toBe(condition);
-    source.stop();
-    await undo();
-  });
-});
+describeConditionConformance("built-in Consul sources", { watcher: () => consul.watcher, cases });

@@ -1,8 +1,8 @@
 /** @module The schedule condition fires `trigger({kind: "schedule"})` at cron times and renders nothing. */
 import { describe, expect, it } from "vitest";
 import type { ConsulQuery, QueryWatcher } from "../../../core/plugin-api/mod.ts";
+import { eventually, recordingContext } from "../../../core/plugin-testkit/mod.ts";
 import scheduleConditionPlugin, { scheduleConditionFactory } from "../../../plugins/condition-schedule/mod.ts";
-import { eventually, recordingContext } from "./helpers/recording-context.ts";
 
 /** A schedule must never touch Consul; this watcher records any attempt. */
 function refusingWatcher(asked: ConsulQuery[]): QueryWatcher {

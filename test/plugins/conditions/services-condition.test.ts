@@ -4,11 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceInstance, TaskConfig } from "../../../core/plugin-api/mod.ts";
+import { eventually, latest, recordingContext } from "../../../core/plugin-testkit/mod.ts";
 import { servicesConditionFactory } from "../../../plugins/condition-services/mod.ts";
 import { servicesModuleInputFactory } from "../../../plugins/module-input-services/mod.ts";
 import { catalogServicesQuery, healthServiceQuery, readServicesOptions } from "../../../plugins/shared-inputs/mod.ts";
 import { type ConsulHarness, startConsulHarness } from "./helpers/consul-harness.ts";
-import { eventually, latest, recordingContext } from "./helpers/recording-context.ts";
 
 type Services = Record<string, ServiceInstance>;
 

@@ -4,11 +4,11 @@
  * Consul state the way operators do (catalog register/deregister, KV put/delete).
  */
 import type { ConsulQuery, ConsulQueryResult, LogFields, Logger } from "../../../../core/plugin-api/mod.ts";
+import { eventually } from "../../../../core/plugin-testkit/mod.ts";
 import { createFileSystem } from "../../../../core/runtime/file-system.ts";
 import { type ClosableConsulClient, createConsulClient } from "../../../../plugins/consul-client/mod.ts";
 import { SharedQueryWatcher } from "../../../../plugins/task-engine/mod.ts";
 import { startConsulDevServer } from "../../../helpers/consul-dev-server.ts";
-import { eventually } from "./recording-context.ts";
 
 export interface CheckSpec {
   readonly CheckID: string;

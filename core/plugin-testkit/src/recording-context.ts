@@ -4,7 +4,7 @@
  */
 import type {
   InputContext, InputVariable, LogFields, Logger, QueryWatcher, TriggerReason,
-} from "../../../../core/plugin-api/mod.ts";
+} from "../../plugin-api/mod.ts";
 
 export interface RecordingContext extends InputContext {
   readonly published: { variable: InputVariable; value: unknown }[];

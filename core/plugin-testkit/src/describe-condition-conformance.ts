@@ -1,0 +1,84 @@
+/**
+ * @module The condition / module-input conformance suite: what every Consul-backed source must do.
+ * `start` resolves once the first value is published, `stop` (or the context's abort) releases
+ * every blocking query, stopping twice is harmless, and module inputs never trigger. The caller
+ * brings the Consul (the embedded dev server, say), a real watcher over it, and one change per
+ * case that the source renders.
+ */
+import { describe, expect, it } from "vitest";
+import type {
+  ConditionFactory, InputSource, ModuleInputFactory, QueryWatcher,
+} from "../../plugin-api/mod.ts";
+import { eventually, recordingContext } from "./recording-context.ts";
+
+/** A watcher that counts what it holds open (the task engine's SharedQueryWatcher does). */
+export interface CountingQueryWatcher extends QueryWatcher {
+  stats(): { readonly open: number; readonly subscribers: number };
+}
+
+export interface ConditionConformanceCase {
+  readonly label: string;
+  readonly factory: ConditionFactory | ModuleInputFactory;
+  /** The block's fields, as the factory receives them. */
+  readonly config: Record<string, unknown>;
+  /** True for a condition (a change triggers the task), false for a module input (never triggers). */
+  readonly condition: boolean;
+  /** Makes a Consul change this source renders; returns its undo. */
+  readonly change: () => Promise<() => Promise<void>>;
+}
+
+export interface ConditionConformanceFixtures {
+  /** The watcher sources subscribe through; read when each test runs (after the caller's beforeAll). */
+  readonly watcher: () => CountingQueryWatcher;
+  readonly cases: readonly ConditionConformanceCase[];
+}
+
+export function describeConditionConformance(name: string, fixtures: ConditionConformanceFixtures): void {
+  describe(`condition conformance: ${name}`, () => {
+    describe.each(fixtures.cases)("$label", ({ factory, config, condition, change }) => {
+      it("resolves start with its first value published and no trigger", async () => {
+        const ctx = recordingContext(fixtures.watcher());
+        const source = factory.create(config, "conformance");
+        await source.start(ctx);
+        expect(ctx.published).toHaveLength(1);
+        expect(ctx.published[0]!.variable).toBe(source.variable);
+        expect(ctx.triggers).toEqual([]);
+        source.stop();
+      });
+
+      it("releases every blocking query on stop, and stop is idempotent", async () => {
+        const watcher = fixtures.watcher();
+        const before = watcher.stats();
+        const source = factory.create(config, "conformance");
+        await source.start(recordingContext(watcher));
+        expect(watcher.stats().subscribers).toBeGreaterThan(before.subscribers);
+        source.stop();
+        source.stop();
+        expect(watcher.stats()).toEqual(before);
+      });
+
+      it("stops when the context aborts, even before the first value", async () => {
+        const watcher = fixtures.watcher();
+        const before = watcher.stats();
+        const ctx = recordingContext(watcher);
+        const source: InputSource = factory.create(config, "conformance");
+        const started = source.start(ctx);
+        ctx.abort.abort();
+        await started;
+        expect(watcher.stats()).toEqual(before);
+        expect(ctx.triggers).toEqual([]);
+      });
+
+      it(condition ? "is a condition that can trigger" : "never triggers", async () => {
+        const ctx = recordingContext(fixtures.watcher());
+        const source = factory.create(config, "conformance");
+        await source.start(ctx);
+        const undo = await change();
+        await eventually(() => ctx.published.length >= 2, "the change to publish");
+        expect(ctx.triggers.length > 0).toBe(condition);
+        source.stop();
+        await undo();
+      });
+    });
+  });
+}
