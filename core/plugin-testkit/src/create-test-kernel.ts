@@ -2,7 +2,7 @@
  * @module Boots a real kernel in-process with only the plugins a test names (no built-ins unless
  * asked), a log sink that keeps its lines, and a config with CTS's defaults.
  */
-import type { CtsConfig, PluginDefinition, PluginReferenceConfig, RunOptions } from "../../plugin-api/mod.ts";
+import type { CtsConfig, LogLevel, PluginDefinition, PluginReferenceConfig, RunOptions } from "../../plugin-api/mod.ts";
 import { createKernel, type Kernel, type KernelOptions } from "../../kernel/kernel.ts";
 import type { BuiltinPlugin } from "../../kernel/builtin-plugins.ts";
 import { createLogSink } from "../../logging/log-sink.ts";
@@ -20,6 +20,10 @@ export interface TestKernelOptions {
   readonly kernel?: Partial<KernelOptions>;
   /** Start it (default) or only create it. */
   readonly start?: boolean;
+  /** The log sink's level. @default "DEBUG" */
+  readonly logLevel?: LogLevel;
+  /** Where the log lines go (returned as `logs`), e.g. an array the test clears between steps. */
+  readonly logs?: string[];
 }
 
 export interface TestKernel {
@@ -29,13 +33,13 @@ export interface TestKernel {
 }
 
 export async function createTestKernel(options: TestKernelOptions = {}): Promise<TestKernel> {
-  const logs: string[] = [];
+  const logs = options.logs ?? [];
   const base = options.config ?? testConfig();
   const config = options.pluginBlocks ? { ...base, plugins: [...base.plugins, ...options.pluginBlocks] } : base;
   const kernel = await createKernel({
     config,
     runOptions: options.runOptions ?? daemonRunOptions,
-    logSink: createLogSink({ level: "DEBUG", write: (line) => logs.push(line) }),
+    logSink: createLogSink({ level: options.logLevel ?? "DEBUG", write: (line) => logs.push(line) }),
     builtins: options.builtins ?? [],
     plugins: options.plugins ?? [],
     ...options.kernel,

@@ -7,9 +7,9 @@ import type {
   CtsConfig, LogLevel, PluginDefinition, RunOptions, TaskConfig, TaskManager,
 } from "../../../core/plugin-api/mod.ts";
 import { queryWatcherToken, taskManagerToken } from "../../../core/plugin-api/mod.ts";
+import { createTestKernel } from "../../../core/plugin-testkit/src/create-test-kernel.ts";
 import { testConfig } from "../../../core/plugin-testkit/src/test-config.ts";
-import { createKernel, type Kernel } from "../../../core/kernel/kernel.ts";
-import { createLogSink } from "../../../core/logging/log-sink.ts";
+import type { Kernel } from "../../../core/kernel/kernel.ts";
 import type { BuiltinPlugin } from "../../../core/kernel/builtin-plugins.ts";
 import type { SharedQueryWatcher } from "../../../plugins/task-engine/src/query-watcher.ts";
 import { recordingDriverPlugin, type RecordingOptions } from "../../fixtures/plugins/driver-recording/mod.ts";
@@ -89,21 +89,23 @@ export async function startEngine(options: {
   const exits: { code: number; reason: string }[] = [];
   let resolveExit!: (exit: { code: number; reason: string }) => void;
   const exited = new Promise<{ code: number; reason: string }>((resolve) => (resolveExit = resolve));
-  const kernel = await createKernel({
+  const { kernel } = await createTestKernel({
     config: options.config,
     runOptions: { mode: options.mode ?? "daemon", inspectTasks: options.inspectTasks ?? [], resetStorage: false },
-    logSink: createLogSink({ level: logLevel(options.config.log_level), write: (line) => logs.push(line) }),
+    logLevel: logLevel(options.config.log_level),
+    logs,
     builtins: builtins.filter((builtin) => !(builtin.id in replaced)),
     plugins: [recordingDriverPlugin({ instance_id: options.config.id, ...options.recording }), ...Object.values(replaced)],
-    shutdown: {
-      requestExit(code, reason) {
-        exits.push({ code, reason });
-        resolveExit({ code, reason });
+    kernel: {
+      shutdown: {
+        requestExit(code, reason) {
+          exits.push({ code, reason });
+          resolveExit({ code, reason });
+        },
       },
+      httpListen: false,
     },
-    httpListen: false,
   });
-  await kernel.start();
   return {
     kernel,
     manager: kernel.resolve(taskManagerToken),

@@ -5,9 +5,9 @@
  */
 import type { CtsConfig, TaskManager } from "../../../../core/plugin-api/mod.ts";
 import { taskManagerToken } from "../../../../core/plugin-api/mod.ts";
+import { createTestKernel } from "../../../../core/plugin-testkit/src/create-test-kernel.ts";
 import { testConfig, testConsulConfig } from "../../../../core/plugin-testkit/src/test-config.ts";
-import { createKernel, type Kernel } from "../../../../core/kernel/kernel.ts";
-import { createLogSink } from "../../../../core/logging/log-sink.ts";
+import type { Kernel } from "../../../../core/kernel/kernel.ts";
 import type { BuiltinPlugin } from "../../../../core/kernel/builtin-plugins.ts";
 import type { ServeHttpTls } from "../../../../core/runtime/serve-http.ts";
 import { recordingDriverPlugin, type RecordingOptions } from "../../../fixtures/plugins/driver-recording/mod.ts";
@@ -60,18 +60,17 @@ export async function startApiKernel(options: {
     id,
     load: () => import(`../../../../plugins/${id}/mod.ts`),
   }));
-  const kernel = await createKernel({
+  const { kernel } = await createTestKernel({
     config: options.config ?? apiConfig(),
-    runOptions: { mode: "daemon", inspectTasks: [], resetStorage: false },
-    logSink: createLogSink({ level: "DEBUG", write: (line) => logs.push(line) }),
     builtins,
     plugins: [recordingDriverPlugin(options.recording ?? {})],
-    httpListen: options.listen === false
-      ? false
-      : { hostname: "127.0.0.1", port: options.port ?? 0, ...(options.tls ? { tls: options.tls } : {}) },
+    logs,
+    kernel: {
+      httpListen: options.listen === false
+        ? false
+        : { hostname: "127.0.0.1", port: options.port ?? 0, ...(options.tls ? { tls: options.tls } : {}) },
+    },
   });
-  await kernel.init();
-  await kernel.start();
   return {
     kernel,
     tasks: kernel.resolve(taskManagerToken),
