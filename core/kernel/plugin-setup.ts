@@ -44,7 +44,7 @@ export function tokensNeeded(plugin: LoadedPlugin): Token<unknown>[] {
 export async function setUpPlugin(plugin: LoadedPlugin, setup: PluginSetupContext): Promise<void> {
   const { id, provides = [] } = plugin.definition;
   const scope = setup.root.createChild();
-  scope.provide(loggerToken, setup.logSink.logger(id));
+  scope.provide(loggerToken, setup.logSink.logger(plugin.definition.logName ?? id));
 
   for (const factory of provides) {
     if (factory.token.scope === "plugin") setup.pluginScopedFactories.set(factory.token.id, factory);

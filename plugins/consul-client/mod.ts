@@ -13,6 +13,7 @@ export type { ClosableConsulClient, ConsulClientOptions } from "./src/consul-cli
 export default definePlugin({
   id: "consul-client",
   kind: "service",
+  logName: "client.consul",
   description: "Consul HTTP client: blocking queries with endless backoff, KV, sessions, agent",
   deps: {},
   provides: [

@@ -13,6 +13,7 @@ export { terraformOptionsSchema } from "./src/options.ts";
 export default definePlugin({
   id: "driver-terraform",
   kind: "driver",
+  logName: "driver.terraform",
   description: "Terraform / OpenTofu driver (driver \"terraform\")",
   deps: {
     drivers: driverRegistryToken, processes: processRunnerToken, fs: fileSystemToken, logger: loggerToken,

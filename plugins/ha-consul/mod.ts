@@ -26,7 +26,7 @@ const leaderElectionService = defineService({
       instanceId: config.id,
       ...(ha.instance.address ? { address: ha.instance.address } : {}),
       sessionTtlMs: ha.cluster.storage.session_ttl,
-      logger: logger.child("ha"),
+      logger,
     });
   },
   // Releasing the lock last (services are disposed after every onStop hook) lets runs drain first.
@@ -42,6 +42,7 @@ const consulTaskStoreService = defineService({
 export const haConsulPlugin = definePlugin({
   id: "ha-consul",
   kind: "service",
+  logName: "ha",
   description: "Leader election, follower redirects and task state in Consul KV",
   provides: [leaderElectionService, consulTaskStoreService],
   deps: {
@@ -64,7 +65,7 @@ export const haConsulPlugin = definePlugin({
     router.intercept(createFollowerRedirect(leadership));
     router.mount("/v1/status/cluster", createClusterStatusHandler(consul, config, leadership));
 
-    const compatLogger = logger.child("ha").child("compat");
+    const compatLogger = logger.child("compat");
     let timer: ReturnType<typeof setInterval> | undefined;
     lifecycle.onStart(async () => {
       // Only a daemon joins the election; -once/-inspect run outside the cluster and never hold the lock.

@@ -25,6 +25,7 @@ export interface HttpApiOptions {
 export default definePlugin({
   id: "http-api",
   kind: "api",
+  logName: "api",
   description: "CTS-compatible HTTP API under /v1 (tasks, status, health)",
   optionsSchema: {
     type: "object",

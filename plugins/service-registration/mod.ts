@@ -25,6 +25,7 @@ async function apiUrl(router: { readonly url: string | undefined }, signal: Abor
 export default definePlugin({
   id: "service-registration",
   kind: "service",
+  logName: "registration",
   description: "Registers the daemon with the Consul agent (service + /v1/health check)",
   deps: { consul: consulClientToken, config: configToken, router: httpRouterToken, logger: loggerToken },
   init({ consul, config, router, logger }, ctx) {

@@ -12,6 +12,7 @@ import {
 import type { Leadership, TaskManager } from "../../core/plugin-api/mod.ts";
 import { Engine } from "./src/engine.ts";
 import { SharedQueryWatcher } from "./src/query-watcher.ts";
+import { ProviderTemplates } from "./src/provider-templates.ts";
 import { RunLimiter } from "./src/run-limiter.ts";
 import { EngineTaskManager } from "./src/task-manager.ts";
 
@@ -44,6 +45,7 @@ const taskManagerService = defineService({
     config: configToken, runOptions: runOptionsToken, store: taskStoreToken, leadership: leadershipToken,
     drivers: driverRegistryToken, conditions: conditionRegistryToken, moduleInputs: moduleInputRegistryToken,
     shutdown: shutdownToken, logger: loggerToken, fileSystem: fileSystemToken, watcher: queryWatcherToken,
+    consul: consulClientToken,
   },
   create(deps): TaskManager {
     const stop = new AbortController();
@@ -58,6 +60,7 @@ const taskManagerService = defineService({
         moduleInputs: deps.moduleInputs,
         fileSystem: deps.fileSystem,
         limiter: new RunLimiter(deps.config.max_concurrent_runs ?? 0),
+        providerTemplates: new ProviderTemplates(deps.consul),
         instanceId: deps.leadership.instanceId,
         signal: stop.signal,
         eventLimit: deps.config.events_per_task > 0 ? deps.config.events_per_task : 5,
@@ -74,6 +77,7 @@ const taskManagerService = defineService({
 export default definePlugin({
   id: "task-engine",
   kind: "service",
+  logName: "tasksmanager",
   description: "Runs tasks when their Consul inputs change: shared watchers, buffer periods, serial runs, events",
   provides: [watcherService, taskManagerService],
   deps: { leadership: leadershipToken, logger: loggerToken },

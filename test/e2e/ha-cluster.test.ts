@@ -98,7 +98,7 @@ describe("HA cluster of three real processes", () => {
     leader = await waitForLeader(instances);
     await until("the leader's first apply", () => (applies().length > 0 ? true : undefined));
     expect(new Set(applies().map((entry) => entry.instance))).toEqual(new Set([leader.id]));
-    expect(leader.output).toMatch(new RegExp(`\\[INFO\\]\\s+(ha-consul\\.)?ha: acquired leadership lock: id=${leader.id}`));
+    expect(leader.output).toMatch(new RegExp(`\\[INFO\\]\\s+ha: acquired leadership lock: id=${leader.id}`));
 
     const redirect = `redirect requests to leader '${leader.id}' at 127.0.0.1:${leader.port}`;
     for (const follower of instances.filter((instance) => instance !== leader)) {

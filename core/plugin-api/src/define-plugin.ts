@@ -57,6 +57,11 @@ export interface PluginSpec<TOptions, TDeps extends TokenMap> {
   readonly id: string;
   readonly kind: PluginKind;
   readonly description?: string;
+  /**
+   * The name its plugin-scoped logger prints, e.g. CTS's `ha`, `api`, `driver.terraform`.
+   * @default the plugin id
+   */
+  readonly logName?: string;
   readonly optionsSchema?: JsonSchema;
   // deno-lint-ignore no-explicit-any
   readonly provides?: readonly ServiceFactory<any, any>[];

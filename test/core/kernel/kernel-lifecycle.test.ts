@@ -83,9 +83,18 @@ describe("kernel lifecycle", () => {
         seen.push(`${logger.name} ${config.id}`);
       },
     });
-    const kernel = await createKernel(kernelOptions([a]));
+    const b = definePlugin({
+      id: "ha-consul",
+      kind: "service",
+      logName: "ha",
+      deps: { logger: loggerToken, config: configToken },
+      init({ logger }) {
+        seen.push(logger.child("compat").name);
+      },
+    });
+    const kernel = await createKernel(kernelOptions([a, b]));
     await kernel.init();
-    expect(seen).toEqual(["alpha cts-test"]);
+    expect(seen).toEqual(["alpha cts-test", "ha.compat"]);
     expect(() => kernel.resolve(loggerToken)).toThrow(/core\.logger/);
     await kernel.stop();
   });

@@ -174,7 +174,7 @@ export class HaInstance {
 
   /** Epoch ms of each "acquired leadership lock" line this instance printed. */
   acquisitions(): number[] {
-    return [...this.output.matchAll(/^(\S+) \[INFO\]\s+(?:\S+\.)?ha: acquired leadership lock/gm)].map((m) => Date.parse(m[1]!));
+    return [...this.output.matchAll(/^(\S+) \[INFO\]\s+ha: acquired leadership lock/gm)].map((m) => Date.parse(m[1]!));
   }
 }
 
