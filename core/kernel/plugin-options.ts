@@ -5,6 +5,7 @@
  */
 import { Ajv, type ErrorObject } from "ajv";
 import addFormatsModule from "ajv-formats";
+import { deepFreeze } from "../config/deep-freeze.ts";
 import { CtsError, errorMessage } from "../plugin-api/mod.ts";
 import type { LoadedPlugin } from "./plugin-loader.ts";
 
@@ -62,12 +63,4 @@ function describe(error: ErrorObject): string {
     return `${at} must have the key "${(error.params as { missingProperty: string }).missingProperty}"`;
   }
   return `${at} ${error.message ?? "is invalid"}`;
-}
-
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
