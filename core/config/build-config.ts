@@ -8,6 +8,7 @@ import type {
 } from "../plugin-api/mod.ts";
 import { DEFAULT_BUFFER_PERIOD, type RawBufferPeriod, resolveBufferPeriod } from "./buffer-period.ts";
 import { parseDuration } from "./duration.ts";
+import { resolveEnvTemplates } from "./env-templates.ts";
 
 type Json = Record<string, unknown>;
 type Env = Readonly<Record<string, string | undefined>>;
@@ -48,7 +49,7 @@ export function buildConfig(raw: Json, ctx: BuildConfigContext): CtsConfig {
     consul: consul(obj(raw.consul), ctx.env, port, tls.enabled),
     vault: vault(obj(raw.vault), ctx.env),
     driver: { name: driverName, options: driverOptions as Json },
-    terraform_providers: list(raw.terraform_provider).map(provider),
+    terraform_providers: list(raw.terraform_provider).map((entry) => provider(entry, ctx.env)),
     tasks: ctx.buildTasks({ working_dir: workingDir, buffer_period: bufferPeriod, driver: driverName }),
     plugins: list(raw.plugin).map(([name, body], index): PluginReferenceConfig => ({
       name,
@@ -145,8 +146,8 @@ function apiTls(raw: Json): ApiTlsConfig {
   };
 }
 
-function provider([name, body]: [string, Json]): ProviderConfig {
-  const { alias, task_env, auto_commit, ...args } = body;
+function provider([name, raw]: [string, Json], env: Env): ProviderConfig {
+  const { alias, task_env, auto_commit, ...args } = resolveEnvTemplates(raw, env);
   return {
     id: typeof alias === "string" && alias !== "" ? `${name}.${alias}` : name,
     name,

@@ -3,6 +3,7 @@ import type {
   ConditionFactory, CtsConfig, DriverFactory, FileSystem, Logger, ModuleInputFactory, QueryWatcher, Registry,
   TaskStore,
 } from "../../../core/plugin-api/mod.ts";
+import type { ProviderTemplates } from "./provider-templates.ts";
 import type { RunLimiter } from "./run-limiter.ts";
 
 export interface EngineContext {
@@ -15,6 +16,8 @@ export interface EngineContext {
   readonly moduleInputs: Registry<ModuleInputFactory>;
   readonly fileSystem: FileSystem;
   readonly limiter: RunLimiter;
+  /** `{{ key }}` values of terraform_provider blocks, read from Consul once. */
+  readonly providerTemplates: ProviderTemplates;
   readonly instanceId: string;
   /** Aborted when the kernel stops: ends waits, never a running apply. */
   readonly signal: AbortSignal;

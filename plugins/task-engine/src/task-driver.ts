@@ -10,7 +10,8 @@ export async function createTaskDriver(task: TaskConfig, ctx: EngineContext): Pr
   }
   const driver: DriverConfig = ctx.config.driver.name === task.driver ? ctx.config.driver : { name: task.driver, options: {} };
   // CTS lets a task name a provider without a `terraform_provider` block (default provider config).
-  const providers = task.providers.flatMap((id) => ctx.config.terraform_providers.filter((provider) => provider.id === id));
+  const configured = task.providers.flatMap((id) => ctx.config.terraform_providers.filter((provider) => provider.id === id));
+  const providers = await Promise.all(configured.map((provider) => ctx.providerTemplates.resolve(provider, ctx.signal)));
   return factory.create(task, {
     driver,
     providers,

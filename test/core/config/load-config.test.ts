@@ -343,7 +343,7 @@ describe("beyond CTS and HCL details", () => {
     expect(issues[0]!.message).toMatch(/^invalid HCL: line 3,.*task_env = \{ "KEY" = "value" \}\)$/);
   });
 
-  test("{{ with secret }} needs Vault; {{ env }} is fine in provider blocks", async () => {
+  test("{{ with secret }} needs Vault; {{ env }} in provider blocks is resolved at load", async () => {
     const cwd = dir({
       "a.hcl": `terraform_provider "x" {\n  token = "{{ with secret \\"kv/x\\" }}{{ .Data.data.t }}{{ end }}"\n` +
         `  region = "{{ env \\"REGION\\" }}"\n}\n`,
@@ -353,8 +353,10 @@ describe("beyond CTS and HCL details", () => {
       file: "a.hcl", path: "terraform_provider[0].x.token",
       message: "uses {{ with secret }} but Vault is not configured (set vault { address = ... } or VAULT_ADDR)",
     }]);
-    const { config } = await load(cwd, [{ kind: "file", path: "a.hcl" }], { VAULT_ADDR: "http://127.0.0.1:8200" });
-    expect(config.terraform_providers[0]!.arguments.region).toBe(`{{ env "REGION" }}`);
+    const { config } = await load(cwd, [{ kind: "file", path: "a.hcl" }], {
+      VAULT_ADDR: "http://127.0.0.1:8200", REGION: "eu-west-1",
+    });
+    expect(config.terraform_providers[0]!.arguments.region).toBe("eu-west-1");
   });
 });
 

@@ -1,0 +1,98 @@
+/**
+ * Configs written the way CTS's docs write them, run by the real CLI (`start -once`) against the
+ * embedded Consul and the real terraform: what a user migrating from CTS hits first.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
+import { runCli } from "../helpers/run-cli.ts";
+import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
+
+let consul: TestConsulDevServer;
+const tmp = tempDir("cts-docs");
+
+/** A module that records the `MY_*` environment Terraform ran with into the task's working dir. */
+const envModule = `
+variable "services" {
+  type = any
+}
+resource "terraform_data" "env" {
+  provisioner "local-exec" {
+    command = "env | grep '^MY_' | sort > \${path.root}/env.txt"
+  }
+}
+`;
+
+beforeAll(async () => {
+  consul = await startConsulDevServer();
+  await fetch(`${consul.url}/v1/agent/service/register`, {
+    method: "PUT", body: JSON.stringify({ Name: "web", ID: "web-1", Address: "10.0.0.1", Port: 80 }),
+  });
+  mkdirSync(join(tmp.path, "modules", "env"), { recursive: true });
+  writeFileSync(join(tmp.path, "modules", "env", "main.tf"), envModule);
+});
+afterAll(async () => {
+  await consul.stop();
+  tmp.remove();
+});
+
+function writeConfig(dir: string, providerBlock: string): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "cts.hcl");
+  writeFileSync(file, `
+consul {
+  address = "${consul.address}"
+}
+driver "terraform" {
+  backend "local" {}
+}
+${providerBlock}
+task {
+  name      = "env-task"
+  module    = "../modules/env"
+  providers = ["terraform"]
+  condition "services" {
+    names = ["web"]
+  }
+}
+`);
+  return file;
+}
+
+describe("terraform_provider dynamic values", () => {
+  test("task_env resolves {{ env }} and {{ key }} once at start-up, as CTS does", async () => {
+    await fetch(`${consul.url}/v1/kv/cts/provider-token`, { method: "PUT", body: "from-consul-kv" });
+    const dir = join(tmp.path, "templates");
+    const config = writeConfig(dir, `
+terraform_provider "terraform" {
+  task_env = {
+    "MY_FROM_ENV" = "{{ env \\"CTS_DOCS_TOKEN\\" }}"
+    "MY_FROM_KV"  = "{{ key \\"cts/provider-token\\" }}"
+    "MY_UNSET"    = "x{{ env \\"CTS_DOCS_NOT_SET\\" }}y"
+  }
+}`);
+    const once = await runCli("node", ["start", `-config-file=${config}`, "-once"], {
+      cwd: dir, env: terraformTestEnv({ CTS_DOCS_TOKEN: "from-env" }), timeoutMs: 90_000,
+    });
+    expect(once.code, once.stdout + once.stderr).toBe(0);
+    expect(readFileSync(join(dir, "sync-tasks", "env-task", "env.txt"), "utf8").trim().split("\n")).toEqual([
+      "MY_FROM_ENV=from-env", "MY_FROM_KV=from-consul-kv", "MY_UNSET=xy",
+    ]);
+  }, 120_000);
+
+  test("a {{ key }} that is not in Consul fails the run naming the key", async () => {
+    const dir = join(tmp.path, "missing-key");
+    const config = writeConfig(dir, `
+terraform_provider "terraform" {
+  task_env = {
+    "MY_FROM_KV" = "{{ key \\"cts/not-written\\" }}"
+  }
+}`);
+    const once = await runCli("node", ["start", `-config-file=${config}`, "-once"], {
+      cwd: dir, env: terraformTestEnv(), timeoutMs: 90_000,
+    });
+    expect(once.code).toBe(11);
+    expect(once.stdout + once.stderr).toMatch(/Consul KV key \\?"cts\/not-written\\?" does not exist/);
+  }, 120_000);
+});
