@@ -111,11 +111,17 @@ export class Engine {
 
   async #leaderPass(generation: number, allowFail: boolean): Promise<void> {
     const stored = await this.#loadTasks();
+    // Every stored task is known to the API at once; the pass then prepares and runs them in order.
+    const runtimes: [StoredTask, TaskRuntime][] = [];
     for (const task of stored) {
-      if (generation !== this.#generation) return;
       const events = await this.#store.listEvents(task.config.name).catch(() => []);
+      if (generation !== this.#generation) return;
       const runtime = new TaskRuntime(task, this.context, events);
       this.tasks.set(task.config.name, runtime);
+      runtimes.push([task, runtime]);
+    }
+    for (const [task, runtime] of runtimes) {
+      if (generation !== this.#generation) return;
       try {
         await runtime.prepare();
         if (generation === this.#generation) await runtime.startSources();

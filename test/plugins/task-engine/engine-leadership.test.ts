@@ -99,6 +99,17 @@ describe("leadership", () => {
     expect(follower.manager.get("ha-a")!.events[0]!.trigger).toEqual({ kind: "leader" });
   });
 
+  it("a new leader knows every stored task at once, before its pass reaches them", async () => {
+    const leadership = new SwitchLeadership("cts-k", false);
+    const leader = await instance("cts-k", leadership, new MemoryTaskStore(), [], 800);
+    leadership.set(true);
+    await waitFor(() => leader.manager.get("ha-a")?.running, "first task of the pass applying");
+    // The pass has not reached ha-b yet, but the API must not answer 404 for it.
+    expect(recorded("apply", "ha-b")).toEqual([]);
+    expect(leader.manager.get("ha-b")).toMatchObject({ config: { name: "ha-b" }, running: false });
+    await leader.manager.idle();
+  });
+
   it("a leader pass logs failures and keeps going (allow-fail), without asking to exit", async () => {
     const leadership = new SwitchLeadership("cts-a", true);
     const leader = await instance("cts-a", leadership, new MemoryTaskStore(), ["ha-a"]);
