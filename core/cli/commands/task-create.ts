@@ -4,7 +4,7 @@
  */
 import { ExitCode, type CliCommand } from "../command.ts";
 import { clientFlags } from "../api-client.ts";
-import { runTaskCommand, ui as makeUi } from "./task-shared.ts";
+import { approvedOrCancelled, autoApproveFlag, runTaskCommand, ui as makeUi } from "./task-shared.ts";
 import { taskRequestFromFile } from "./task-request.ts";
 
 const usage = "cts-runtime task create [options] -task-file=<file>";
@@ -21,7 +21,7 @@ const taskCreateCommand: CliCommand = {
   flags: [
     ...clientFlags,
     { name: "task-file", type: "string", placeholder: "<file>", help: "The HCL or JSON file holding exactly one task block." },
-    { name: "auto-approve", type: "bool", default: false, help: "Skip the approval prompt." },
+    autoApproveFlag,
   ],
   async run(args, io) {
     const file = (args.flags["task-file"] as string | undefined) ?? "";
@@ -39,14 +39,12 @@ const taskCreateCommand: CliCommand = {
       ui.output(`Request Payload:\n${JSON.stringify({ task }, null, 2)}\n`);
       ui.output(`Plan:\n${inspected.run?.plan ?? ""}`);
       if (inspected.run?.tfc_run_url) ui.output(`Plan URL: ${inspected.run.tfc_run_url}`);
-      if (args.flags["auto-approve"] !== true) {
-        ui.info("Creating the task runs it now and applies the changes above.");
-        const approved = await ui.approve(`Create and run task '${name}'?`);
-        if (!approved) {
-          ui.info(`Cancelled creating task '${name}'`);
-          return 0;
-        }
-      }
+      const approved = await approvedOrCancelled(args, ui, {
+        note: "Creating the task runs it now and applies the changes above.",
+        question: `Create and run task '${name}'?`,
+        cancelled: `Cancelled creating task '${name}'`,
+      });
+      if (!approved) return 0;
       ui.info(`Creating and running task '${name}'...`);
       const created = (await client.request("POST", "/v1/tasks?run=now", { task })).body as CreateAnswer;
       ui.output(`Request ID: ${created.request_id ?? ""}`);

@@ -4,7 +4,7 @@
  */
 import type { CliCommand } from "../command.ts";
 import { clientFlags } from "../api-client.ts";
-import { runTaskCommand } from "./task-shared.ts";
+import { approvedOrCancelled, autoApproveFlag, runTaskCommand } from "./task-shared.ts";
 
 const usage = "cts-runtime task enable [options] <task name>";
 
@@ -16,10 +16,7 @@ const taskEnableCommand: CliCommand = {
   name: "task enable",
   summary: "Enables a task, showing and applying its plan",
   usage: "Shows the changes enabling the task would make, asks for approval, then enables and runs it.\n\nArguments: <task name> (after the options)",
-  flags: [
-    ...clientFlags,
-    { name: "auto-approve", type: "bool", default: false, help: "Skip the approval prompt." },
-  ],
+  flags: [...clientFlags, autoApproveFlag],
   run: (args, io) =>
     runTaskCommand(args, io, 1, usage, async (client, [name], ui) => {
       const path = `/v1/tasks/${encodeURIComponent(name!)}`;
@@ -34,14 +31,12 @@ const taskEnableCommand: CliCommand = {
         ui.info(`'${name}' enable complete!`);
         return 0;
       }
-      if (args.flags["auto-approve"] !== true) {
-        ui.info("Enabling the task runs it now and applies the changes above.");
-        const approved = await ui.approve(`Enable and run '${name}'?`);
-        if (!approved) {
-          ui.info(`Cancelled enabling '${name}'`);
-          return 0;
-        }
-      }
+      const approved = await approvedOrCancelled(args, ui, {
+        note: "Enabling the task runs it now and applies the changes above.",
+        question: `Enable and run '${name}'?`,
+        cancelled: `Cancelled enabling '${name}'`,
+      });
+      if (!approved) return 0;
       ui.info(`Enabling and running '${name}'...`);
       await client.request("PATCH", `${path}?run=now`, { enabled: true });
       ui.info(`'${name}' enable complete!`);

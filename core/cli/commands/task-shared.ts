@@ -2,7 +2,7 @@
  * @module What CTS's task commands share: the `==> ` / 4-space output style, the approval prompt
  * (only a literal `yes` proceeds) and turning failures into CTS's exit codes.
  */
-import { ExitCode, type CliIo, type ParsedArgs } from "../command.ts";
+import { ExitCode, type CliIo, type FlagSpec, type ParsedArgs } from "../command.ts";
 import { ApiRequestError, clientFromFlags, type CtsApiClient } from "../api-client.ts";
 import { errorMessage } from "../../plugin-api/mod.ts";
 
@@ -29,6 +29,25 @@ export function ui(io: CliIo): Ui {
       return answer?.trim() === "yes";
     },
   };
+}
+
+/** The flag of the commands that ask before they change anything. */
+export const autoApproveFlag: FlagSpec = { name: "auto-approve", type: "bool", default: false, help: "Skip the approval prompt." };
+
+/**
+ * True when `-auto-approve` was given or the user answers `yes`; otherwise prints `cancelled` and
+ * the command ends with 0 (declining is not an error). `note`, if any, is said before the question.
+ */
+export async function approvedOrCancelled(
+  args: ParsedArgs,
+  ui: Ui,
+  prompt: { readonly note?: string; readonly question: string; readonly cancelled: string },
+): Promise<boolean> {
+  if (args.flags["auto-approve"] === true) return true;
+  if (prompt.note) ui.info(prompt.note);
+  if (await ui.approve(prompt.question)) return true;
+  ui.info(prompt.cancelled);
+  return false;
 }
 
 /** A task command's body: gets the API client and the positional arguments. */
