@@ -1,6 +1,7 @@
 /** @module Parses one config file by extension: `.hcl` with HashiCorp's HCL parser (WASM), `.json` as JSON. */
 import { parse as parseHcl } from "@cdktf/hcl2json";
 import type { ConfigIssue } from "./config-error.ts";
+import { quotedKeyBlocksToMaps } from "./hcl1-quoted-keys.ts";
 import { isPlainObject } from "./shape-blocks.ts";
 
 export type ParsedFile =
@@ -26,6 +27,15 @@ export async function parseConfigText(file: string, text: string): Promise<Parse
   try {
     return { ok: true, value: await parseHcl(file, text) as Record<string, unknown> };
   } catch (error) {
+    // CTS reads HCL 1, where a map may be a block with quoted keys; retry with those as attributes.
+    const rewritten = quotedKeyBlocksToMaps(text);
+    if (rewritten !== text) {
+      try {
+        return { ok: true, value: await parseHcl(file, rewritten) as Record<string, unknown> };
+      } catch {
+        // The rewrite did not help: report the error of the file as written.
+      }
+    }
     return fail(`invalid HCL: ${hclMessage(error, file)}`);
   }
 }

@@ -107,7 +107,7 @@ terraform_provider "local" {
 
 terraform_provider "null" {
   alias = "primary"
-  # HCL 2 needs `=` for a map whose keys are quoted: task_env = { ... }.
+  # Written as an attribute here; the block form of CTS's docs (task_env { "K" = "v" }) loads too.
   task_env = {
     "NULL_PROVIDER_MODE" = "primary"
   }

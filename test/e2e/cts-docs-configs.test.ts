@@ -61,12 +61,12 @@ task {
 }
 
 describe("terraform_provider dynamic values", () => {
-  test("task_env resolves {{ env }} and {{ key }} once at start-up, as CTS does", async () => {
+  test("task_env, written as a block as CTS's docs do, resolves {{ env }} and {{ key }} at start-up", async () => {
     await fetch(`${consul.url}/v1/kv/cts/provider-token`, { method: "PUT", body: "from-consul-kv" });
     const dir = join(tmp.path, "templates");
     const config = writeConfig(dir, `
 terraform_provider "terraform" {
-  task_env = {
+  task_env {
     "MY_FROM_ENV" = "{{ env \\"CTS_DOCS_TOKEN\\" }}"
     "MY_FROM_KV"  = "{{ key \\"cts/provider-token\\" }}"
     "MY_UNSET"    = "x{{ env \\"CTS_DOCS_NOT_SET\\" }}y"

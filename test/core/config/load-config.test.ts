@@ -336,8 +336,19 @@ describe("beyond CTS and HCL details", () => {
     });
   });
 
-  test("HCL 1 block maps with quoted keys get a hint", async () => {
-    const cwd = dir({ "a.hcl": `terraform_provider "x" {\n  task_env {\n    "KEY" = "v"\n  }\n}\n` });
+  test("HCL 1 block maps with quoted keys load as maps (CTS docs write task_env this way)", async () => {
+    const cwd = dir({
+      "a.hcl": `terraform_provider "x" {\n  task_env {\n    # the token\n    "MY_KEY" = "v"\n    "B" = "w"\n  }\n}\n` +
+        `task {\n  name = "t"\n  module = "m"\n  condition "services" {\n    names = ["web"]\n` +
+        `    cts_user_defined_meta { "team-a" = "x" }\n  }\n}\n`,
+    });
+    const { config } = await load(cwd, [{ kind: "file", path: "a.hcl" }]);
+    expect(config.terraform_providers[0]!.task_env).toEqual({ MY_KEY: "v", B: "w" });
+    expect(config.tasks[0]!.condition).toMatchObject({ cts_user_defined_meta: { "team-a": "x" } });
+  });
+
+  test("a quoted argument name that is not a map body still fails with a hint", async () => {
+    const cwd = dir({ "a.hcl": `terraform_provider "x" {\n  region = "r"\n  "KEY" = "v"\n}\n` });
     const issues = await issuesOf(load(cwd, [{ kind: "file", path: "a.hcl" }]));
     expect(issues).toHaveLength(1);
     expect(issues[0]!.message).toMatch(/^invalid HCL: line 3,.*task_env = \{ "KEY" = "value" \}\)$/);
