@@ -1,5 +1,6 @@
 /** @module Builds a Consul client for tests: plain config, real file system, fast backoff. */
 import type { ConsulConfig } from "../../../core/plugin-api/mod.ts";
+import { testConsulConfig } from "../../../core/plugin-testkit/src/test-config.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { type ClosableConsulClient, createConsulClient } from "../../../plugins/consul-client/mod.ts";
 import { type CaptureLogger, createCaptureLogger } from "./capture-logger.ts";
@@ -7,14 +8,8 @@ import { type CaptureLogger, createCaptureLogger } from "./capture-logger.ts";
 export type TestConsulConfig = Pick<ConsulConfig, "address" | "token" | "auth" | "tls" | "transport">;
 
 export function consulConfig(address: string, overrides: Partial<TestConsulConfig> = {}): TestConsulConfig {
-  return {
-    address,
-    token: "",
-    auth: { enabled: false, username: "", password: "" },
-    tls: { enabled: false, verify: true, ca_cert: "", ca_path: "", cert: "", key: "", server_name: "" },
-    transport: {},
-    ...overrides,
-  };
+  const { token, auth, tls, transport } = testConsulConfig();
+  return { address, token, auth, tls, transport, ...overrides };
 }
 
 export async function testClient(

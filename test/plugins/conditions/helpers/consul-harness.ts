@@ -4,7 +4,7 @@
  * Consul state the way operators do (catalog register/deregister, KV put/delete).
  */
 import type { ConsulQuery, ConsulQueryResult, LogFields, Logger } from "../../../../core/plugin-api/mod.ts";
-import { eventually } from "../../../../core/plugin-testkit/mod.ts";
+import { eventually, testConsulConfig } from "../../../../core/plugin-testkit/mod.ts";
 import { createFileSystem } from "../../../../core/runtime/file-system.ts";
 import { type ClosableConsulClient, createConsulClient } from "../../../../plugins/consul-client/mod.ts";
 import { SharedQueryWatcher } from "../../../../plugins/task-engine/mod.ts";
@@ -65,13 +65,7 @@ const silent: Logger = {
 export async function startConsulHarness(): Promise<ConsulHarness> {
   const server = await startConsulDevServer();
   const client = await createConsulClient({
-    consul: {
-      address: server.url,
-      token: "",
-      auth: { enabled: false, username: "", password: "" },
-      tls: { enabled: false, verify: true, ca_cert: "", ca_path: "", cert: "", key: "", server_name: "" },
-      transport: {},
-    },
+    consul: testConsulConfig({ address: server.url }),
     fs: createFileSystem(),
     logger: silent,
     backoff: { baseMs: 20, maxMs: 200 },
