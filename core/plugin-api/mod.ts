@@ -9,6 +9,7 @@ export type {
   HookOptions, PluginContext, PluginDefinition, PluginKind, PluginLifecycle, PluginSpec, ServiceFactory,
 } from "./src/define-plugin.ts";
 export { CtsError, errorMessage, isCtsError } from "./src/errors.ts";
+export { sleep } from "./src/sleep.ts";
 export type { CtsErrorCode } from "./src/errors.ts";
 export type { JsonSchema } from "./src/json-schema.ts";
 export type { Named, Registry } from "./src/registry.ts";

@@ -11,7 +11,7 @@
  * down first; crash failover is therefore at most 2×TTL plus that pause plus a round trip.
  */
 import {
-  consulQuery, errorMessage, type ConsulClient, type KvPair, type LeaderInfo, type Leadership, type Logger,
+  consulQuery, errorMessage, sleep, type ConsulClient, type KvPair, type LeaderInfo, type Leadership, type Logger,
 } from "../../../core/plugin-api/mod.ts";
 import { formatDuration } from "../../../core/config/duration.ts";
 import type { KvLayout } from "./kv-layout.ts";
@@ -253,17 +253,4 @@ function parseLockValue(raw: string): LeaderInfo | undefined {
 
 function decodeBase64Utf8(base64: string): string {
   return new TextDecoder().decode(Uint8Array.from(atob(base64), (char) => char.charCodeAt(0)));
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted || ms <= 0) return resolve();
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }

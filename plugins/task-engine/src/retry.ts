@@ -2,6 +2,7 @@
  * @module Retrying a failed apply as CTS does in daemon runs: two more attempts, after a random
  * wait in [1, 1.5) s and then in [2, 3) s.
  */
+import { sleep } from "../../../core/plugin-api/mod.ts";
 
 /** Waits before attempt n (1-based retry count); n = 1 → [1000, 1500) ms, n = 2 → [2000, 3000) ms. */
 export function retryDelayMs(retry: number, random: () => number = Math.random): number {
@@ -26,16 +27,4 @@ export async function withRetries<T>(
       if (signal.aborted) throw error;
     }
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }
