@@ -13,5 +13,5 @@ export type { DriverConformanceFixtures } from "./src/describe-driver-conformanc
 export { describeTaskStoreConformance, sampleEvent, sampleTask } from "./src/describe-task-store-conformance.ts";
 export { eventually, latest, recordingContext } from "./src/recording-context.ts";
 export type { RecordingContext } from "./src/recording-context.ts";
-export { daemonRunOptions, testConfig, testConsulConfig } from "./src/test-config.ts";
+export { daemonRunOptions, testConfig, testConsulConfig, testTask } from "./src/test-config.ts";
 export type { TestConfigOverrides } from "./src/test-config.ts";

@@ -6,25 +6,17 @@
  */
 import { describe, expect, it } from "vitest";
 import type { StoredTask, TaskConfig, TaskEvent, TaskStore } from "../../plugin-api/mod.ts";
+import { testTask } from "./test-config.ts";
 
+/** A task with every list and map field filled, so a store's round trip is visible. */
 export function sampleTask(name: string, overrides: Partial<TaskConfig> = {}): TaskConfig {
-  return {
-    name,
+  return testTask(name, {
     description: `task ${name}`,
-    enabled: true,
     providers: ["local"],
     module: "./modules/print",
-    version: "",
     variables: { greeting: "\"hi\"" },
-    variable_files: [],
-    working_dir: `sync-tasks/${name}`,
-    buffer_period: { enabled: false, min: 0, max: 0 },
-    buffer_period_configured: false,
-    condition: { type: "services", names: ["web"], filter: "", datacenter: "", namespace: "", cts_user_defined_meta: {}, use_as_module_input: true },
-    module_input: [],
-    driver: "terraform",
     ...overrides,
-  };
+  });
 }
 
 export function sampleEvent(task: string, n: number, success = true): TaskEvent {

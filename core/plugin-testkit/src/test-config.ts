@@ -1,5 +1,5 @@
-/** @module A complete, valid CtsConfig with CTS's defaults, for booting a kernel in tests. */
-import type { ConsulConfig, CtsConfig, RunOptions } from "../../plugin-api/mod.ts";
+/** @module A complete, valid CtsConfig (and task) with CTS's defaults, for booting a kernel in tests. */
+import type { ConsulConfig, CtsConfig, RunOptions, TaskConfig } from "../../plugin-api/mod.ts";
 
 /** Any top-level field replaces the default; `consul` fields are merged into the default block. */
 export interface TestConfigOverrides extends Partial<Omit<CtsConfig, "consul">> {
@@ -49,6 +49,30 @@ export function testConfig(overrides: TestConfigOverrides = {}): CtsConfig {
     max_concurrent_runs: 0,
     sources: [],
     ...fields,
+  };
+}
+
+/** A task as core/config hands it over: services condition on "web", no buffer period of its own. */
+export function testTask(name: string, overrides: Partial<TaskConfig> = {}): TaskConfig {
+  return {
+    name,
+    description: "",
+    enabled: true,
+    providers: [],
+    module: "./module",
+    version: "",
+    variables: {},
+    variable_files: [],
+    working_dir: `sync-tasks/${name}`,
+    buffer_period: { enabled: false, min: 0, max: 0 },
+    buffer_period_configured: false,
+    condition: {
+      type: "services", names: ["web"], filter: "", datacenter: "", namespace: "", cts_user_defined_meta: {},
+      use_as_module_input: true,
+    },
+    module_input: [],
+    driver: "terraform",
+    ...overrides,
   };
 }
 

@@ -3,32 +3,13 @@ import type {
   ConsulConfig, ProviderConfig, ServiceInstance, TaskConfig, TaskInputs,
 } from "../../../core/plugin-api/mod.ts";
 // The config module alone: benches import these fixtures outside vitest.
-import { testConsulConfig } from "../../../core/plugin-testkit/src/test-config.ts";
+import { testConsulConfig, testTask } from "../../../core/plugin-testkit/src/test-config.ts";
 
 /** The consul block the driver renders from (backend, environment): the testkit's defaults. */
 export const consulConfig: (overrides?: Partial<ConsulConfig>) => ConsulConfig = testConsulConfig;
 
 export function taskConfig(overrides: Partial<TaskConfig> = {}): TaskConfig {
-  return {
-    name: "web-task",
-    description: "",
-    enabled: true,
-    providers: [],
-    module: "./modules/web",
-    version: "",
-    variables: {},
-    variable_files: [],
-    working_dir: "sync-tasks/web-task",
-    buffer_period: { enabled: false, min: 0, max: 0 },
-    buffer_period_configured: false,
-    condition: {
-      type: "services", names: ["web"], filter: "", datacenter: "", namespace: "",
-      cts_user_defined_meta: {}, use_as_module_input: true,
-    },
-    module_input: [],
-    driver: "terraform",
-    ...overrides,
-  };
+  return testTask("web-task", { module: "./modules/web", ...overrides });
 }
 
 export function provider(id: string, fields: Partial<ProviderConfig> = {}): ProviderConfig {

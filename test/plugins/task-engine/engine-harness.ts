@@ -8,7 +8,7 @@ import type {
 } from "../../../core/plugin-api/mod.ts";
 import { queryWatcherToken, taskManagerToken } from "../../../core/plugin-api/mod.ts";
 import { createTestKernel } from "../../../core/plugin-testkit/src/create-test-kernel.ts";
-import { testConfig } from "../../../core/plugin-testkit/src/test-config.ts";
+import { testConfig, testTask } from "../../../core/plugin-testkit/src/test-config.ts";
 import type { Kernel } from "../../../core/kernel/kernel.ts";
 import type { BuiltinPlugin } from "../../../core/kernel/builtin-plugins.ts";
 import type { SharedQueryWatcher } from "../../../plugins/task-engine/src/query-watcher.ts";
@@ -22,26 +22,8 @@ const ENGINE_PLUGINS = [
 export const builtins: BuiltinPlugin[] = ENGINE_PLUGINS.map((id) => ({ id, load: () => import(`../../../plugins/${id}/mod.ts`) }));
 
 export function servicesTask(name: string, services: string[], overrides: Partial<TaskConfig> = {}): TaskConfig {
-  return {
-    name,
-    description: "",
-    enabled: true,
-    providers: [],
-    module: "./module",
-    version: "",
-    variables: {},
-    variable_files: [],
-    working_dir: `sync-tasks/${name}`,
-    buffer_period: { enabled: false, min: 0, max: 0 },
-    buffer_period_configured: false,
-    condition: {
-      type: "services", names: services, filter: "", datacenter: "", namespace: "", cts_user_defined_meta: {},
-      use_as_module_input: true,
-    },
-    module_input: [],
-    driver: "recording",
-    ...overrides,
-  };
+  const base = testTask(name);
+  return testTask(name, { condition: { ...base.condition, names: services }, driver: "recording", ...overrides });
 }
 
 /** The testkit's config for engine tests: DEBUG, port 0, no buffer period, no kv_path, recording driver. */
