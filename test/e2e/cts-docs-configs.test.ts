@@ -2,11 +2,11 @@
  * Configs written the way CTS's docs write them, run by the real CLI (`start -once`) against the
  * embedded Consul and the real terraform: what a user migrating from CTS hits first.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { runCli } from "../helpers/run-cli.ts";
+import { runCli, spawnCli } from "../helpers/run-cli.ts";
 import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
 
 let consul: TestConsulDevServer;
@@ -94,5 +94,74 @@ terraform_provider "terraform" {
     });
     expect(once.code).toBe(11);
     expect(once.stdout + once.stderr).toMatch(/Consul KV key \\?"cts\/not-written\\?" does not exist/);
+  }, 120_000);
+});
+
+describe("signals", () => {
+  /** Records terraform's pid (the shell's parent) and its own, then outlives the 10 s grace period. */
+  const stuckModule = `
+variable "services" {
+  type = any
+}
+resource "terraform_data" "stuck" {
+  provisioner "local-exec" {
+    command = "echo $PPID > \${path.root}/terraform.pid; echo $$ > \${path.root}/sleep.pid; exec sleep 300"
+  }
+}
+`;
+
+  const alive = (pid: number): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  test("SIGTERM during an apply that outlives the grace period exits 12 and leaves no terraform behind", async () => {
+    const dir = join(tmp.path, "stuck");
+    mkdirSync(join(dir, "modules", "stuck"), { recursive: true });
+    writeFileSync(join(dir, "modules", "stuck", "main.tf"), stuckModule);
+    writeFileSync(join(dir, "cts.hcl"), `
+consul {
+  address = "${consul.address}"
+}
+driver "terraform" {
+  backend "local" {}
+}
+task {
+  name   = "stuck"
+  module = "./modules/stuck"
+  condition "services" {
+    names = ["web"]
+  }
+}
+`);
+    const work = join(dir, "sync-tasks", "stuck");
+    const child = spawnCli("node", ["start", "-config-file=cts.hcl", "-once"], { cwd: dir, env: terraformTestEnv() });
+    let output = "";
+    child.stdout!.on("data", (chunk) => (output += chunk));
+    child.stderr!.on("data", (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const pidIn = async (file: string): Promise<number> => {
+      for (;;) {
+        const text = existsSync(join(work, file)) ? readFileSync(join(work, file), "utf8").trim() : "";
+        if (text !== "") return Number(text);
+        if (child.exitCode !== null) throw new Error(`cts-runtime exited before the apply began:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    const terraformPid = await pidIn("terraform.pid");
+    const sleepPid = await pidIn("sleep.pid");
+    try {
+      child.kill("SIGTERM");
+      expect(await exited, output).toBe(12);
+      // Killed with cts-runtime (CTS's parent-death signal); poll while init reaps it.
+      for (let i = 0; i < 50 && alive(terraformPid); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(alive(terraformPid), `terraform ${terraformPid} outlived cts-runtime`).toBe(false);
+    } finally {
+      if (alive(sleepPid)) process.kill(sleepPid, "SIGKILL");
+    }
   }, 120_000);
 });
