@@ -11,7 +11,8 @@ export type {
 export { describeDriverConformance } from "./src/describe-driver-conformance.ts";
 export type { DriverConformanceFixtures } from "./src/describe-driver-conformance.ts";
 export { describeTaskStoreConformance, sampleEvent, sampleTask } from "./src/describe-task-store-conformance.ts";
-export { eventually, latest, recordingContext } from "./src/recording-context.ts";
+export { eventually } from "./src/eventually.ts";
+export { latest, recordingContext } from "./src/recording-context.ts";
 export type { RecordingContext } from "./src/recording-context.ts";
 export { daemonRunOptions, testConfig, testConsulConfig, testTask } from "./src/test-config.ts";
 export type { TestConfigOverrides } from "./src/test-config.ts";

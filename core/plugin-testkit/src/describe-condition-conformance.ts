@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
 import type {
   ConditionFactory, InputSource, ModuleInputFactory, QueryWatcher,
 } from "../../plugin-api/mod.ts";
-import { eventually, recordingContext } from "./recording-context.ts";
+import { eventually } from "./eventually.ts";
+import { recordingContext } from "./recording-context.ts";
 
 /** A watcher that counts what it holds open (the task engine's SharedQueryWatcher does). */
 export interface CountingQueryWatcher extends QueryWatcher {

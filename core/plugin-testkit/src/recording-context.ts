@@ -40,15 +40,6 @@ export function latest(ctx: RecordingContext, variable: InputVariable): unknown 
   return ctx.published.filter((p) => p.variable === variable).at(-1)?.value;
 }
 
-/** Polls `check` until it holds (bounded, so a broken source fails instead of hanging). */
-export async function eventually(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 function recordingLogger(name: string, logs: RecordingContext["logs"]): Logger {
   const log = (level: string) => (message: string, fields?: LogFields) => {
     logs.push({ level, message, ...(fields ? { fields } : {}) });

@@ -8,6 +8,7 @@ import type {
 } from "../../../core/plugin-api/mod.ts";
 import { queryWatcherToken, taskManagerToken } from "../../../core/plugin-api/mod.ts";
 import { createTestKernel } from "../../../core/plugin-testkit/src/create-test-kernel.ts";
+import { eventually } from "../../../core/plugin-testkit/src/eventually.ts";
 import { testConfig, testTask } from "../../../core/plugin-testkit/src/test-config.ts";
 import type { Kernel } from "../../../core/kernel/kernel.ts";
 import type { BuiltinPlugin } from "../../../core/kernel/builtin-plugins.ts";
@@ -104,14 +105,8 @@ function logLevel(level: CtsConfig["log_level"]): LogLevel {
 }
 
 /** Polls `check` until it returns a truthy value (bounded; events, not timing, are asserted). */
-export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+export function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
+  return eventually(check, what, timeoutMs, 20);
 }
 
 /** Registers one instance of `service` through the agent API. */
