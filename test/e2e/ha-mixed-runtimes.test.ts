@@ -9,9 +9,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
 import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
 import {
-  bundleRecordingDriver, failover, HaInstance, freePort, overlappingApplies, readRecords, recordingDriverHcl,
+  bundleRecordingDriver, failover, HaInstance, overlappingApplies, readRecords, recordingDriverHcl,
   registerService, stopCluster, until, waitForLeader,
 } from "../plugins/ha-consul/ha-cluster.ts";
+import { freePort } from "../helpers/free-port.ts";
 
 let consul: TestConsulDevServer;
 let dir: string;

@@ -8,7 +8,7 @@ import { ConsulTaskStore } from "../../../plugins/ha-consul/src/consul-task-stor
 import { kvLayoutOf } from "../../../plugins/ha-consul/src/kv-layout.ts";
 import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import { testClient } from "../consul-client/client-options.ts";
-import { describeTaskStoreConformance, sampleEvent, sampleTask } from "../task-store-memory/task-store-conformance.ts";
+import { describeTaskStoreConformance, sampleEvent, sampleTask } from "../../../core/plugin-testkit/mod.ts";
 import { haConfig, layoutOf, startHaConsul } from "./ha-harness.ts";
 
 let consul: TestConsulDevServer;
