@@ -21,8 +21,17 @@ export interface TaskDefaults {
   readonly buffer_period: BufferPeriodConfig;
   /** The configured driver's name. */
   readonly driver: string;
-  /** Deprecated `service` blocks: id → service name, for the deprecated task `services` field. */
-  readonly service_ids?: Readonly<Record<string, string>>;
+  /** Deprecated `service` blocks by id (default: name), for the deprecated task `services` field. */
+  readonly service_blocks?: Readonly<Record<string, DeprecatedServiceBlock>>;
+}
+
+/** A deprecated `service` block: how CTS queried one service for tasks naming it in `services`. */
+export interface DeprecatedServiceBlock {
+  readonly name: string;
+  readonly datacenter?: string;
+  readonly namespace?: string;
+  readonly filter?: string;
+  readonly cts_user_defined_meta?: Readonly<Record<string, string>>;
 }
 
 export interface BuildTaskContext {
@@ -47,15 +56,17 @@ export function buildTask(raw: Json, ctx: BuildTaskContext): TaskConfig {
   if (raw.source_input !== undefined) warn("source_input", "deprecated; use module_input");
 
   const [conditionType, conditionBody] = labelled(raw.condition)[0] ?? [];
-  const services = (raw.services as string[] | undefined)?.map((id) => ctx.defaults.service_ids?.[id] ?? id);
+  const services = raw.services === undefined
+    ? undefined
+    : deprecatedServices(raw.services as string[], ctx.defaults.service_blocks ?? {}, warn);
   if (services !== undefined) warn("services", "deprecated; use condition \"services\" or module_input \"services\"");
 
   let condition: TaskConfig["condition"];
   if (conditionType !== undefined) condition = buildCondition(conditionType, conditionBody!, warn);
-  else if (services !== undefined) condition = buildCondition("services", { names: services }, warn);
+  else if (services !== undefined) condition = buildCondition("services", services, warn);
   else condition = { type: "" };
   if (conditionType !== undefined && conditionType !== "services" && services !== undefined) {
-    moduleInputs.push(moduleInput("services", { names: services }));
+    moduleInputs.push(moduleInput("services", services));
   }
 
   const rawBuffer = raw.buffer_period as RawBufferPeriod | undefined;
@@ -133,6 +144,43 @@ function servicesSelector(body: Json) {
     datacenter: str(body.datacenter),
     namespace: str(body.namespace),
     cts_user_defined_meta: { ...(body.cts_user_defined_meta as Record<string, string> | undefined) },
+    ...(body.cts_user_defined_meta_by_service !== undefined
+      ? { cts_user_defined_meta_by_service: body.cts_user_defined_meta_by_service as Record<string, Record<string, string>> }
+      : {}),
+  };
+}
+
+/**
+ * The selector the deprecated `services` field stands for: ids of `service` blocks become their
+ * names, and each block's `cts_user_defined_meta` applies to its service. CTS queried each service
+ * with its own block's datacenter, namespace and filter; one selector holds one of each, so they
+ * are taken when the named blocks agree, and a warning says so when they do not.
+ */
+function deprecatedServices(
+  ids: readonly string[],
+  blocks: Readonly<Record<string, DeprecatedServiceBlock>>,
+  warn: (field: string, message: string) => void,
+): Json {
+  const entries = ids.map((id) => blocks[id] ?? { name: id });
+  const metaByService: Record<string, Record<string, string>> = {};
+  for (const entry of entries) {
+    if (entry.cts_user_defined_meta && Object.keys(entry.cts_user_defined_meta).length > 0) {
+      metaByService[entry.name] = { ...entry.cts_user_defined_meta };
+    }
+  }
+  const shared = (field: "datacenter" | "namespace" | "filter"): string => {
+    const values = [...new Set(entries.map((entry) => entry[field] ?? ""))];
+    if (values.length > 1) {
+      warn("services", `the service blocks it names set different ${field} values; using "${values.find((v) => v !== "")}" for all`);
+    }
+    return values.find((value) => value !== "") ?? "";
+  };
+  return {
+    names: entries.map((entry) => entry.name),
+    datacenter: shared("datacenter"),
+    namespace: shared("namespace"),
+    filter: shared("filter"),
+    ...(Object.keys(metaByService).length > 0 ? { cts_user_defined_meta_by_service: metaByService } : {}),
   };
 }
 

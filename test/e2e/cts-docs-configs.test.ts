@@ -165,3 +165,45 @@ task {
     }
   }, 120_000);
 });
+
+describe("deprecated configs (CTS before 0.5)", () => {
+  test("service blocks give the services a task names in `services` their cts_user_defined_meta", async () => {
+    await fetch(`${consul.url}/v1/agent/service/register`, {
+      method: "PUT", body: JSON.stringify({ Name: "api", ID: "api-1", Address: "10.0.1.1", Port: 8080 }),
+    });
+    const dir = join(tmp.path, "legacy");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "cts.hcl"), `
+consul {
+  address = "${consul.address}"
+}
+driver "terraform" {
+  backend "local" {}
+}
+service {
+  name       = "web"
+  id         = "web-dc1"
+  datacenter = "dc1"
+  cts_user_defined_meta {
+    vip = "192.0.2.10"
+  }
+}
+task {
+  name     = "legacy"
+  source   = "../modules/env"
+  services = ["web-dc1", "api"]
+}
+`);
+    const once = await runCli("node", ["start", "-config-file=cts.hcl", "-once"], {
+      cwd: dir, env: terraformTestEnv(), timeoutMs: 90_000,
+    });
+    expect(once.code, once.stdout + once.stderr).toBe(0);
+    const tfvars = readFileSync(join(dir, "sync-tasks", "legacy", "terraform.tfvars"), "utf8");
+    const metaOf = (key: string) => {
+      const block = tfvars.slice(tfvars.indexOf(`"${key}"`));
+      return /cts_user_defined_meta = (\{\}|\{[^}]*\})/.exec(block)?.[1]?.replace(/\s+/g, " ");
+    };
+    expect(metaOf("web-1.consul-dev.dc1")).toBe(`{ vip = "192.0.2.10" }`);
+    expect(metaOf("api-1.consul-dev.dc1")).toBe("{}");
+  }, 120_000);
+});

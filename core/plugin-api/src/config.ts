@@ -95,6 +95,11 @@ export interface ServicesSelectorConfig {
   readonly datacenter: string;
   readonly namespace: string;
   readonly cts_user_defined_meta: Readonly<Record<string, string>>;
+  /**
+   * Per service name, from CTS's deprecated `service` blocks (the deprecated task `services` field);
+   * a name's map applies only when `cts_user_defined_meta` is empty, as in CTS.
+   */
+  readonly cts_user_defined_meta_by_service?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 export interface ServicesConditionConfig extends ServicesSelectorConfig {

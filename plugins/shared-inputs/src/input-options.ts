@@ -25,6 +25,7 @@ const servicesFields: Readonly<Record<string, JsonSchema>> = {
   regexp: { type: "string" },
   filter: { type: "string", default: "" },
   cts_user_defined_meta: { ...stringMap, default: {} },
+  cts_user_defined_meta_by_service: { type: "object", additionalProperties: stringMap },
 };
 
 export const servicesConditionSchema: JsonSchema = {
@@ -55,6 +56,8 @@ export interface ServicesOptions {
   readonly datacenter: string;
   readonly namespace: string;
   readonly userMeta: Readonly<Record<string, string>>;
+  /** Per service name (deprecated `service` blocks); used where `userMeta` is empty. */
+  readonly userMetaByService?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** Whether the data is published as the task's `services` variable. */
   readonly render: boolean;
 }
@@ -90,6 +93,9 @@ export function readServicesOptions(config: Config, what: string): ServicesOptio
     datacenter: string(config, "datacenter", what),
     namespace: string(config, "namespace", what),
     userMeta: stringRecord(config.cts_user_defined_meta, `${what} cts_user_defined_meta`),
+    ...(config.cts_user_defined_meta_by_service !== undefined && config.cts_user_defined_meta_by_service !== null
+      ? { userMetaByService: metaByService(config.cts_user_defined_meta_by_service, what) }
+      : {}),
     render: useAsModuleInput(config),
   };
 }
@@ -151,4 +157,13 @@ function stringRecord(value: unknown, what: string): Record<string, string> {
 
 function invalid(what: string, why: string): CtsError {
   return new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot configure ${what}: ${why}`);
+}
+
+function metaByService(value: unknown, what: string): Record<string, Record<string, string>> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw invalid(what, "cts_user_defined_meta_by_service must map service names to maps");
+  }
+  return Object.fromEntries(Object.entries(value).map(([name, meta]) =>
+    [name, stringRecord(meta, `${what} cts_user_defined_meta_by_service.${name}`)]
+  ));
 }

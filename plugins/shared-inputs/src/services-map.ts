@@ -14,6 +14,8 @@ export interface BuildServicesOptions {
   readonly order: ServicesOrder;
   /** Copied into every instance's `cts_user_defined_meta`. */
   readonly userMeta?: Readonly<Record<string, string>>;
+  /** Per service name (CTS's deprecated `service` blocks); applies only while `userMeta` is empty. */
+  readonly userMetaByService?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /** Consul's reserved check ids for maintenance mode; such checks report `critical`. */
@@ -102,7 +104,7 @@ export function buildServicesMap(
     : [Object.values(entriesByService).flat()];
   const result: Record<string, ServiceInstance> = {};
   for (const group of groups) {
-    const instances = group.map((entry) => toServiceInstance(entry, options.userMeta)).sort(byNodeThenId);
+    const instances = group.map((entry) => toServiceInstance(entry, userMetaOf(entry, options))).sort(byNodeThenId);
     for (const instance of instances) result[serviceKey(instance)] = instance;
   }
   return result;
@@ -118,4 +120,9 @@ export function sortedRecord(value: Readonly<Record<string, string>> | null | un
   const result: Record<string, string> = {};
   for (const key of Object.keys(value ?? {}).sort(compareStrings)) result[key] = String(value![key]);
   return result;
+}
+
+function userMetaOf(entry: ServiceEntryBody, options: BuildServicesOptions): Readonly<Record<string, string>> | undefined {
+  if (options.userMetaByService === undefined || Object.keys(options.userMeta ?? {}).length > 0) return options.userMeta;
+  return options.userMetaByService[entry.Service?.Service ?? ""] ?? options.userMeta;
 }

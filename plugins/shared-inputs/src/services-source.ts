@@ -104,7 +104,8 @@ export class ServicesSource extends RenderingSource<ServicesMap> {
       entriesByService[name] = subscription.entries;
     }
     const order = this.#matcher === undefined ? "names" : "regexp";
-    this.render(buildServicesMap(entriesByService, { order, userMeta: this.#options.userMeta }), detail);
+    const { userMeta, userMetaByService } = this.#options;
+    this.render(buildServicesMap(entriesByService, { order, userMeta, userMetaByService }), detail);
   }
 }
 

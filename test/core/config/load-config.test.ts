@@ -319,6 +319,24 @@ describe("variable files and deprecated fields", () => {
     });
     expect(loaded.warnings.map((warning) => warning.path)).toEqual(["task[0].source", "task[0].services", "service"]);
   });
+
+  test("service blocks carry their datacenter, filter and per-service cts_user_defined_meta into the task", async () => {
+    const cwd = dir({
+      "a.hcl": `service {\n  name = "web"\n  id = "web-1"\n  datacenter = "dc2"\n  filter = "Service.Tags contains \\"a\\""\n` +
+        `  cts_user_defined_meta {\n    vip = "v"\n  }\n}\nservice {\n  name = "api"\n  datacenter = "dc2"\n` +
+        `  filter = "Service.Tags contains \\"a\\""\n}\n` +
+        `task {\n  name = "t"\n  module = "./m"\n  services = ["web-1", "api"]\n}\n` +
+        `task {\n  name = "u"\n  module = "./m"\n  services = ["web-1", "db"]\n}\n`,
+    });
+    const loaded = await load(cwd, [{ kind: "file", path: "a.hcl" }]);
+    expect(loaded.config.tasks[0]!.condition).toMatchObject({
+      type: "services", names: ["web", "api"], datacenter: "dc2", filter: `Service.Tags contains "a"`,
+      cts_user_defined_meta: {}, cts_user_defined_meta_by_service: { web: { vip: "v" } },
+    });
+    // "db" has no block: one selector cannot query it elsewhere, so the user is told.
+    expect(loaded.warnings.filter((warning) => warning.path === "task[1].services").map((w) => w.message))
+      .toContain(`the service blocks it names set different datacenter values; using "dc2" for all`);
+  });
 });
 
 describe("beyond CTS and HCL details", () => {
