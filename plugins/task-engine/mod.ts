@@ -64,6 +64,7 @@ const taskManagerService = defineService({
         instanceId: deps.leadership.instanceId,
         signal: stop.signal,
         eventLimit: deps.config.events_per_task > 0 ? deps.config.events_per_task : 5,
+        eventListeners: new Set(),
       },
       runOptions: deps.runOptions,
       leadership: deps.leadership,

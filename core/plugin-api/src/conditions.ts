@@ -30,6 +30,8 @@ export interface QueryWatcher {
    * Returns an unsubscribe function; the blocking query stops when its last listener leaves.
    */
   subscribe(query: ConsulQuery, listener: (result: ConsulQueryResult) => void): () => void;
+  /** Optional (the engine's watcher has it): blocking queries open and subscriptions, for metrics. */
+  stats?(): { readonly open: number; readonly subscribers: number };
 }
 
 export interface InputContext {

@@ -1,7 +1,7 @@
 /** @module What every task runtime shares: the engine's services, resolved once per kernel. */
 import type {
   ConditionFactory, CtsConfig, DriverFactory, FileSystem, Logger, ModuleInputFactory, QueryWatcher, Registry,
-  TaskStore,
+  TaskEvent, TaskStore,
 } from "../../../core/plugin-api/mod.ts";
 import type { ProviderTemplates } from "./provider-templates.ts";
 import type { RunLimiter } from "./run-limiter.ts";
@@ -23,4 +23,6 @@ export interface EngineContext {
   readonly signal: AbortSignal;
   /** Kept events per task. */
   readonly eventLimit: number;
+  /** TaskManager.onEvent subscribers, told of every recorded event. */
+  readonly eventListeners: Set<(event: TaskEvent) => void>;
 }

@@ -116,6 +116,12 @@ export class EngineTaskManager implements TaskManager {
     return this.#engine.idle();
   }
 
+  onEvent(listener: (event: TaskEvent) => void): () => void {
+    const listeners = this.#engine.context.eventListeners;
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  }
+
   async #inspect(runtime: TaskRuntime): Promise<InspectPlan> {
     return runtime.plan();
   }

@@ -260,6 +260,14 @@ export class TaskRuntime {
 
   async #record(event: TaskEvent): Promise<TaskEvent> {
     this.#events = pushEvent(this.#events, event, this.#ctx.eventLimit);
+    for (const listener of this.#ctx.eventListeners) {
+      // A listener (metrics) must never break a run.
+      try {
+        listener(event);
+      } catch (error) {
+        this.#logger.error("event listener failed", { error: errorMessage(error) });
+      }
+    }
     try {
       await this.#ctx.store.addEvent(event, this.#ctx.eventLimit);
     } catch (error) {

@@ -36,4 +36,6 @@ export interface TaskManager {
   runNow(name: string, reason: TriggerReason): Promise<TaskEvent | undefined>;
   /** Resolves when no run is in progress and no run is queued (tests, graceful stop). */
   idle(): Promise<void>;
+  /** Optional: calls `listener` with every event as it is recorded (run counters). Returns unsubscribe. */
+  onEvent?(listener: (event: TaskEvent) => void): () => void;
 }
