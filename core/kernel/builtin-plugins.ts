@@ -29,5 +29,6 @@ export const builtinPlugins: readonly BuiltinPlugin[] = [
   { id: "module-input-services", load: () => import("../../plugins/module-input-services/mod.ts") },
   { id: "module-input-consul-kv", load: () => import("../../plugins/module-input-consul-kv/mod.ts") },
   { id: "http-api", load: () => import("../../plugins/http-api/mod.ts"), when: (_config, run) => run.mode === "daemon" },
+  { id: "metrics", load: () => import("../../plugins/metrics/mod.ts"), when: (_config, run) => run.mode === "daemon" },
   { id: "service-registration", load: () => import("../../plugins/service-registration/mod.ts"), when: (_config, run) => run.mode === "daemon" },
 ];
