@@ -92,6 +92,7 @@ export function buildTask(raw: Json, ctx: BuildTaskContext): TaskConfig {
     condition,
     module_input: moduleInputs,
     driver: ctx.defaults.driver,
+    ...(raw.services !== undefined ? { services: [...(raw.services as string[])] } : {}),
   };
 }
 

@@ -205,5 +205,25 @@ task {
     };
     expect(metaOf("web-1.consul-dev.dc1")).toBe(`{ vip = "192.0.2.10" }`);
     expect(metaOf("api-1.consul-dev.dc1")).toBe("{}");
+
+    // The status API reports the deprecated field as CTS does, before and after the first run.
+    writeFileSync(join(dir, "cts.hcl"), `port = 0\n${readFileSync(join(dir, "cts.hcl"), "utf8")}`);
+    const daemon = spawnCli("node", ["start", "-config-file=cts.hcl"], { cwd: dir, env: terraformTestEnv() });
+    let output = "";
+    daemon.stdout!.on("data", (chunk) => (output += chunk));
+    daemon.stderr!.on("data", (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => daemon.on("close", resolve));
+    try {
+      while (!/watching for changes/.test(output)) {
+        if (daemon.exitCode !== null) throw new Error(output);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const port = /address=http:\/\/[^:]+:(\d+)/.exec(output)![1];
+      const status = await (await fetch(`http://127.0.0.1:${port}/v1/status/tasks/legacy`)).json();
+      expect(status.legacy.services).toEqual(["web-dc1", "api"]);
+    } finally {
+      daemon.kill("SIGTERM");
+      expect(await exited, output).toBe(0);
+    }
   }, 120_000);
 });

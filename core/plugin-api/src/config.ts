@@ -168,6 +168,8 @@ export interface TaskConfig {
   readonly module_input: readonly ModuleInputConfig[];
   /** The driver name this task runs on (the configured `driver` block, default `terraform`). */
   readonly driver: string;
+  /** CTS's deprecated `services` field as written (reported by the status API and run events). */
+  readonly services?: readonly string[];
 }
 
 export interface PluginReferenceConfig {

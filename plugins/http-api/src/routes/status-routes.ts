@@ -42,7 +42,7 @@ export function taskStatusEntry(state: TaskState, withEvents: boolean): Record<s
     events_url: hasEvents ? `/v1/status/tasks/${encodeURIComponent(name)}?include=events` : "",
     // Deprecated in CTS but still emitted: what the stored runs used, else what is configured.
     providers: hasEvents ? union(state.events.map((e) => e.config.providers)) : [...state.config.providers],
-    services: hasEvents ? union(state.events.map((e) => e.config.services)) : [],
+    services: hasEvents ? union(state.events.map((e) => e.config.services)) : [...(state.config.services ?? [])],
   };
   if (withEvents) entry.events = state.events;
   return entry;
