@@ -5,11 +5,13 @@
  * Leadership instance so that several kernels in one process never mix.
  */
 import {
-  conditionRegistryToken, configToken, consulClientToken, defineService, definePlugin, driverRegistryToken,
+  conditionRegistryToken, configToken, consulClientToken, CtsError, defineService, definePlugin, driverRegistryToken,
   fileSystemToken, leadershipToken, loggerToken, moduleInputRegistryToken, queryWatcherToken, runOptionsToken,
   shutdownToken, taskManagerToken, taskStoreToken,
 } from "../../core/plugin-api/mod.ts";
-import type { Leadership, TaskManager } from "../../core/plugin-api/mod.ts";
+import type { Leadership, PluginContext, TaskManager } from "../../core/plugin-api/mod.ts";
+import { parseDuration } from "../../core/config/duration.ts";
+import { engineOptionsSchema, type EngineOptions } from "./src/engine-options.ts";
 import { Engine } from "./src/engine.ts";
 import { SharedQueryWatcher } from "./src/query-watcher.ts";
 import { ProviderTemplates } from "./src/provider-templates.ts";
@@ -54,6 +56,7 @@ const taskManagerService = defineService({
         config: deps.config,
         logger: deps.logger,
         watcher: deps.watcher,
+        consul: deps.consul,
         store: deps.store,
         drivers: deps.drivers,
         conditions: deps.conditions,
@@ -81,12 +84,17 @@ export default definePlugin({
   logName: "tasksmanager",
   description: "Runs tasks when their Consul inputs change: shared watchers, buffer periods, serial runs, events",
   provides: [watcherService, taskManagerService],
+  optionsSchema: engineOptionsSchema,
   deps: { leadership: leadershipToken, logger: loggerToken },
-  init({ leadership, logger }, ctx) {
+  init({ leadership, logger }, ctx: PluginContext<EngineOptions>) {
+    const oneShotConsulWaitMs = parseDuration(ctx.options.one_shot_consul_wait);
+    if (oneShotConsulWaitMs === undefined) {
+      throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot use one_shot_consul_wait "${ctx.options.one_shot_consul_wait}": expected a duration such as "60s"`);
+    }
     ctx.lifecycle.onStart(() => {
       const handle = engines.get(leadership);
       if (!handle) throw new Error("Cannot start the task engine: its task manager service was not created");
-      handle.engine.start();
+      handle.engine.start({ oneShotConsulWaitMs });
     });
     // Applies in progress are allowed to finish (never cancel a half-written apply).
     ctx.lifecycle.onStop(async () => {

@@ -37,6 +37,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     const { code, reason } = await shutdown.requested;
     booted.logger.info("stopping", { reason });
     const stopped = await stopWithin(booted, STOP_GRACE_MS);
+    // Logs may be JSON or filtered by level; the reason for a failing exit is always said plainly.
+    if (code !== ExitCode.ok) options.io.err(`==> Error: ${reason}\n`);
     return stopped ? code : ExitCode.interrupt;
   } finally {
     unhook();

@@ -1,6 +1,6 @@
 /** @module What every task runtime shares: the engine's services, resolved once per kernel. */
 import type {
-  ConditionFactory, CtsConfig, DriverFactory, FileSystem, Logger, ModuleInputFactory, QueryWatcher, Registry,
+  ConditionFactory, ConsulClient, CtsConfig, DriverFactory, FileSystem, Logger, ModuleInputFactory, QueryWatcher, Registry,
   TaskEvent, TaskStore,
 } from "../../../core/plugin-api/mod.ts";
 import type { ProviderTemplates } from "./provider-templates.ts";
@@ -10,6 +10,7 @@ export interface EngineContext {
   readonly config: CtsConfig;
   readonly logger: Logger;
   readonly watcher: QueryWatcher;
+  readonly consul: ConsulClient;
   readonly store: TaskStore;
   readonly drivers: Registry<DriverFactory>;
   readonly conditions: Registry<ConditionFactory>;

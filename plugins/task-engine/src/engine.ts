@@ -5,7 +5,7 @@
 import type {
   CtsConfig, Leadership, Logger, RunOptions, Shutdown, StoredTask, TaskConfig, TaskStore,
 } from "../../../core/plugin-api/mod.ts";
-import { errorMessage } from "../../../core/plugin-api/mod.ts";
+import { CtsError, errorMessage } from "../../../core/plugin-api/mod.ts";
 import type { EngineContext } from "./engine-context.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 
@@ -14,6 +14,11 @@ export interface EngineDeps {
   readonly runOptions: RunOptions;
   readonly leadership: Leadership;
   readonly shutdown: Shutdown;
+}
+
+export interface EngineStartOptions {
+  /** How long -once/-inspect wait for a task's Consul data (see engine-options.ts). */
+  readonly oneShotConsulWaitMs: number;
 }
 
 export class Engine {
@@ -32,6 +37,7 @@ export class Engine {
   #pass: Promise<void> = Promise.resolve();
   #background = new Set<Promise<unknown>>();
   #unsubscribe: (() => void) | undefined;
+  #oneShotConsulWaitMs = 60_000;
 
   constructor(deps: EngineDeps) {
     this.context = deps.context;
@@ -53,7 +59,8 @@ export class Engine {
   }
 
   /** Starts the mode's work in the background (the once pass can outlast a start hook's timeout). */
-  start(): void {
+  start(options?: EngineStartOptions): void {
+    if (options) this.#oneShotConsulWaitMs = options.oneShotConsulWaitMs;
     const mode = this.#runOptions.mode;
     if (mode === "once") this.#pass = this.track(this.#runOnceMode());
     else if (mode === "inspect") this.#pass = this.track(this.#runInspectMode());
@@ -164,6 +171,27 @@ export class Engine {
       .map(({ task }) => task);
   }
 
+  /** -once/-inspect: the task's Consul data must arrive in time; the daemon would keep retrying. */
+  async #startSourcesWithin(runtime: TaskRuntime, taskName: string): Promise<void> {
+    const ms = this.#oneShotConsulWaitMs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const started = runtime.startSources();
+    // The caller stops the runtime on timeout, which ends this start; its outcome is then moot.
+    started.catch(() => {});
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const { consul } = this.context;
+        const why = consul.connectionState().lastError ?? "Consul did not answer";
+        reject(new CtsError("CTS_ERR_CONSUL", `Cannot read task "${taskName}"'s data from Consul at ${consul.address} within ${ms / 1000}s: ${why}`));
+      }, ms);
+    });
+    try {
+      await Promise.race([started, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async #runOnceMode(): Promise<void> {
     for (const config of this.#config.tasks) {
       const runtime = new TaskRuntime({ config }, this.context);
@@ -171,7 +199,7 @@ export class Engine {
         await this.#store.putTask({ config });
         await runtime.prepare();
         if (!config.enabled) continue;
-        await runtime.startSources();
+        await this.#startSourcesWithin(runtime, config.name);
         const event = await runtime.request({ reason: { kind: "startup", detail: "once" }, force: true, retries: false });
         if (event && !event.success) throw new Error(event.error?.message ?? "apply failed");
       } catch (error) {
@@ -198,7 +226,7 @@ export class Engine {
     for (const config of tasks) {
       const runtime = new TaskRuntime({ config }, this.context);
       try {
-        await runtime.startSources();
+        await this.#startSourcesWithin(runtime, config.name);
         const plan = await runtime.plan();
         this.#logger.info("inspection results", { task_name: config.name, plan: plan.plan, ...(plan.url ? { url: plan.url } : {}) });
       } catch (error) {

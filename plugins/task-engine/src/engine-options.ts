@@ -1,0 +1,27 @@
+/**
+ * @module The task engine's plugin options, set like any plugin's:
+ * `plugin "task-engine" { source = "builtin:task-engine" options = { one_shot_consul_wait = "2m" } }`.
+ */
+import type { JsonSchema } from "../../../core/plugin-api/mod.ts";
+
+export interface EngineOptions {
+  /**
+   * How long `-once` and `-inspect` wait for a task's Consul data before failing with exit 11.
+   * CTS fails these modes fast instead of retrying (its PR #155); a CI job must never hang on an
+   * unreachable Consul. The daemon keeps retrying forever.
+   * @default "60s"
+   */
+  readonly one_shot_consul_wait: string;
+}
+
+export const engineOptionsSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    one_shot_consul_wait: {
+      type: "string",
+      default: "60s",
+      description: "How long -once and -inspect wait for a task's Consul data before failing (Go duration).",
+    },
+  },
+};
