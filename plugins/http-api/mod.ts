@@ -3,9 +3,8 @@
  * The CLI's task commands are its client.
  */
 import {
-  configToken, definePlugin, httpRouterToken, leadershipToken, loggerToken, taskManagerToken,
+  configToken, consulClientToken, CtsError, definePlugin, httpRouterToken, loggerToken, taskManagerToken,
 } from "../../core/plugin-api/mod.ts";
-import { CtsError } from "../../core/plugin-api/mod.ts";
 import { validateTaskName } from "../../core/config/validate-task-name.ts";
 import { createApiApp } from "./src/create-api-app.ts";
 import { normalizeApiTask } from "./src/normalize-api-task.ts";
@@ -36,11 +35,10 @@ export default definePlugin({
     router: httpRouterToken,
     tasks: taskManagerToken,
     config: configToken,
-    // Not used yet: HA followers are redirected by plugins/ha-consul through router.intercept.
-    leadership: leadershipToken,
+    consul: consulClientToken,
     logger: loggerToken,
   },
-  init({ router, tasks, config, logger }, ctx) {
+  init({ router, tasks, config, consul, logger }, ctx) {
     const options = ctx.options as HttpApiOptions;
     const app = createApiApp({
       tasks,
@@ -50,6 +48,7 @@ export default definePlugin({
         if (problem !== undefined) throw new CtsError("CTS_ERR_BAD_REQUEST", `Cannot accept task name: ${problem}`);
       },
       logger,
+      consulState: () => consul.connectionState(),
       ...(options?.body_limit_bytes !== undefined ? { bodyLimitBytes: options.body_limit_bytes } : {}),
     });
     router.mount("/v1", app.fetch);

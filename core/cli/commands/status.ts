@@ -16,6 +16,17 @@ interface StatusEntry {
   readonly events?: readonly { readonly end_time: string; readonly success: boolean; readonly error: { message: string } | null }[];
 }
 
+/** `/v1/status`'s `consul` object (beyond CTS). */
+interface ConsulStatus {
+  readonly healthy: boolean;
+  readonly since: string;
+  readonly last_error?: string;
+}
+
+export function consulWarning(consul: ConsulStatus): string {
+  return `Consul is unreachable since ${consul.since}${consul.last_error ? `: ${consul.last_error}` : ""}; tasks run again once it is back`;
+}
+
 /** Aligned columns; the last column is never padded. */
 export function formatTable(rows: readonly (readonly string[])[]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
@@ -54,6 +65,8 @@ const statusCommand: CliCommand = {
       const path = name === undefined ? "/v1/status/tasks" : `/v1/status/tasks/${encodeURIComponent(name)}`;
       const body = (await client.request("GET", `${path}?include=events`)).body as Record<string, StatusEntry>;
       const entries = Object.values(body ?? {}).sort((a, b) => (a.task_name < b.task_name ? -1 : 1));
+      const overall = (await client.request("GET", "/v1/status")).body as { consul?: ConsulStatus } | undefined;
+      if (overall?.consul && !overall.consul.healthy) ui.error(consulWarning(overall.consul));
       if (entries.length === 0) {
         ui.info("No tasks");
         return 0;

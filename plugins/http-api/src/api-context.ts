@@ -1,5 +1,5 @@
 /** @module What the API's route modules share: the engine, the task mapper, the logger. */
-import type { Logger, TaskConfig, TaskManager } from "../../../core/plugin-api/mod.ts";
+import type { ConsulConnectionState, Logger, TaskConfig, TaskManager } from "../../../core/plugin-api/mod.ts";
 import type { Ajv } from "ajv";
 
 export interface ApiDeps {
@@ -12,6 +12,8 @@ export interface ApiDeps {
   /** Throws when `name` is not a valid task name. */
   readonly validateTaskName: (name: string) => void;
   readonly logger: Logger;
+  /** Beyond CTS: whether Consul is reachable, reported by `/v1/status` next to CTS's summary. */
+  readonly consulState?: () => ConsulConnectionState;
   /** Largest accepted request body. @default 1 MiB */
   readonly bodyLimitBytes?: number;
 }

@@ -5,10 +5,11 @@
  */
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TaskManager } from "../../../core/plugin-api/mod.ts";
+import { consulClientToken, consulQuery, type TaskManager } from "../../../core/plugin-api/mod.ts";
 import { CLUSTER_WITHOUT_HA_MESSAGE } from "../../../plugins/http-api/src/routes/meta-routes.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import { startEngineApp, type EngineApp, type LogRecord } from "./helpers/test-api.ts";
+import { consulWarning } from "../../../core/cli/commands/status.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -46,6 +47,7 @@ describe("status API", () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       task_summary: { status: { successful: 1, errored: 1, critical: 1, unknown: 1 }, enabled: { true: 3, false: 1 } },
+      consul: { healthy: true, since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), failures: 0 },
     });
     const post = await app.request("/v1/status", { method: "POST" });
     expect(post.status).toBe(405);
@@ -125,5 +127,17 @@ describe("status API", () => {
     const missing = await (await app.request("/v1/tasks/nope")).json();
     expect(ajv.validate("Error", missing)).toBe(true);
     expect(ajv.validate("TaskCreateRequest", { task: { name: "x", module: "m", condition: {}, extra: 1 } })).toBe(false);
+  });
+
+  // Last: it stops the Consul server for good.
+  it("reports a Consul outage next to the summary (beyond CTS), and the CLI's status warns", async () => {
+    await consul.stop();
+    // These tasks are scheduled, so nothing watches Consul here: make one real request to find out.
+    const client = engine.daemon.kernel.resolve(consulClientToken);
+    await expect(client.query(consulQuery("/v1/status/leader"), { retry: false })).rejects.toThrow();
+    const body = await (await app.request("/v1/status")).json();
+    expect(body.consul).toMatchObject({ healthy: false, last_error: expect.stringContaining("ECONNREFUSED") });
+    expect(body.consul.failures).toBeGreaterThan(0);
+    expect(consulWarning(body.consul)).toMatch(/^Consul is unreachable since \d{4}-.*ECONNREFUSED.*; tasks run again once it is back$/);
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { Logger } from "../../../../core/plugin-api/mod.ts";
 import { createApiApp } from "../../../../plugins/http-api/src/create-api-app.ts";
+import { consulClientToken } from "../../../../core/plugin-api/mod.ts";
 import { normalizeApiTask } from "../../../../plugins/http-api/src/normalize-api-task.ts";
 import { validateTaskName } from "../../../../core/config/validate-task-name.ts";
 import type { RecordingOptions } from "../../../fixtures/plugins/driver-recording/mod.ts";
@@ -51,6 +52,7 @@ export async function startEngineApp(options: {
       if (problem) throw new Error(problem);
     },
     logger: recordingLogger(logs),
+    consulState: () => daemon.kernel.resolve(consulClientToken).connectionState(),
     ...(options.bodyLimitBytes !== undefined ? { bodyLimitBytes: options.bodyLimitBytes } : {}),
   });
   return { app, daemon, logs, stop: () => daemon.stop() };
