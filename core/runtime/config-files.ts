@@ -1,6 +1,6 @@
 /**
- * @module Read-only file access the config loader needs before any kernel exists: it must tell
- * files from directories and list a directory, which the plugin-facing FileSystem does not offer.
+ * @module Read-only file access for the CLI and the config loader, which run before any kernel
+ * (and so before the plugin-facing FileSystem service) exists.
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";

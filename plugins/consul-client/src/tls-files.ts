@@ -19,8 +19,13 @@ export async function readTlsFiles(tls: TlsFilesConfig, fs: FileSystem): Promise
   const ca: string[] = [];
   if (tls.ca_cert) ca.push(await read("ca_cert", tls.ca_cert));
   if (tls.ca_path) {
+    // Same rule as the API's tls.ca_path (core/http/api-tls-options.ts): every regular file that
+    // holds a certificate, whatever its name.
     for (const name of (await fs.readDir(tls.ca_path)).sort()) {
-      if (/\.(pem|crt)$/i.test(name)) ca.push(await read("ca_path file", fs.resolve(tls.ca_path, name)));
+      const path = fs.resolve(tls.ca_path, name);
+      if (await fs.isDirectory(path)) continue;
+      const pem = await read("ca_path file", path);
+      if (pem.includes("-----BEGIN CERTIFICATE-----")) ca.push(pem);
     }
   }
   return Object.freeze({
