@@ -19,21 +19,10 @@ import {
 /** How long after a cancel request force-cancel becomes available (HCP Terraform's cool-off). */
 const FORCE_CANCEL_COOL_OFF_MS = 60 * 60 * 1000;
 
-export interface NewRun {
-  readonly workspace: WorkspaceRecord;
-  readonly configurationVersionId: string;
-  readonly message: string;
-  readonly source: string;
-  readonly isDestroy: boolean;
-  readonly refresh: boolean;
-  readonly refreshOnly: boolean;
-  readonly autoApply: boolean;
-  readonly planOnly: boolean;
-  readonly allowEmptyApply: boolean;
-  readonly targetAddrs: readonly string[] | null;
-  readonly replaceAddrs: readonly string[] | null;
-  readonly variables: readonly RunVariable[];
-}
+/** What a client asks for when it creates a run: the run record's request fields. */
+export type NewRun = Pick<RunRecord, "configurationVersionId" | "message" | "source" | "isDestroy" | "refresh"
+  | "refreshOnly" | "autoApply" | "planOnly" | "allowEmptyApply" | "targetAddrs" | "replaceAddrs" | "variables">
+  & { readonly workspace: WorkspaceRecord };
 
 export interface RunEngineOptions extends Omit<RunPhasesContext, "capacity" | "finish" | "planReadyToApply"> {
   readonly maxConcurrentRuns: number;
