@@ -7,7 +7,7 @@
 import type { FileSystem } from "../../../../plugin-api/mod.ts";
 import { conflict } from "../http/api-error.ts";
 import { newId, newSecret, now } from "../state/ids.ts";
-import type { PhaseRecord, RunRecord, RunVariable, WorkspaceRecord } from "../state/records.ts";
+import type { PhaseRecord, RunRecord, WorkspaceRecord } from "../state/records.ts";
 import type { TfcState } from "../state/tfc-state.ts";
 import { Capacity } from "./capacity.ts";
 import { RunLog } from "./run-log.ts";
