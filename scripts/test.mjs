@@ -42,6 +42,11 @@ if (await fs.pathExists(reportFile)) {
   failed += report.numFailedTests;
   // A suite that fails to load has no failed tests in it, yet must fail the run.
   failed += report.testResults.filter((suite) => suite.status === "failed" && suite.assertionResults.length === 0).length;
+  // Every test passed yet vitest failed: an unhandled error or rejection, which counts as a failure.
+  if (vitest.exitCode !== 0 && report.numFailedTests === 0) {
+    failed++;
+    console.log(`vitest exited with code ${vitest.exitCode} (an unhandled error: see above)`);
+  }
 } else {
   failed++;
   console.log(`vitest wrote no report (exit code ${vitest.exitCode})`);

@@ -80,6 +80,8 @@ export class RunPhases {
 
   #afterPlan(run: RunRecord): void {
     const { state } = this.#ctx;
+    // Its workspace (or organization) was deleted while terraform planned: nothing is left to move on.
+    if (!state.runs.has(run.id)) return;
     const plan = state.plans.get(run.planId)!;
     const estimate = run.costEstimateId ? state.costEstimates.get(run.costEstimateId) : undefined;
     if (estimate) {
@@ -104,6 +106,7 @@ export class RunPhases {
 
   async apply(run: RunRecord, signal: AbortSignal): Promise<void> {
     const { state } = this.#ctx;
+    if (!state.runs.has(run.id)) return; // deleted with its workspace before it was applied
     const apply = state.applies.get(run.applyId)!;
     const plan = state.plans.get(run.planId)!;
     setPhaseStatus(apply, "queued");
