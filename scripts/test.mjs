@@ -32,6 +32,7 @@ await step("build", () => $({ cwd: root, nothrow: true })`npm run --silent build
 await step("typecheck", () => $({ cwd: root, nothrow: true })`npx tsc -p . --noEmit`);
 await step("runtime and DI boundaries", () => $({ cwd: root, nothrow: true })`node scripts/check-boundaries.mjs`);
 await step("python3-consul available", () => $({ cwd: root, nothrow: true })`bash scripts/setup-python-consul.sh`);
+await step("go-tfe available", () => $({ cwd: root, nothrow: true })`sh scripts/setup-go-tfe.sh`);
 
 await fs.remove(reportFile);
 const vitest = await $({ cwd: root, nothrow: true, stdio: ["ignore", "inherit", "inherit"] })`npx vitest run --reporter=default --reporter=json --outputFile.json=${reportFile} ${extraArgs}`;
@@ -41,6 +42,11 @@ if (await fs.pathExists(reportFile)) {
   failed += report.numFailedTests;
   // A suite that fails to load has no failed tests in it, yet must fail the run.
   failed += report.testResults.filter((suite) => suite.status === "failed" && suite.assertionResults.length === 0).length;
+  // Every test passed yet vitest failed: an unhandled error or rejection, which counts as a failure.
+  if (vitest.exitCode !== 0 && report.numFailedTests === 0) {
+    failed++;
+    console.log(`vitest exited with code ${vitest.exitCode} (an unhandled error: see above)`);
+  }
 } else {
   failed++;
   console.log(`vitest wrote no report (exit code ${vitest.exitCode})`);

@@ -15,4 +15,5 @@ export const commandLoaders: Readonly<Record<string, () => Promise<{ default: Cl
   "task disable": () => import("./commands/task-disable.ts"),
   "task delete": () => import("./commands/task-delete.ts"),
   "consul-dev": () => import("../../plugins/consul-dev-server/src/consul-dev-command.ts"),
+  "tfc-dev": () => import("../dev-servers/tfc/src/tfc-dev-command.ts"),
 };
