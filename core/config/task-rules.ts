@@ -8,6 +8,7 @@ import type { ConfigIssue } from "./config-error.ts";
 import { negativeBufferFields, type RawBufferPeriod } from "./buffer-period.ts";
 import { cronError } from "./cron-pattern.ts";
 import { childPath } from "./field-path.ts";
+import { re2SyntaxError } from "./re2-pattern.ts";
 import { templatePaths } from "./template-syntax.ts";
 import { validateTaskName } from "./validate-task-name.ts";
 
@@ -89,9 +90,7 @@ function selectorIssues(body: Json, at: string, add: (field: string, message: st
 }
 
 function regexpIssue(pattern: unknown, at: string, add: (field: string, message: string) => void): void {
-  try {
-    new RegExp(String(pattern), "u");
-  } catch (error) {
-    add(at, `is not a valid regular expression: ${(error as Error).message}`);
-  }
+  // CTS compiles with Go's regexp package: RE2 syntax, RE2's error text.
+  const why = re2SyntaxError(String(pattern));
+  if (why !== undefined) add(at, `is not a valid RE2 regular expression: ${why}`);
 }

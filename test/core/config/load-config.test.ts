@@ -240,7 +240,7 @@ describe("errors name file, field and expectation, all at once", () => {
     expect(byPath["task[1].name"]?.message).toContain("is not valid");
     expect(byPath["task[1].condition.schedule.cron"]?.message).toContain("is not a valid cron expression");
     expect(byPath["task[1].module_input[1].services"]?.message).toContain(`"services" is already provided by module_input[0].services`);
-    expect(byPath["task[2].condition.services.regexp"]?.message).toContain("is not a valid regular expression");
+    expect(byPath["task[2].condition.services.regexp"]?.message).toContain("is not a valid RE2 regular expression");
     expect(byPath["task[2].description"]?.message).toContain("only allowed in terraform_provider blocks");
   });
 
