@@ -33,6 +33,12 @@ export function taskIssues(raw: Json, task: TaskConfig, file: string, path: stri
   }
 
   const conditionKey = Object.keys((raw.condition as Json | undefined) ?? {})[0];
+  // CTS (TaskConfig.validateCondition): a non-empty deprecated `services` list and a services
+  // condition would both define var.services, so neither is silently dropped.
+  if (Array.isArray(raw.services) && raw.services.length > 0 && conditionKey === "services") {
+    add("services", `and condition "services" both monitor the "services" variable: configure only one of them ` +
+      `(move the names into the condition block, or use separate tasks)`);
+  }
   const conditionPath = conditionKey === undefined ? "condition" : `condition.${conditionKey}`;
   const condition = task.condition as Json;
   if (condition.type === "services") selectorIssues(condition, conditionPath, add);

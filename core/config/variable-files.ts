@@ -19,9 +19,29 @@ export async function readVariableFiles(files: readonly string[], cwd: string): 
       throw new Error(`cannot read variable file "${file}": ${(error as Error).message}`);
     }
     const syntax = file.endsWith(".json") ? "json" : "hcl";
-    for (const [key, value] of Object.entries(parsed)) out[key] = toExpression(value, syntax);
+    for (const [key, value] of Object.entries(parsed)) {
+      if (syntax === "hcl" && hasExpression(value)) {
+        throw new Error(`cannot read variable file "${file}": "${key}" must be a literal value, got the expression ` +
+          `${toExpression(value, syntax)}`);
+      }
+      out[key] = toExpression(value, syntax);
+    }
   }
   return out;
+}
+
+/**
+ * Whether hcl2json's output holds an unescaped `${` or `%{`, i.e. the value is not a literal. CTS evaluates
+ * variable files with no variables and no functions, so references, calls and ill-typed operations
+ * (`true + 1`) fail there; the Terraform driver accepts only literal values, so config load says so.
+ */
+function hasExpression(value: unknown): boolean {
+  if (typeof value === "string") return /(^|[^$])\$\{|(^|[^%])%\{/.test(value.replace(/\$\$\{|%%\{/g, ""));
+  if (Array.isArray(value)) return value.some(hasExpression);
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value).some(([key, item]) => hasExpression(key) || hasExpression(item));
+  }
+  return false;
 }
 
 /**
