@@ -18,6 +18,7 @@ import { rootBody } from "./block-specs.ts";
 import { shapeBody } from "./shape-blocks.ts";
 import { taskIssues } from "./task-rules.ts";
 import { readVariableFiles } from "./variable-files.ts";
+import { weakDecode } from "./weak-decode.ts";
 
 type Json = Record<string, unknown>;
 
@@ -64,7 +65,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
       issues.push(parsed.issue);
       continue;
     }
-    const shaped = shapeBody(parsed.value, rootBody, "", { file, issues, offsets });
+    const shaped = weakDecode(shapeBody(parsed.value, rootBody, "", { file, issues, offsets }), schemas.rootSchema, {
+      documents: schemas.documents, unwrapLists: !file.endsWith(".json"),
+    }) as Json;
     if (!schemas.root(shaped)) issues.push(...issuesFromAjv(schemas.root.errors, file, offsets));
     for (const key of LIST_KEYS) if (Array.isArray(shaped[key])) offsets[key]! += (shaped[key] as unknown[]).length;
     fragments.push({ file, value: shaped });
