@@ -6,6 +6,16 @@ export interface EventStart {
   readonly trigger: TriggerReason;
   readonly instanceId: string;
   readonly startedAt: Date;
+  /** `config.source`; defaults to the task's module as written. */
+  readonly source?: string;
+}
+
+/**
+ * The module CTS reports in events: its Terraform driver replaces a `./` or `../` module with that
+ * path joined onto the daemon's working directory before the first run, so events name the absolute path.
+ */
+export function reportedSource(module: string, resolve: (path: string) => string): string {
+  return module.startsWith("./") || module.startsWith("../") ? resolve(module) : module;
 }
 
 /** Finishes an event; `error` undefined means success. */
@@ -21,7 +31,7 @@ export function finishEvent(
     end_time: endedAt.toISOString(),
     task_name: start.task.name,
     error: outcome.error === undefined ? null : { message: outcome.error },
-    config: { providers: [...start.task.providers], services: deprecatedServices(start.task), source: start.task.module },
+    config: { providers: [...start.task.providers], services: deprecatedServices(start.task), source: start.source ?? start.task.module },
     trigger: start.trigger,
     instance_id: start.instanceId,
     ...(outcome.skipped ? { skipped: true } : {}),

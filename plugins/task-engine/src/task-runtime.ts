@@ -14,7 +14,7 @@ import { inputHash } from "./input-hash.ts";
 import { InputSlots } from "./input-slots.ts";
 import { withRetries } from "./retry.ts";
 import { RunQueue, type RunRequest } from "./run-queue.ts";
-import { finishEvent, pushEvent } from "./task-event.ts";
+import { finishEvent, pushEvent, reportedSource } from "./task-event.ts";
 
 /** Applies are never cancelled half-way (a half-written apply is worse than a late stop). */
 const NEVER_ABORTED: AbortSignal = new AbortController().signal;
@@ -215,7 +215,10 @@ export class TaskRuntime {
     if (this.#deleting || !task.enabled) return undefined;
     const inputs = this.#slots.current();
     const hash = await inputHash(inputs);
-    const start = { task, trigger: request.reason, instanceId: this.#ctx.instanceId, startedAt: new Date() };
+    const start = {
+      task, trigger: request.reason, instanceId: this.#ctx.instanceId, startedAt: new Date(),
+      source: reportedSource(task.module, (path) => this.#ctx.fileSystem.resolve(path)),
+    };
     if (!request.force && hash === this.#lastAppliedHash) {
       // CTS records "no changes" for scheduled runs; a new leader records that it skipped the apply.
       if (request.reason.kind === "schedule" || request.reason.kind === "leader") {
