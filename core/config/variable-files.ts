@@ -4,6 +4,7 @@
  */
 import { parse as parseHcl } from "@cdktf/hcl2json";
 import { readTextFile, resolvePath } from "../runtime/config-files.ts";
+import { evaluateHclValue, HclEvaluationError } from "./hcl-constant.ts";
 
 /** Variables from `files` (relative paths against `cwd`); throws with the file in the message. */
 export async function readVariableFiles(files: readonly string[], cwd: string): Promise<Record<string, string>> {
@@ -20,28 +21,21 @@ export async function readVariableFiles(files: readonly string[], cwd: string): 
     }
     const syntax = file.endsWith(".json") ? "json" : "hcl";
     for (const [key, value] of Object.entries(parsed)) {
-      if (syntax === "hcl" && hasExpression(value)) {
-        throw new Error(`cannot read variable file "${file}": "${key}" must be a literal value, got the expression ` +
-          `${toExpression(value, syntax)}`);
+      if (syntax === "json") {
+        out[key] = toExpression(value, syntax);
+        continue;
       }
-      out[key] = toExpression(value, syntax);
+      // CTS evaluates each value with no variables and no functions and keeps the result.
+      try {
+        out[key] = toExpression(evaluateHclValue(value), "json");
+      } catch (error) {
+        if (!(error instanceof HclEvaluationError)) throw error;
+        throw new Error(`cannot read variable file "${file}": "${key}" = ${toExpression(value, syntax)} cannot be evaluated ` +
+          `(variable files hold values: no variables, no functions): ${error.message}`);
+      }
     }
   }
   return out;
-}
-
-/**
- * Whether hcl2json's output holds an unescaped `${` or `%{`, i.e. the value is not a literal. CTS evaluates
- * variable files with no variables and no functions, so references, calls and ill-typed operations
- * (`true + 1`) fail there; the Terraform driver accepts only literal values, so config load says so.
- */
-function hasExpression(value: unknown): boolean {
-  if (typeof value === "string") return /(^|[^$])\$\{|(^|[^%])%\{/.test(value.replace(/\$\$\{|%%\{/g, ""));
-  if (Array.isArray(value)) return value.some(hasExpression);
-  if (value !== null && typeof value === "object") {
-    return Object.entries(value).some(([key, item]) => hasExpression(key) || hasExpression(item));
-  }
-  return false;
 }
 
 /**

@@ -74,7 +74,8 @@ describe("deprecated service blocks", () => {
 
 describe("variable files", () => {
   // CTS: tftmpl.ParseModuleVariables evaluates each attribute with an empty evaluation context, so
-  // `true + 1` (and references, function calls) fail and CTS does not start.
+  // `true + 1` (and references, function calls) fail and CTS does not start, while an expression of
+  // literals is evaluated and its value kept.
   const files = (value: string) => ({
     "a.hcl": task(`  variable_files = ["v.tfvars"]\n  condition "services" {\n    names = ["web"]\n  }`),
     "v.tfvars": `a = "x"\nb = ${value}\n`,
@@ -85,10 +86,22 @@ describe("variable files", () => {
       const issues = await issuesOf(loadFiles(files(value)));
       expect(issues).toEqual([{
         file: "a.hcl", path: "task[0].variable_files",
-        message: expect.stringMatching(/^cannot read variable file "v\.tfvars": "b" must be a literal value, got the expression /),
+        message: expect.stringMatching(/^cannot read variable file "v\.tfvars": "b" = .* cannot be evaluated \(variable files hold values: no variables, no functions\): /),
       }]);
     });
   }
+
+  it("says why: HCL's reason", async () => {
+    const [issue] = await issuesOf(loadFiles(files("true + 1")));
+    expect(issue!.message).toMatch(/: Unsuitable value for left operand: a number is required$/);
+    const [call] = await issuesOf(loadFiles(files(`upper("x")`)));
+    expect(call!.message).toMatch(/Function calls not allowed/);
+  });
+
+  it("expressions of literals load as their value, as CTS evaluates them", async () => {
+    const { config } = await loadFiles(files(`{ n = 1 + 1, s = "v\${2 * 3}", c = 2 > 1 ? "yes" : "no", i = ["a", "b"][1] }`));
+    expect(config.tasks[0]!.variables).toEqual({ a: '"x"', b: '{"c":"yes","i":"b","n":2,"s":"v6"}' });
+  });
 
   it("literal values load, including escaped template sequences", async () => {
     const { config } = await loadFiles(files(`{ k = ["x", 1, true, null], t = "lit $\${z} %%{w}" }`));
