@@ -1,8 +1,9 @@
 /**
  * @module API mTLS with `tls { ca_path = "<dir>" }`: as CTS (go-rootcerts loads every certificate of
- * every file under the directory into one pool), a client certificate issued by any CA of the
- * directory is accepted, also when two of those CAs share a subject name; one issued by a CA
- * outside the directory is refused. Certificates are made by openssl for this test only.
+ * every file under the directory, subdirectories included, into one pool), a client certificate
+ * issued by any CA of the directory is accepted, also when two of those CAs share a subject name;
+ * one issued by a CA outside the directory is refused. On Node, OpenSSL alone would refuse one of
+ * the same-name CAs' clients; Deno's verifier accepts both. Certificates are made by openssl here.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -12,13 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientFlags, clientFromFlags } from "../../../core/cli/api-client.ts";
 import { parseFlags } from "../../../core/cli/parse-flags.ts";
 import { apiTlsOptions } from "../../../core/http/api-tls-options.ts";
-import { listRegularFiles, readTextFile } from "../../../core/runtime/config-files.ts";
+import { listFilesUnder, readTextFile } from "../../../core/runtime/config-files.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import { startApiDaemon, type ApiDaemon } from "./helpers/api-daemon.ts";
 import { startApiKernel, type ApiKernel } from "./helpers/api-kernel.ts";
 import { bufferIo } from "./helpers/cli-io.ts";
 
-const files = { readText: readTextFile, listFiles: listRegularFiles };
+const files = { readText: readTextFile, listFiles: listFilesUnder };
 const dir = mkdtempSync(path.join(tmpdir(), "cts-ca-path-"));
 const at = (file: string) => path.join(dir, file);
 
@@ -59,7 +60,10 @@ function makeCerts(): void {
     makeLeaf("server-only-of-ca-old", "ca-old", "extendedKeyUsage=serverAuth\nsubjectKeyIdentifier=none\nauthorityKeyIdentifier=none\n");
     const cas = at("cas");
     mkdirSync(cas);
-    for (const ca of ["ca-old", "ca-new", "ca-team"]) writeFileSync(path.join(cas, `${ca}.pem`), readFileText(`${ca}.pem`));
+    for (const ca of ["ca-old", "ca-new"]) writeFileSync(path.join(cas, `${ca}.pem`), readFileText(`${ca}.pem`));
+    // CTS walks the directory, subdirectories included.
+    mkdirSync(path.join(cas, "team"));
+    writeFileSync(path.join(cas, "team", "ca-team.pem"), readFileText("ca-team.pem"));
 }
 
 beforeAll(makeCerts);
@@ -90,6 +94,16 @@ describe("API mTLS with ca_path (kernel on Node)", () => {
 
   it("still refuses a certificate of a CA of the directory that is not for clients", async () => {
     expect(await statusWith(kernel.url, "server-only-of-ca-old")).toMatch(/Cannot reach the daemon/);
+  });
+
+  it("a file under ca_path that holds no certificate is a clear start-up error, as in CTS", async () => {
+    const broken = at("broken-cas");
+    mkdirSync(broken);
+    writeFileSync(path.join(broken, "ca.pem"), readFileText("ca-old.pem"));
+    writeFileSync(path.join(broken, "README"), "not a certificate\n");
+    await expect(apiTlsOptions({
+      enabled: true, cert: at("server.pem"), key: at("server.key"), verify_incoming: true, ca_cert: "", ca_path: broken,
+    }, files)).rejects.toThrow(`Cannot read tls.ca_path "${broken}": ${path.join(broken, "README")} holds no PEM certificate`);
   });
 
   it("refuses a client without a certificate", async () => {
