@@ -3,7 +3,10 @@
  * up by subject name only and, among several trusted CAs of one name (a renewed CA, two teams' CAs
  * both called "Client CA") without key identifiers to tell them apart, tries just one: certificates
  * of the others fail with a signature error. CTS (Go's crypto/x509) tries every candidate, so this
- * re-checks exactly that failure against each CA of the name; every other verdict stays OpenSSL's.
+ * re-checks exactly that failure against each trusted CA: issuer name and key identifiers, the
+ * signature, both certificates' validity, the CA flag, and client-auth usage (Node lets OpenSSL go
+ * on after an error and reports the last one, so an earlier purpose error may hide behind it).
+ * Every other verdict stays OpenSSL's; chains through intermediates are not re-checked.
  */
 import { X509Certificate } from "node:crypto";
 import type { TLSSocket } from "node:tls";
