@@ -10,6 +10,8 @@ export type {
 } from "./src/define-plugin.ts";
 export { CtsError, errorMessage, isCtsError } from "./src/errors.ts";
 export { sleep } from "./src/sleep.ts";
+export { readTlsFiles } from "./src/tls-files.ts";
+export type { TlsMaterial } from "./src/tls-files.ts";
 export type { CtsErrorCode } from "./src/errors.ts";
 export type { JsonSchema } from "./src/json-schema.ts";
 export type { Named, Registry } from "./src/registry.ts";
@@ -27,4 +29,5 @@ export type * from "./src/services/task-manager.ts";
 export type * from "./src/services/http-router.ts";
 export type * from "./src/services/shutdown.ts";
 export type * from "./src/services/leadership.ts";
+export type * from "./src/services/vault-secrets.ts";
 export * from "./src/core-tokens.ts";
