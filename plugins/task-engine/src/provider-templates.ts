@@ -43,14 +43,15 @@ export class ProviderTemplates {
       if (pair === undefined) throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot resolve ${where}: Consul KV key "${key}" does not exist`);
       values.set(key, pair.value);
     }
-    const secrets = new Map<string, VaultSecret>();
-    for (const [id, request] of requests) {
+    // Read at once: a block with many secrets costs one round trip, not one per secret.
+    const read = [...requests].map(async ([id, request]): Promise<[string, VaultSecret]> => {
       try {
-        secrets.set(id, await this.#vault.read(request.path, request.params));
+        return [id, await this.#vault.read(request.path, request.params)];
       } catch (error) {
         throw new CtsError("CTS_ERR_VAULT", `Cannot resolve ${where}: ${error instanceof Error ? error.message : String(error)}`);
       }
-    }
+    });
+    const secrets = new Map(await Promise.all(read));
     const fill = <T>(value: T): T => mapStrings(value, (text) =>
       renderSecrets(text, where, (request) => secrets.get(requestKey(request))!)
         .replace(KEY_TEMPLATE, (_, key: string) => values.get(key) ?? ""));

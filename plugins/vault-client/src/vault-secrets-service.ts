@@ -15,6 +15,8 @@ export class VaultSecretsService implements VaultSecrets {
   readonly #logger: Logger;
   readonly #leases: LeaseKeeper;
   #client: Promise<VaultClient> | undefined;
+  readonly #mounts: MountInfo[] = [];
+  #probing: Promise<void> = Promise.resolve();
 
   constructor(config: VaultConfig | undefined, fs: FileSystem, logger: Logger) {
     this.#config = config;
@@ -38,7 +40,7 @@ export class VaultSecretsService implements VaultSecrets {
     const address = this.#config!.address;
     let answer;
     try {
-      const dataPath = kvV2DataPath(path, await mountOf(client, path));
+      const dataPath = kvV2DataPath(path, await this.#mountOf(client, path));
       answer = Object.keys(params).length > 0 ? await client.write(dataPath, { ...params }) : await client.read(dataPath);
     } catch (error) {
       throw vaultFailure(what, address, error);
@@ -63,6 +65,33 @@ export class VaultSecretsService implements VaultSecrets {
 
   stop(): void {
     this.#leases.stop();
+  }
+
+  /**
+   * The mount `path` is in, or undefined when Vault does not say (old Vault, or no permission).
+   * Asked once per mount: Vault never nests one mount in another, so a known mount answers for
+   * every path under it.
+   */
+  async #mountOf(client: VaultClient, path: string): Promise<MountInfo | undefined> {
+    const clean = path.replace(/^\/+/, "");
+    // One probe at a time: reads started together wait for the first answer instead of all asking.
+    const previous = this.#probing;
+    let done = () => {};
+    this.#probing = new Promise<void>((resolve) => (done = resolve));
+    await previous;
+    try {
+      const known = this.#mounts.find((mount) => clean.startsWith(mount.path));
+      if (known) return known;
+      const mount = (await client.read(`sys/internal/ui/mounts/${clean}`))?.data;
+      if (typeof mount?.path !== "string") return undefined;
+      const info = { path: mount.path, version: String(mount.options?.version ?? "1") };
+      this.#mounts.push(info);
+      return info;
+    } catch {
+      return undefined;
+    } finally {
+      done();
+    }
   }
 
   #connect(): Promise<VaultClient> {
@@ -100,14 +129,3 @@ export class VaultSecretsService implements VaultSecrets {
   }
 }
 
-/** The mount `path` is in, or undefined when Vault does not say (old Vault, or no permission). */
-async function mountOf(client: VaultClient, path: string): Promise<MountInfo | undefined> {
-  try {
-    const answer = await client.read(`sys/internal/ui/mounts/${path.replace(/^\/+/, "")}`);
-    const mount = answer?.data;
-    if (typeof mount?.path !== "string") return undefined;
-    return { path: mount.path, version: String(mount.options?.version ?? "1") };
-  } catch {
-    return undefined;
-  }
-}
