@@ -1,10 +1,11 @@
 /**
  * @module One task inside the engine: its driver, its input sources, its buffer period and its
- * serial run queue. A run reads the newest inputs when it starts and applies only if they differ
- * from the last successfully applied ones (unless forced).
+ * serial run queue. A run reads the newest inputs when it starts and is skipped only when the last
+ * run succeeded with exactly the same fingerprint (rendered inputs and watched data), unless forced.
  */
 import type {
-  Driver, InputContext, InputSource, InspectPlan, Logger, StoredTask, TaskConfig, TaskEvent, TriggerReason,
+  Driver, InputContext, InputSource, InputVariable, InspectPlan, Logger, StoredRun, StoredTask, TaskConfig, TaskEvent,
+  TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
 import { CtsError, errorMessage } from "../../../core/plugin-api/mod.ts";
 import { BufferTimer } from "./buffer-timer.ts";
@@ -35,12 +36,18 @@ export class TaskRuntime {
   /** Set once watching stopped (step-down, delete, discard): runs not yet started are skipped. */
   #halted = false;
   #deleting = false;
-  #lastAppliedHash: string | undefined;
+  /** The last run, as persisted: a skip needs a `succeeded` one with the same fingerprint. */
+  #lastRun: StoredRun | undefined;
+  /** Source index and variable of every source that must publish before a run may start. */
+  #expected: [number, InputVariable][] = [];
   #events: TaskEvent[];
+  /** False while a task being created is not in the store yet: its runs must not store it early. */
+  #inStore: boolean;
 
-  constructor(stored: StoredTask, ctx: EngineContext, events: readonly TaskEvent[] = []) {
+  constructor(stored: StoredTask, ctx: EngineContext, events: readonly TaskEvent[] = [], inStore = true) {
     this.#config = stored.config;
-    this.#lastAppliedHash = stored.lastAppliedInputHash;
+    this.#inStore = inStore;
+    this.#lastRun = stored.lastRun;
     this.#ctx = ctx;
     this.#logger = ctx.logger.child("task", { task_name: stored.config.name });
     this.#events = events.slice(0, ctx.eventLimit);
@@ -62,8 +69,18 @@ export class TaskRuntime {
   get deleting(): boolean {
     return this.#deleting;
   }
-  get lastAppliedHash(): string | undefined {
-    return this.#lastAppliedHash;
+  get lastRun(): StoredRun | undefined {
+    return this.#lastRun;
+  }
+
+  /** What the task store keeps for this task (with `config` when it is about to change). */
+  stored(config: TaskConfig = this.#config): StoredTask {
+    return this.#lastRun ? { config, lastRun: this.#lastRun } : { config };
+  }
+
+  /** The task is in the store now; from here on every run start and end is stored. */
+  markStored(): void {
+    this.#inStore = true;
   }
 
   /** Creates the driver (again when `reinit`) and runs its `init`. */
@@ -85,6 +102,7 @@ export class TaskRuntime {
     if (!condition) {
       throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot start task "${task.name}": no condition type "${task.condition.type}" is registered`);
     }
+    if (this.#ctx.signal.aborted) throw stoppedError(task.name);
     const sources = [condition.create(task.condition as Record<string, unknown>, task.name, task)];
     for (const input of task.module_input) {
       const factory = this.#ctx.moduleInputs.get(input.type);
@@ -105,12 +123,16 @@ export class TaskRuntime {
     this.#ctx.signal.addEventListener("abort", onStop, { once: true });
     abort.signal.addEventListener("abort", () => this.#ctx.signal.removeEventListener("abort", onStop), { once: true });
     this.#sources = sources;
+    this.#expected = sources.flatMap((source, index): [number, InputVariable][] =>
+      source.variable === undefined ? [] : [[index, source.variable]]);
     try {
       await Promise.all(sources.map((source, index) => source.start(this.#inputContext(index, abort.signal))));
     } catch (error) {
       this.stopWatching();
       throw error;
     }
+    // A stop ends the sources' start early, with their first data maybe still missing: nothing may run on that.
+    if (abort.signal.aborted) throw stoppedError(task.name);
   }
 
   /** From now on condition triggers queue runs (before this, first values only fill inputs). */
@@ -144,6 +166,10 @@ export class TaskRuntime {
 
   /** Renders the current inputs and plans (inspect); nothing is applied or recorded. */
   async plan(): Promise<InspectPlan> {
+    const missing = this.#missingInputs();
+    if (missing.length > 0) {
+      throw new CtsError("CTS_ERR_TASK", `Cannot plan task "${this.#config.name}": ${missingText(missing)}`);
+    }
     await this.prepare();
     const driver = this.#driver!;
     await driver.render(this.#slots.current(), this.#ctx.signal);
@@ -179,6 +205,9 @@ export class TaskRuntime {
       publish: (variable, value) => {
         if (!signal.aborted) this.#slots.publish(index, variable, value);
       },
+      observe: (value) => {
+        if (!signal.aborted) this.#slots.observe(index, value);
+      },
       // Only the condition (source 0) decides when the task runs; module inputs only supply data.
       trigger: (reason) => {
         if (index === 0 && !signal.aborted) this.#triggered(reason);
@@ -213,10 +242,17 @@ export class TaskRuntime {
   async #execute(request: RunRequest): Promise<TaskEvent | undefined> {
     const task = this.#config;
     if (this.#deleting || !task.enabled) return undefined;
+    const missing = this.#missingInputs();
+    if (missing.length > 0) {
+      // A run on an input not received yet could render it empty and destroy what the module manages.
+      this.#logger.warn("run not started", { trigger: request.reason.kind, error: missingText(missing) });
+      return undefined;
+    }
     const inputs = this.#slots.current();
-    const hash = await inputHash(inputs);
+    const fingerprint = await inputHash(this.#slots.fingerprinted(inputs));
     const start = { task, trigger: request.reason, instanceId: this.#ctx.instanceId, startedAt: new Date() };
-    if (!request.force && hash === this.#lastAppliedHash) {
+    const last = this.#lastRun;
+    if (!request.force && last?.state === "succeeded" && last.fingerprint === fingerprint) {
       // CTS records "no changes" for scheduled runs; a new leader records that it skipped the apply.
       if (request.reason.kind === "schedule" || request.reason.kind === "leader") {
         this.#logger.info("inputs unchanged since the last apply, apply skipped", { trigger: request.reason.kind });
@@ -229,8 +265,11 @@ export class TaskRuntime {
     let error: string | undefined;
     try {
       await this.#ctx.limiter.run(async () => {
-        // Waiting for a slot can outlast leadership; a run that has not started yet is skipped.
-        if (this.#halted && request.reason.kind !== "api") throw new HaltedError();
+        // Waiting for a slot can outlast leadership or the process; a run that has not started yet is skipped.
+        if ((this.#halted || this.#ctx.signal.aborted) && request.reason.kind !== "api") throw new HaltedError();
+        // Stored before anything is applied: a crash from here on leaves "started", never a success.
+        this.#lastRun = { fingerprint, state: "started" };
+        await this.#persist(this.stored(task));
         await this.prepare();
         const driver = this.#driver!;
         await driver.render(inputs, this.#ctx.signal);
@@ -242,15 +281,18 @@ export class TaskRuntime {
       error = errorMessage(cause);
       this.#logger.error("task run failed", { error });
     }
-    if (error === undefined) {
-      this.#lastAppliedHash = hash;
-      await this.#persist({ config: task, lastAppliedInputHash: hash });
-      this.#logger.info("task run completed");
-    }
+    this.#lastRun = { fingerprint, state: error === undefined ? "succeeded" : "failed" };
+    await this.#persist(this.stored(task));
+    if (error === undefined) this.#logger.info("task run completed");
     return this.#record(finishEvent(start, { error }));
   }
 
+  #missingInputs(): InputVariable[] {
+    return this.#expected.filter(([index, variable]) => !this.#slots.has(index, variable)).map(([, variable]) => variable);
+  }
+
   async #persist(stored: StoredTask): Promise<void> {
+    if (!this.#inStore) return;
     try {
       await this.#ctx.store.putTask(stored);
     } catch (error) {
@@ -278,6 +320,14 @@ export class TaskRuntime {
 }
 
 class HaltedError extends Error {}
+
+function stoppedError(taskName: string): CtsError {
+  return new CtsError("CTS_ERR_TASK", `Cannot start task "${taskName}": stopped while waiting for its first data from Consul`);
+}
+
+function missingText(variables: readonly InputVariable[]): string {
+  return `its input ${variables.map((variable) => `"${variable}"`).join(", ")} has not been received from Consul yet`;
+}
 
 function detail(reason: TriggerReason): Record<string, string> {
   return reason.detail ? { detail: reason.detail } : {};
