@@ -106,3 +106,32 @@ describe("a skip needs a successful last run with exactly these inputs", () => {
     expect(harness.manager.get("flaky")!.events[0]!.skipped).toBeUndefined();
   });
 });
+
+describe("a scheduled task after a failed run", () => {
+  // CTS pins: a schedule tick without changes only records "no changes" (kept: see engine-modes); the
+  // tick after a failure is not such a tick here, since the last run did not apply these inputs.
+  it("applies the inputs of the last success again on its next tick instead of recording a skip", async () => {
+    await registerInstance(server.url, "sched-flaky", "sched-good");
+    const task = servicesTask("s-flaky", [], {
+      condition: { type: "schedule", cron: "* * * * * * *" },
+      module_input: [{ type: "services", names: ["sched-flaky"], filter: "", datacenter: "", namespace: "", cts_user_defined_meta: {} }],
+    });
+    // Enough events kept that the failure is still listed when the test reads them.
+    const config = engineConfig(server.address, [task], { events_per_task: 100 });
+    harness = await startEngine({ config, recording: { fail_instances: ["sched-bad"] } });
+    await waitFor(() => recorded("apply", "s-flaky")[0]?.ok, "start-up apply");
+    await registerInstance(server.url, "sched-flaky", "sched-bad");
+    await waitFor(() => recorded("apply", "s-flaky").some((entry) => !entry.ok), "a failed scheduled apply");
+    await deregisterInstance(server.url, "sched-bad");
+    const reapplied = await waitFor(() => recorded("apply", "s-flaky").find((entry, index) =>
+      index > 0 && entry.ok && Object.values(entry.input!.services).every((instance) => instance.id === "sched-good")),
+      "a scheduled apply of the earlier inputs");
+    expect(reapplied.ok).toBe(true);
+    await harness.manager.idle();
+    const events = harness.manager.get("s-flaky")!.events;
+    // Every event newer than the failure is a real apply until one succeeds: no skip hides the failure.
+    const sinceFailure = events.slice(0, events.findIndex((event) => !event.success));
+    expect(sinceFailure.at(-1)).toMatchObject({ success: true, trigger: { kind: "schedule" } });
+    expect(sinceFailure.at(-1)!.skipped).toBeUndefined();
+  });
+});
