@@ -242,15 +242,17 @@ export class TaskRuntime {
   async #execute(request: RunRequest): Promise<TaskEvent | undefined> {
     const task = this.#config;
     if (this.#deleting || !task.enabled) return undefined;
+    const start = { task, trigger: request.reason, instanceId: this.#ctx.instanceId, startedAt: new Date() };
     const missing = this.#missingInputs();
     if (missing.length > 0) {
       // A run on an input not received yet could render it empty and destroy what the module manages.
-      this.#logger.warn("run not started", { trigger: request.reason.kind, error: missingText(missing) });
-      return undefined;
+      const error = `Cannot start the run: ${missingText(missing)}`;
+      this.#logger.warn("run not started", { trigger: request.reason.kind, error });
+      // A forced run (-once, run=now) was asked for explicitly: it fails visibly instead of vanishing.
+      return request.force ? this.#record(finishEvent(start, { error })) : undefined;
     }
     const inputs = this.#slots.current();
     const fingerprint = await inputHash(this.#slots.fingerprinted(inputs));
-    const start = { task, trigger: request.reason, instanceId: this.#ctx.instanceId, startedAt: new Date() };
     const last = this.#lastRun;
     if (!request.force && last?.state === "succeeded" && last.fingerprint === fingerprint) {
       // CTS records "no changes" for scheduled runs; a new leader records that it skipped the apply.
