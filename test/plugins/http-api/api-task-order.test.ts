@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testTask } from "../../../core/plugin-testkit/src/test-config.ts";
 import { CtsApiClient } from "../../../core/cli/api-client.ts";
+import { clearRecordingLog, recorded } from "../../fixtures/plugins/driver-recording/mod.ts";
 import { apiConfig, startApiKernel, type ApiKernel } from "./helpers/api-kernel.ts";
 
 const NEVER = "0 0 1 1 *";
@@ -15,6 +16,7 @@ describe("task order in the API", () => {
   let client: CtsApiClient;
 
   beforeAll(async () => {
+    clearRecordingLog();
     daemon = await startApiKernel({ config: apiConfig({ tasks: ["zulu", "alpha", "mike"].map(scheduled) }) });
     client = new CtsApiClient(daemon.url);
   });
@@ -23,6 +25,9 @@ describe("task order in the API", () => {
   });
 
   it("GET /v1/tasks lists configuration order, then creation order; /v1/status/tasks keys stay alphabetical", async () => {
+    // CTS pins: the start-up pass runs tasks in configuration order (controller/once.go onceConsecutive).
+    await daemon.tasks.idle();
+    expect(recorded("apply").map((entry) => entry.task)).toEqual(["zulu", "alpha", "mike"]);
     const created = await client.request("POST", "/v1/tasks", { task: { name: "bravo", module: "./module", condition: { schedule: { cron: NEVER } } } });
     expect(created.status).toBe(201);
     // CTS pins: GET /v1/tasks answers ctrl.Tasks(), the state store's task list, which keeps the
