@@ -10,6 +10,19 @@ export class InputSlots {
   readonly #values = new Map<number, Map<InputVariable, unknown>>();
   /** Source index → latest watched-but-unpublished data. */
   readonly #observed = new Map<number, unknown>();
+  /** Source index and variable of every source that must publish before a run may start. */
+  #expected: [number, InputVariable][] = [];
+
+  /** Remembers which variable each source (by index) declares it renders. */
+  expect(sources: readonly { readonly variable?: InputVariable }[]): void {
+    this.#expected = sources.flatMap((source, index): [number, InputVariable][] =>
+      source.variable === undefined ? [] : [[index, source.variable]]);
+  }
+
+  /** Declared variables whose source has not published yet. */
+  missing(): InputVariable[] {
+    return this.#expected.filter(([index, variable]) => !this.has(index, variable)).map(([, variable]) => variable);
+  }
 
   publish(source: number, variable: InputVariable, value: unknown): void {
     let slot = this.#values.get(source);

@@ -51,8 +51,8 @@ export class EngineTaskManager implements TaskManager {
           }
         }
         this.#requireLeader(`create task "${task.name}"`);
-        await this.#engine.context.store.putTask(runtime.stored());
-        runtime.markStored();
+        await this.#engine.context.store.putTask(runtime.runState.stored(task));
+        runtime.runState.markStored();
         if (this.#engine.active) {
           this.#engine.tasks.set(task.name, runtime);
           runtime.arm();
@@ -81,7 +81,7 @@ export class EngineTaskManager implements TaskManager {
       return { plan: await this.#inspect(runtime) };
     }
     const wasEnabled = runtime.config.enabled;
-    await this.#engine.context.store.putTask(runtime.stored(config));
+    await this.#engine.context.store.putTask(runtime.runState.stored(config));
     runtime.setConfig(config);
     // CTS regenerates and re-initialises the workspace when a disabled task is enabled.
     if (enabled && !wasEnabled) await runtime.prepare(true);

@@ -4,8 +4,7 @@
  * run succeeded with exactly the same fingerprint (rendered inputs and watched data), unless forced.
  */
 import type {
-  Driver, InputContext, InputSource, InputVariable, InspectPlan, Logger, StoredRun, StoredTask, TaskConfig, TaskEvent,
-  TriggerReason,
+  Driver, InputContext, InputSource, InspectPlan, Logger, StoredTask, TaskConfig, TaskEvent, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
 import { CtsError, errorMessage } from "../../../core/plugin-api/mod.ts";
 import { BufferTimer } from "./buffer-timer.ts";
@@ -14,7 +13,9 @@ import type { EngineContext } from "./engine-context.ts";
 import { inputHash } from "./input-hash.ts";
 import { InputSlots } from "./input-slots.ts";
 import { withRetries } from "./retry.ts";
+import { HaltedError, missingInputsText, stoppedError } from "./run-guards.ts";
 import { RunQueue, type RunRequest } from "./run-queue.ts";
+import { RunState } from "./run-state.ts";
 import { finishEvent, pushEvent } from "./task-event.ts";
 
 /** Applies are never cancelled half-way (a half-written apply is worse than a late stop). */
@@ -36,20 +37,15 @@ export class TaskRuntime {
   /** Set once watching stopped (step-down, delete, discard): runs not yet started are skipped. */
   #halted = false;
   #deleting = false;
-  /** The last run, as persisted: a skip needs a `succeeded` one with the same fingerprint. */
-  #lastRun: StoredRun | undefined;
-  /** Source index and variable of every source that must publish before a run may start. */
-  #expected: [number, InputVariable][] = [];
+  readonly #runState: RunState;
   #events: TaskEvent[];
-  /** False while a task being created is not in the store yet: its runs must not store it early. */
-  #inStore: boolean;
 
   constructor(stored: StoredTask, ctx: EngineContext, events: readonly TaskEvent[] = [], inStore = true) {
     this.#config = stored.config;
-    this.#inStore = inStore;
-    this.#lastRun = stored.lastRun;
     this.#ctx = ctx;
     this.#logger = ctx.logger.child("task", { task_name: stored.config.name });
+    // Not in the store yet (a task being created) means its runs must not store it early.
+    this.#runState = new RunState(ctx.store, this.#logger, stored.lastRun, inStore);
     this.#events = events.slice(0, ctx.eventLimit);
     this.#queue = new RunQueue((request) => this.#execute(request));
   }
@@ -69,18 +65,9 @@ export class TaskRuntime {
   get deleting(): boolean {
     return this.#deleting;
   }
-  get lastRun(): StoredRun | undefined {
-    return this.#lastRun;
-  }
-
-  /** What the task store keeps for this task (with `config` when it is about to change). */
-  stored(config: TaskConfig = this.#config): StoredTask {
-    return this.#lastRun ? { config, lastRun: this.#lastRun } : { config };
-  }
-
-  /** The task is in the store now; from here on every run start and end is stored. */
-  markStored(): void {
-    this.#inStore = true;
+  /** The last run, and what the task store keeps for this task. */
+  get runState(): RunState {
+    return this.#runState;
   }
 
   /** Creates the driver (again when `reinit`) and runs its `init`. */
@@ -123,8 +110,7 @@ export class TaskRuntime {
     this.#ctx.signal.addEventListener("abort", onStop, { once: true });
     abort.signal.addEventListener("abort", () => this.#ctx.signal.removeEventListener("abort", onStop), { once: true });
     this.#sources = sources;
-    this.#expected = sources.flatMap((source, index): [number, InputVariable][] =>
-      source.variable === undefined ? [] : [[index, source.variable]]);
+    this.#slots.expect(sources);
     try {
       await Promise.all(sources.map((source, index) => source.start(this.#inputContext(index, abort.signal))));
     } catch (error) {
@@ -166,9 +152,9 @@ export class TaskRuntime {
 
   /** Renders the current inputs and plans (inspect); nothing is applied or recorded. */
   async plan(): Promise<InspectPlan> {
-    const missing = this.#missingInputs();
+    const missing = this.#slots.missing();
     if (missing.length > 0) {
-      throw new CtsError("CTS_ERR_TASK", `Cannot plan task "${this.#config.name}": ${missingText(missing)}`);
+      throw new CtsError("CTS_ERR_TASK", `Cannot plan task "${this.#config.name}": ${missingInputsText(missing)}`);
     }
     await this.prepare();
     const driver = this.#driver!;
@@ -243,18 +229,17 @@ export class TaskRuntime {
     const task = this.#config;
     if (this.#deleting || !task.enabled) return undefined;
     const start = { task, trigger: request.reason, instanceId: this.#ctx.instanceId, startedAt: new Date() };
-    const missing = this.#missingInputs();
+    const missing = this.#slots.missing();
     if (missing.length > 0) {
       // A run on an input not received yet could render it empty and destroy what the module manages.
-      const error = `Cannot start the run: ${missingText(missing)}`;
+      const error = `Cannot start the run: ${missingInputsText(missing)}`;
       this.#logger.warn("run not started", { trigger: request.reason.kind, error });
       // A forced run (-once, run=now) was asked for explicitly: it fails visibly instead of vanishing.
       return request.force ? this.#record(finishEvent(start, { error })) : undefined;
     }
     const inputs = this.#slots.current();
     const fingerprint = await inputHash(this.#slots.fingerprinted(inputs));
-    const last = this.#lastRun;
-    if (!request.force && last?.state === "succeeded" && last.fingerprint === fingerprint) {
+    if (!request.force && this.#runState.unchanged(fingerprint)) {
       // CTS records "no changes" for scheduled runs; a new leader records that it skipped the apply.
       if (request.reason.kind === "schedule" || request.reason.kind === "leader") {
         this.#logger.info("inputs unchanged since the last apply, apply skipped", { trigger: request.reason.kind });
@@ -270,8 +255,7 @@ export class TaskRuntime {
         // Waiting for a slot can outlast leadership or the process; a run that has not started yet is skipped.
         if ((this.#halted || this.#ctx.signal.aborted) && request.reason.kind !== "api") throw new HaltedError();
         // Stored before anything is applied: a crash from here on leaves "started", never a success.
-        this.#lastRun = { fingerprint, state: "started" };
-        await this.#persist(this.stored(task));
+        await this.#runState.record(task, fingerprint, "started");
         await this.prepare();
         const driver = this.#driver!;
         await driver.render(inputs, this.#ctx.signal);
@@ -283,23 +267,9 @@ export class TaskRuntime {
       error = errorMessage(cause);
       this.#logger.error("task run failed", { error });
     }
-    this.#lastRun = { fingerprint, state: error === undefined ? "succeeded" : "failed" };
-    await this.#persist(this.stored(task));
+    await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed");
     if (error === undefined) this.#logger.info("task run completed");
     return this.#record(finishEvent(start, { error }));
-  }
-
-  #missingInputs(): InputVariable[] {
-    return this.#expected.filter(([index, variable]) => !this.#slots.has(index, variable)).map(([, variable]) => variable);
-  }
-
-  async #persist(stored: StoredTask): Promise<void> {
-    if (!this.#inStore) return;
-    try {
-      await this.#ctx.store.putTask(stored);
-    } catch (error) {
-      this.#logger.error("cannot store task state", { error: errorMessage(error) });
-    }
   }
 
   async #record(event: TaskEvent): Promise<TaskEvent> {
@@ -319,16 +289,6 @@ export class TaskRuntime {
     }
     return event;
   }
-}
-
-class HaltedError extends Error {}
-
-function stoppedError(taskName: string): CtsError {
-  return new CtsError("CTS_ERR_TASK", `Cannot start task "${taskName}": stopped while waiting for its first data from Consul`);
-}
-
-function missingText(variables: readonly InputVariable[]): string {
-  return `its input ${variables.map((variable) => `"${variable}"`).join(", ")} has not been received from Consul yet`;
 }
 
 function detail(reason: TriggerReason): Record<string, string> {
