@@ -42,6 +42,13 @@ export interface InputContext {
   publish(variable: InputVariable, value: unknown): void;
   /** Conditions only: asks the engine to run the task (buffer periods apply). */
   trigger(reason: TriggerReason): void;
+  /**
+   * Refinement (additive, the engine's context has it): reports the latest data a source watches
+   * without publishing it (a condition with `use_as_module_input = false`). The engine skips a run
+   * only when neither the rendered inputs nor this data changed since the last successful run, so a
+   * condition that triggers without publishing must report what it watched, or its runs are skipped.
+   */
+  observe?(value: unknown): void;
 }
 
 /** A running condition or module input for one task. */

@@ -90,7 +90,9 @@ export abstract class RenderingSource<T> implements InputSource {
     if (previous?.json === json) return;
     this.#last = { json, value };
     const ctx = this.#ctx!;
+    // Unpublished data still decides whether a triggered run is needed (CTS runs on any change of it).
     if (this.variable !== undefined) ctx.publish(this.variable, value);
+    else ctx.observe?.(value);
     if (previous === undefined) return this.#resolveReady();
     if (!this.#triggers) return;
     if (this.shouldTrigger(previous.value, value)) {

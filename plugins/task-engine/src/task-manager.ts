@@ -34,7 +34,8 @@ export class EngineTaskManager implements TaskManager {
       if (this.#engine.tasks.has(task.name)) {
         throw new CtsError("CTS_ERR_CONFLICT", `Cannot create task "${task.name}": a task with that name already exists`);
       }
-      const runtime = new TaskRuntime({ config: task }, this.#engine.context);
+      // Not in the store until the create succeeds (a failed run=now must leave nothing stored).
+      const runtime = new TaskRuntime({ config: task }, this.#engine.context, [], false);
       try {
         await runtime.prepare();
         await runtime.startSources();
@@ -50,7 +51,8 @@ export class EngineTaskManager implements TaskManager {
           }
         }
         this.#requireLeader(`create task "${task.name}"`);
-        await this.#engine.context.store.putTask({ config: task, lastAppliedInputHash: runtime.lastAppliedHash });
+        await this.#engine.context.store.putTask(runtime.runState.stored(task));
+        runtime.runState.markStored();
         if (this.#engine.active) {
           this.#engine.tasks.set(task.name, runtime);
           runtime.arm();
@@ -79,7 +81,7 @@ export class EngineTaskManager implements TaskManager {
       return { plan: await this.#inspect(runtime) };
     }
     const wasEnabled = runtime.config.enabled;
-    await this.#engine.context.store.putTask({ config, lastAppliedInputHash: runtime.lastAppliedHash });
+    await this.#engine.context.store.putTask(runtime.runState.stored(config));
     runtime.setConfig(config);
     // CTS regenerates and re-initialises the workspace when a disabled task is enabled.
     if (enabled && !wasEnabled) await runtime.prepare(true);
