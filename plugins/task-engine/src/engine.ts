@@ -5,7 +5,7 @@
 import type {
   CtsConfig, Leadership, Logger, RunOptions, Shutdown, StoredTask, TaskConfig, TaskStore,
 } from "../../../core/plugin-api/mod.ts";
-import { CtsError, errorMessage } from "../../../core/plugin-api/mod.ts";
+import { CtsError, errorMessage, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import type { EngineContext } from "./engine-context.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 
@@ -143,6 +143,15 @@ export class Engine {
         const event = await runtime.request({ reason: { kind: allowFail ? "leader" : "startup" }, force: false, retries: false });
         if (event && !event.success) throw new Error(event.error?.message ?? "apply failed");
       } catch (error) {
+        if (isPermanentConsulError(error) && generation === this.#generation) {
+          // Beyond CTS (which exits): one task's bad query (unknown datacenter, bad filter) must not
+          // take the others down. The task shows as errored until it is fixed and re-created or the daemon restarts.
+          await runtime.recordQueryError(error, { kind: allowFail ? "leader" : "startup" });
+          this.#logger.error("task cannot start: Consul rejected its query; other tasks go on", {
+            task_name: task.config.name, error: errorMessage(error),
+          });
+          continue;
+        }
         this.#logger.error("task failed in the start-up run", { task_name: task.config.name, error: errorMessage(error) });
         if (!allowFail) {
           // CTS: any once-phase error ends the daemon with exit code 11.

@@ -6,7 +6,7 @@
 import type {
   Driver, InputContext, InputSource, InspectPlan, Logger, StoredTask, TaskConfig, TaskEvent, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
-import { CtsError, errorMessage } from "../../../core/plugin-api/mod.ts";
+import { CtsError, errorMessage, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import { BufferTimer } from "./buffer-timer.ts";
 import { createTaskDriver } from "./task-driver.ts";
 import type { EngineContext } from "./engine-context.ts";
@@ -37,6 +37,8 @@ export class TaskRuntime {
   #deleting = false;
   #lastAppliedHash: string | undefined;
   #events: TaskEvent[];
+  /** Set when Consul rejected a query before the first data: no run may use the missing inputs. */
+  #inputsRejected: string | undefined;
 
   constructor(stored: StoredTask, ctx: EngineContext, events: readonly TaskEvent[] = []) {
     this.#config = stored.config;
@@ -108,6 +110,7 @@ export class TaskRuntime {
     try {
       await Promise.all(sources.map((source, index) => source.start(this.#inputContext(index, abort.signal))));
     } catch (error) {
+      if (isPermanentConsulError(error)) this.#inputsRejected = errorMessage(error);
       this.stopWatching();
       throw error;
     }
@@ -171,6 +174,14 @@ export class TaskRuntime {
     await driver?.dispose?.();
   }
 
+  /** Records a permanent Consul error of the task's queries as a failed event (the task's status shows it). */
+  async recordQueryError(error: unknown, trigger: TriggerReason): Promise<TaskEvent> {
+    const message = errorMessage(error);
+    this.#logger.error("Consul rejected a query of the task", { error: message });
+    const start = { task: this.#config, trigger, instanceId: this.#ctx.instanceId, startedAt: new Date() };
+    return this.#record(finishEvent(start, { error: message }));
+  }
+
   #inputContext(index: number, signal: AbortSignal): InputContext {
     return {
       watcher: this.#ctx.watcher,
@@ -182,6 +193,9 @@ export class TaskRuntime {
       // Only the condition (source 0) decides when the task runs; module inputs only supply data.
       trigger: (reason) => {
         if (index === 0 && !signal.aborted) this.#triggered(reason);
+      },
+      reportError: (error) => {
+        if (!signal.aborted) void this.recordQueryError(error, { kind: "dependency", detail: "Consul rejected a query" });
       },
     };
   }
@@ -216,6 +230,9 @@ export class TaskRuntime {
     const inputs = this.#slots.current();
     const hash = await inputHash(inputs);
     const start = { task, trigger: request.reason, instanceId: this.#ctx.instanceId, startedAt: new Date() };
+    if (this.#inputsRejected !== undefined) {
+      return this.#record(finishEvent(start, { error: `Cannot run task "${task.name}": its Consul data never arrived: ${this.#inputsRejected}` }));
+    }
     if (!request.force && hash === this.#lastAppliedHash) {
       // CTS records "no changes" for scheduled runs; a new leader records that it skipped the apply.
       if (request.reason.kind === "schedule" || request.reason.kind === "leader") {

@@ -59,7 +59,8 @@ export function route(app: Hono, server: ServerContext, path: string, methods: M
     const url = new URL(request.url);
     try {
       const namespace = request.headers.get("X-Consul-Namespace");
-      if (namespace && namespace !== "default") {
+      // Consul CE refuses the header whatever its value, `default` included (agent/http_ce.go).
+      if (namespace) {
         throw badRequest(`Invalid header: "X-Consul-Namespace" - Namespaces are a Consul Enterprise feature`);
       }
       const token = requestToken(request, url.searchParams);
