@@ -12,6 +12,9 @@ import type { PluginDefinition, RunOptions } from "../../plugin-api/mod.ts";
 /** CTS waits up to 10 s for a graceful stop, then exits 12. */
 const STOP_GRACE_MS = 10_000;
 
+/** Go's names for the signals (`os.Signal.String()`), as CTS logs them. */
+const GO_SIGNAL_NAMES: Readonly<Record<string, string>> = { SIGINT: "interrupt", SIGTERM: "terminated", SIGQUIT: "quit" };
+
 export interface DaemonOptions {
   readonly configPaths: readonly ConfigPath[];
   readonly runOptions: RunOptions;
@@ -30,13 +33,21 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const booted = await bootDaemon({ ...options, shutdown });
   if (typeof booted === "number") return booted;
 
-  const unhook = onShutdownSignal((signal) => shutdown.requestExit(ExitCode.ok, `received ${signal}`));
+  let signalled = false;
+  const unhook = onShutdownSignal((signal) => {
+    // CTS's lines (command/start.go), which operators alert on: this one, then `graceful shutdown`.
+    if (!signalled) booted.logger.info("signal received to initiate graceful shutdown", { signal: GO_SIGNAL_NAMES[signal] ?? signal });
+    signalled = true;
+    shutdown.requestExit(ExitCode.ok, `received ${signal}`);
+  });
   options.signal?.addEventListener("abort", () => shutdown.requestExit(ExitCode.ok, "stopped"), { once: true });
   try {
     await options.onRunning?.(booted);
     const { code, reason } = await shutdown.requested;
     booted.logger.info("stopping", { reason });
     const stopped = await stopWithin(booted, STOP_GRACE_MS);
+    if (!stopped) booted.logger.info("graceful shutdown timed out, exiting");
+    else if (code === ExitCode.ok) booted.logger.info("graceful shutdown");
     // Logs may be JSON or filtered by level; the reason for a failing exit is always said plainly.
     if (code !== ExitCode.ok) options.io.err(`==> Error: ${reason}\n`);
     return stopped ? code : ExitCode.interrupt;

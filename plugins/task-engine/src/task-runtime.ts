@@ -44,7 +44,8 @@ export class TaskRuntime {
     this.#config = stored.config;
     this.#lastAppliedHash = stored.lastAppliedInputHash;
     this.#ctx = ctx;
-    this.#logger = ctx.logger.child("task", { task_name: stored.config.name });
+    // Same name as the engine's, as CTS logs task lines under `tasksmanager` with `task_name`.
+    this.#logger = ctx.logger.child("", { task_name: stored.config.name });
     this.#events = events.slice(0, ctx.eventLimit);
     this.#queue = new RunQueue((request) => this.#execute(request));
   }
@@ -242,7 +243,8 @@ export class TaskRuntime {
       this.#logger.debug("inputs unchanged since the last apply, run dropped", { trigger: request.reason.kind });
       return undefined;
     }
-    this.#logger.info("running task", { trigger: request.reason.kind, ...detail(request.reason) });
+    // CTS's wording (tasks_manager.go), which operators alert on; our fields follow.
+    this.#logger.info("executing task", { trigger: request.reason.kind, ...detail(request.reason) });
     let error: string | undefined;
     try {
       await this.#ctx.limiter.run(async () => {
@@ -257,12 +259,12 @@ export class TaskRuntime {
     } catch (cause) {
       if (cause instanceof HaltedError) return undefined;
       error = errorMessage(cause);
-      this.#logger.error("task run failed", { error });
+      this.#logger.error("error running task", { error });
     }
     if (error === undefined) {
       this.#lastAppliedHash = hash;
       await this.#persist({ config: task, lastAppliedInputHash: hash });
-      this.#logger.info("task run completed");
+      this.#logger.info("task completed");
     }
     return this.#record(finishEvent(start, { error }));
   }
