@@ -67,6 +67,7 @@ async function runCommand(name: string, args: readonly string[], io: CliIo): Pro
     parsed = parseFlags(args, command.flags, io.env);
   } catch (error) {
     if (!(error instanceof FlagParseError)) throw error;
+    if (command.flagError) return command.flagError(error.message, args, io);
     io.err(`==> ${error.message}\n\n${formatCommandHelp(command)}`);
     return ExitCode.flagParseError;
   }
