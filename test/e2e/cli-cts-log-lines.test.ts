@@ -67,6 +67,13 @@ task {
     expect(stderr).toMatch(/\[INFO\] +\S+: graceful shutdown\n/);
   });
 
+  it("logs -once as CTS does: `running task once`, the run's lines, `all tasks completed once`, `graceful shutdown`", async () => {
+    const config = await writeConfig("once_task", "stub");
+    const result = await runCli("node", ["start", "-once", `-config-file=${config}`], { timeoutMs: 45_000 });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/running task once: task_name=once_task\n(.*\n)*.*executing task: task_name=once_task .*\n(.*\n)*.*tasksmanager: task completed: task_name=once_task\n(.*\n)*.*all tasks completed once\n(.*\n)*.*\[INFO\] +\S+: graceful shutdown\n/);
+  });
+
   it("logs a failed run as `error running task` with the task name and the error", async () => {
     const config = await writeConfig("bad_task", "failing");
     const result = await runCli("node", ["start", "-once", `-config-file=${config}`], { timeoutMs: 45_000 });

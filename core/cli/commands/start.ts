@@ -76,6 +76,7 @@ async function stopWithin(daemon: BootedDaemon, ms: number): Promise<boolean> {
 const startCommand: CliCommand = {
   name: "start",
   summary: "Starts the daemon (or runs tasks once with -once, or plans them with -inspect)",
+  synopsis: "[-help] [options]",
   usage: [
     "Starts cts-runtime: watches Consul and runs every task when its watched data changes.",
     "With -once it runs each task once and exits; with -inspect it plans each task and exits.",

@@ -208,6 +208,8 @@ export class Engine {
         await this.#store.putTask({ config });
         await runtime.prepare();
         if (!config.enabled) continue;
+        // CTS's once-mode lines (controller/once.go): this, the run's own lines, then `task completed`.
+        this.#logger.info("running task once", { task_name: config.name });
         await this.#startSourcesWithin(runtime, config.name);
         const event = await runtime.request({ reason: { kind: "startup", detail: "once" }, force: true, retries: false });
         if (event && !event.success) throw new Error(event.error?.message ?? "apply failed");

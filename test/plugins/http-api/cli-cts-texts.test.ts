@@ -130,5 +130,8 @@ describe("CTS's task command texts", () => {
       expect(await runCli(["task", command, "-help"], help)).toBe(0);
       expect(out(help)).toMatch(new RegExp(`^Usage: cts-runtime task ${command} \\[-help\\] \\[options\\] ${synopsis}\\n`));
     }
+    const start = io();
+    expect(await runCli(["start", "-help"], start)).toBe(0);
+    expect(out(start)).toMatch(/^Usage: cts-runtime start \[-help\] \[options\]\n/);
   });
 });
