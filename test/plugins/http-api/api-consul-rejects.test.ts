@@ -12,6 +12,7 @@ import type { TaskConfig } from "../../../core/plugin-api/mod.ts";
 import { testTask } from "../../../core/plugin-testkit/src/test-config.ts";
 import { clearRecordingLog, recorded } from "../../fixtures/plugins/driver-recording/mod.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import type { FaultHook } from "../../../plugins/consul-dev-server/src/http/fault-hook.ts";
 import { apiConfig, startApiKernel, type ApiKernel } from "./helpers/api-kernel.ts";
 
 async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
@@ -42,10 +43,16 @@ describe("permanent Consul query errors in the daemon and task create", () => {
   let consul: TestConsulDevServer;
   let daemon: ApiKernel;
   let client: CtsApiClient;
+  /** Set by the last test: Consul starts refusing the healthy task's query. */
+  let refuseWeb = false;
+  const faults: FaultHook = (request) =>
+    refuseWeb && request.path === "/v1/health/service/web" && !request.query.has("dc") && !request.query.has("ns")
+      ? { status: 403, body: "Permission denied: token lacks permission 'service:read' on \"web\"" }
+      : undefined;
 
   beforeAll(async () => {
     clearRecordingLog();
-    consul = await startConsulDevServer();
+    consul = await startConsulDevServer({ faults });
     await registerWeb(consul, "web-1");
     const base = apiConfig();
     daemon = await startApiKernel({
@@ -100,5 +107,22 @@ describe("permanent Consul query errors in the daemon and task create", () => {
       .toContain(`500 Failed to create boolean expression evaluator: Selector "Service.Bogus" is not valid`);
     await expect(client.request("GET", "/v1/tasks/bad_filter")).rejects.toMatchObject({ status: 404 });
     expect(recorded("apply", "bad_filter")).toHaveLength(0);
+  });
+
+  it("marks a running task errored when Consul starts refusing its query, and runs it again once allowed", async () => {
+    const status = async () => ((await client.request("GET", "/v1/status/tasks/good?include=events")).body as StatusBody).good!;
+    refuseWeb = true;
+    // Wakes the parked blocking query; its successor is refused.
+    await registerWeb(consul, "web-3");
+    const errored = await until("the task errored", async () => {
+      const current = await status();
+      return current.status === "errored" ? current : undefined;
+    });
+    expect(errored.events![0]!.error!.message).toContain("403 Permission denied");
+    refuseWeb = false;
+    const applies = recorded("apply", "good").length;
+    await registerWeb(consul, "web-4");
+    await until("a run once Consul allows the query again", () => (recorded("apply", "good").length > applies ? true : undefined));
+    expect((await status()).status).toBe("successful");
   });
 });
