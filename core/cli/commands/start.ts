@@ -6,6 +6,7 @@ import { ExitCode, type CliCommand, type CliIo } from "../command.ts";
 import { configPathFlags, configPathsOf, type ConfigPath } from "../config-paths.ts";
 import { createShutdownRequest } from "../shutdown-request.ts";
 import { bootDaemon, type BootedDaemon } from "../boot-daemon.ts";
+import { formatCommandHelp } from "../format-help.ts";
 import { onShutdownSignal } from "../../runtime/signals.ts";
 import type { PluginDefinition, RunOptions } from "../../plugin-api/mod.ts";
 
@@ -77,6 +78,11 @@ const startCommand: CliCommand = {
   name: "start",
   summary: "Starts the daemon (or runs tasks once with -once, or plans them with -inspect)",
   synopsis: "[-help] [options]",
+  // CTS (command/start.go): Go's flag line, then the help, both on stdout; exit 14.
+  flagError(message, _args, io) {
+    io.out(`${message}\n${formatCommandHelp(startCommand)}`);
+    return ExitCode.flagParseError;
+  },
   usage: [
     "Starts cts-runtime: watches Consul and runs every task when its watched data changes.",
     "With -once it runs each task once and exits; with -inspect it plans each task and exits.",
