@@ -17,6 +17,8 @@ const cases: { name: string; args: string[]; code: number; stream: "stdout" | "s
   { name: "start -version is an unknown flag", args: ["start", "-version"], code: 14, stream: "stdout", expect: /^flag provided but not defined: -version\n/ },
   { name: "task enable -v is an unknown flag", args: ["task", "enable", "-v", "web"], code: 14, stream: "stdout", expect: /^flag provided but not defined: -v\n/ },
   { name: "start without config exits 13", args: ["start"], code: 13, stream: "stderr", expect: /-config-file or -config-dir/ },
+  // CTS (command/start.go): `unable to start consul-terraform-sync` / `no config file provided`.
+  { name: "start without config says so as CTS", args: ["start"], code: 13, stream: "stdout", expect: /^ {4}no config file provided\n {4}For additional help try 'cts-runtime start --help'\n$/ },
   // CTS (command/start.go): Go's flag error, then the help, on stdout.
   { name: "unknown flag exits 14", args: ["start", "-bogus"], code: 14, stream: "stdout", expect: /^flag provided but not defined: -bogus\nUsage: cts-runtime start \[-help\] \[options\]\n/ },
   { name: "missing config file exits 15", args: ["validate", "-config-file=does-not-exist.hcl"], code: 15, stream: "stderr", expect: /does-not-exist\.hcl/ },

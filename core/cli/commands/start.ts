@@ -107,6 +107,9 @@ const startCommand: CliCommand = {
   run(args, io) {
     const configPaths = configPathsOf(args);
     if (configPaths.length === 0) {
+      // CTS's lines (command/start.go): the headline on stderr, the reason and the hint on stdout.
+      io.err("==> unable to start consul-terraform-sync\n");
+      io.out("    no config file provided\n    For additional help try 'cts-runtime start --help'\n");
       io.err("==> Error: at least one -config-file or -config-dir is required\n");
       return Promise.resolve(ExitCode.requiredFlagMissing);
     }
