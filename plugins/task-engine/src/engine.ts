@@ -145,7 +145,7 @@ export class Engine {
       } catch (error) {
         if (isPermanentConsulError(error) && generation === this.#generation) {
           // Beyond CTS (which exits): one task's bad query (unknown datacenter, bad filter) must not
-          // take the others down. The task shows as errored until it is fixed and re-created or the daemon restarts.
+          // take the others down. The task shows as errored until it is re-created or the daemon restarts.
           await runtime.recordQueryError(error, { kind: allowFail ? "leader" : "startup" });
           this.#logger.error("task cannot start: Consul rejected its query; other tasks go on", {
             task_name: task.config.name, error: errorMessage(error),

@@ -63,7 +63,8 @@ export class EngineTaskManager implements TaskManager {
         await discard(runtime);
         if (isPermanentConsulError(error)) {
           // The task's own settings (datacenter, namespace, filter) make Consul refuse: the request is at fault.
-          throw new CtsError("CTS_ERR_BAD_REQUEST", `Cannot create task "${task.name}": Consul rejected its query: ${errorMessage(error)}`, { cause: error });
+          const message = `Cannot create task "${task.name}": Consul rejected its query: ${errorMessage(error)}`;
+          throw new CtsError("CTS_ERR_BAD_REQUEST", message, { cause: error });
         }
         throw error;
       } finally {
