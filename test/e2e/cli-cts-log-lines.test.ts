@@ -63,15 +63,15 @@ task {
       child.kill("SIGTERM");
     }
     expect(await exited).toBe(0);
-    expect(stderr).toMatch(/\[INFO\] +\S+: signal received to initiate graceful shutdown: signal=terminated\n/);
-    expect(stderr).toMatch(/\[INFO\] +\S+: graceful shutdown\n/);
+    expect(stderr).toMatch(/\[INFO\] +cli: signal received to initiate graceful shutdown: signal=terminated\n/);
+    expect(stderr).toMatch(/\[INFO\] +cli: graceful shutdown\n/);
   });
 
   it("logs -once as CTS does: `running task once`, the run's lines, `all tasks completed once`, `graceful shutdown`", async () => {
     const config = await writeConfig("once_task", "stub");
     const result = await runCli("node", ["start", "-once", `-config-file=${config}`], { timeoutMs: 45_000 });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/running task once: task_name=once_task\n(.*\n)*.*executing task: task_name=once_task .*\n(.*\n)*.*tasksmanager: task completed: task_name=once_task\n(.*\n)*.*all tasks completed once\n(.*\n)*.*\[INFO\] +\S+: graceful shutdown\n/);
+    expect(result.stderr).toMatch(/running task once: task_name=once_task\n(.*\n)*.*executing task: task_name=once_task .*\n(.*\n)*.*tasksmanager: task completed: task_name=once_task\n(.*\n)*.*all tasks completed once\n(.*\n)*.*\[INFO\] +cli: graceful shutdown\n/);
   });
 
   it("logs a failed run as `error running task` with the task name and the error", async () => {

@@ -34,10 +34,12 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const booted = await bootDaemon({ ...options, shutdown });
   if (typeof booted === "number") return booted;
 
+  // CTS logs its shutdown lines under `cli` (command/start.go).
+  const cliLogger = booted.logSink.logger("cli");
   let signalled = false;
   const unhook = onShutdownSignal((signal) => {
     // CTS's lines (command/start.go), which operators alert on: this one, then `graceful shutdown`.
-    if (!signalled) booted.logger.info("signal received to initiate graceful shutdown", { signal: GO_SIGNAL_NAMES[signal] ?? signal });
+    if (!signalled) cliLogger.info("signal received to initiate graceful shutdown", { signal: GO_SIGNAL_NAMES[signal] ?? signal });
     signalled = true;
     shutdown.requestExit(ExitCode.ok, `received ${signal}`);
   });
@@ -47,8 +49,8 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     const { code, reason } = await shutdown.requested;
     booted.logger.info("stopping", { reason });
     const stopped = await stopWithin(booted, STOP_GRACE_MS);
-    if (!stopped) booted.logger.info("graceful shutdown timed out, exiting");
-    else if (code === ExitCode.ok) booted.logger.info("graceful shutdown");
+    if (!stopped) cliLogger.info("graceful shutdown timed out, exiting");
+    else if (code === ExitCode.ok) cliLogger.info("graceful shutdown");
     // Logs may be JSON or filtered by level; the reason for a failing exit is always said plainly.
     if (code !== ExitCode.ok) options.io.err(`==> Error: ${reason}\n`);
     return stopped ? code : ExitCode.interrupt;
