@@ -58,7 +58,12 @@ describe("permanent Consul query errors in the daemon and task create", () => {
     daemon = await startApiKernel({
       config: apiConfig({
         consul: { ...base.consul, address: consul.address },
-        tasks: [servicesTask("good"), servicesTask("bad_dc", { datacenter: "dc9" }), servicesTask("bad_ns", { namespace: "team" })],
+        tasks: [
+          servicesTask("good"),
+          servicesTask("bad_dc", { datacenter: "dc9" }),
+          servicesTask("bad_ns", { namespace: "team" }),
+          servicesTask("bad_filter", { filter: `Service.Bogus == "x"` }),
+        ],
       }),
     });
     client = new CtsApiClient(daemon.url);
@@ -71,7 +76,7 @@ describe("permanent Consul query errors in the daemon and task create", () => {
   it("marks the rejected tasks errored with Consul's message and keeps the others running", async () => {
     const status = await until("every task has a status", async () => {
       const body = (await client.request("GET", "/v1/status/tasks?include=events")).body as StatusBody;
-      return ["good", "bad_dc", "bad_ns"].every((name) => body[name] && body[name].status !== "unknown") ? body : undefined;
+      return ["good", "bad_dc", "bad_ns", "bad_filter"].every((name) => body[name] && body[name].status !== "unknown") ? body : undefined;
     });
     expect(status.good!.status).toBe("successful");
     expect(status.bad_dc!.status).toBe("errored");
@@ -79,8 +84,12 @@ describe("permanent Consul query errors in the daemon and task create", () => {
     expect(status.bad_ns!.status).toBe("errored");
     expect(status.bad_ns!.events![0]!.error!.message)
       .toContain(`400 Invalid query parameter: "ns" - Namespaces are a Consul Enterprise feature`);
+    expect(status.bad_filter!.status).toBe("errored");
+    expect(status.bad_filter!.events![0]!.error!.message)
+      .toContain(`500 Failed to create boolean expression evaluator: Selector "Service.Bogus" is not valid`);
     expect(recorded("apply", "bad_dc")).toHaveLength(0);
     expect(recorded("apply", "bad_ns")).toHaveLength(0);
+    expect(recorded("apply", "bad_filter")).toHaveLength(0);
 
     // The healthy task still follows Consul.
     expect(recorded("apply", "good")).toHaveLength(1);
@@ -93,21 +102,27 @@ describe("permanent Consul query errors in the daemon and task create", () => {
     expect(recorded("apply", "bad_dc")).toHaveLength(0);
   });
 
-  it("answers task create with Consul's error and creates nothing", async () => {
-    const task = {
-      name: "bad_filter",
-      module: "./module",
-      condition: { services: { names: ["web"], filter: `Service.Bogus == "x"` } },
-    };
-    const error = await client.request("POST", "/v1/tasks", { task }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiRequestError);
-    expect((error as ApiRequestError).status).toBe(400);
-    expect((error as ApiRequestError).message).toContain(`Cannot create task "bad_filter"`);
-    expect((error as ApiRequestError).message)
-      .toContain(`500 Failed to create boolean expression evaluator: Selector "Service.Bogus" is not valid`);
-    await expect(client.request("GET", "/v1/tasks/bad_filter")).rejects.toMatchObject({ status: 404 });
-    expect(recorded("apply", "bad_filter")).toHaveLength(0);
-  });
+  const createCases = [
+    { name: "new_dc", condition: { datacenter: "dc9" }, expect: "500 No path to datacenter" },
+    { name: "new_ns", condition: { namespace: "team" }, expect: `400 Invalid query parameter: "ns" - Namespaces are a Consul Enterprise feature` },
+    {
+      name: "new_filter",
+      condition: { filter: `Service.Bogus == "x"` },
+      expect: `500 Failed to create boolean expression evaluator: Selector "Service.Bogus" is not valid`,
+    },
+  ];
+  for (const testCase of createCases) {
+    it(`answers task create with Consul's error and creates nothing (${testCase.expect.slice(0, 30)})`, async () => {
+      const task = { name: testCase.name, module: "./module", condition: { services: { names: ["web"], ...testCase.condition } } };
+      const error = await client.request("POST", "/v1/tasks", { task }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiRequestError);
+      expect((error as ApiRequestError).status).toBe(400);
+      expect((error as ApiRequestError).message).toContain(`Cannot create task "${testCase.name}"`);
+      expect((error as ApiRequestError).message).toContain(testCase.expect);
+      await expect(client.request("GET", `/v1/tasks/${testCase.name}`)).rejects.toMatchObject({ status: 404 });
+      expect(recorded("apply", testCase.name)).toHaveLength(0);
+    });
+  }
 
   it("marks a running task errored when Consul starts refusing its query, and runs it again once allowed", async () => {
     const status = async () => ((await client.request("GET", "/v1/status/tasks/good?include=events")).body as StatusBody).good!;
