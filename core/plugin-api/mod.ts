@@ -19,7 +19,7 @@ export type * from "./src/config.ts";
 export type * from "./src/task-inputs.ts";
 export type * from "./src/driver.ts";
 export type * from "./src/conditions.ts";
-export { consulQuery } from "./src/services/consul-client.ts";
+export { consulQuery, isPermanentConsulError } from "./src/services/consul-client.ts";
 export type * from "./src/services/consul-client.ts";
 export type * from "./src/services/logger.ts";
 export type * from "./src/services/process-runner.ts";

@@ -78,7 +78,7 @@ export async function createConsulClient(options: ConsulClientOptions): Promise<
   return Object.freeze({
     address: endpoint.baseUrl,
     query: (query, opts) => blocking.query(query, opts),
-    watch: (query, onResult, signal) => blocking.watch(query, onResult, signal),
+    watch: (query, onResult, signal, onError) => blocking.watch(query, onResult, signal, onError),
     kvGet: (key, opts) => kv.get(key, opts),
     kvList: (prefix, opts) => kv.list(prefix, opts),
     kvPut: (key, value, opts) => kv.put(key, value, opts),

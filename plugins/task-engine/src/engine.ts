@@ -5,7 +5,7 @@
 import type {
   CtsConfig, Leadership, Logger, RunOptions, Shutdown, StoredTask, TaskConfig, TaskStore,
 } from "../../../core/plugin-api/mod.ts";
-import { CtsError, errorMessage } from "../../../core/plugin-api/mod.ts";
+import { CtsError, errorMessage, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import type { EngineContext } from "./engine-context.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 
@@ -145,6 +145,15 @@ export class Engine {
       } catch (error) {
         // Stepped down or stopping while the task waited for its data: it did not run, nothing failed.
         if (generation !== this.#generation) return;
+        if (isPermanentConsulError(error)) {
+          // Beyond CTS (which exits): one task's bad query (unknown datacenter, bad filter) must not
+          // take the others down. The task shows as errored until it is re-created or the daemon restarts.
+          await runtime.recordQueryError(error, { kind: allowFail ? "leader" : "startup" });
+          this.#logger.error("task cannot start: Consul rejected its query; other tasks go on", {
+            task_name: task.config.name, error: errorMessage(error),
+          });
+          continue;
+        }
         this.#logger.error("task failed in the start-up run", { task_name: task.config.name, error: errorMessage(error) });
         if (!allowFail) {
           // CTS: any once-phase error ends the daemon with exit code 11.
@@ -202,6 +211,8 @@ export class Engine {
         await this.#store.putTask({ config });
         await runtime.prepare();
         if (!config.enabled) continue;
+        // CTS's once-mode lines (controller/once.go): this, the run's own lines, then `task completed`.
+        this.#logger.info("running task once", { task_name: config.name });
         await this.#startSourcesWithin(runtime, config.name);
         const event = await runtime.request({ reason: { kind: "startup", detail: "once" }, force: true, retries: false });
         if (event && !event.success) throw new Error(event.error?.message ?? "apply failed");

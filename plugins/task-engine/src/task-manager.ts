@@ -6,7 +6,7 @@
 import type {
   InspectPlan, RunRequest, TaskConfig, TaskEvent, TaskManager, TaskState, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
-import { CtsError } from "../../../core/plugin-api/mod.ts";
+import { CtsError, errorMessage, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import type { Engine } from "./engine.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 import { taskStatus } from "./task-status.ts";
@@ -63,6 +63,11 @@ export class EngineTaskManager implements TaskManager {
         return event ? { task, event } : { task };
       } catch (error) {
         await discard(runtime);
+        if (isPermanentConsulError(error)) {
+          // The task's own settings (datacenter, namespace, filter) make Consul refuse: the request is at fault.
+          const message = `Cannot create task "${task.name}": Consul rejected its query: ${errorMessage(error)}`;
+          throw new CtsError("CTS_ERR_BAD_REQUEST", message, { cause: error });
+        }
         throw error;
       } finally {
         if (run === "inspect") await discard(runtime);

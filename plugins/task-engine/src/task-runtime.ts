@@ -6,7 +6,7 @@
 import type {
   Driver, InputContext, InputSource, InspectPlan, Logger, StoredTask, TaskConfig, TaskEvent, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
-import { CtsError, errorMessage } from "../../../core/plugin-api/mod.ts";
+import { CtsError, errorMessage, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import { BufferTimer } from "./buffer-timer.ts";
 import { createTaskDriver } from "./task-driver.ts";
 import type { EngineContext } from "./engine-context.ts";
@@ -39,11 +39,14 @@ export class TaskRuntime {
   #deleting = false;
   readonly #runState: RunState;
   #events: TaskEvent[];
+  /** Set when Consul rejected a query before the first data: no run may use the missing inputs. */
+  #inputsRejected: string | undefined;
 
   constructor(stored: StoredTask, ctx: EngineContext, events: readonly TaskEvent[] = [], inStore = true) {
     this.#config = stored.config;
     this.#ctx = ctx;
-    this.#logger = ctx.logger.child("task", { task_name: stored.config.name });
+    // Same name as the engine's, as CTS logs task lines under `tasksmanager` with `task_name`.
+    this.#logger = ctx.logger.child("", { task_name: stored.config.name });
     // Not in the store yet (a task being created) means its runs must not store it early.
     this.#runState = new RunState(ctx.store, this.#logger, stored.lastRun, inStore);
     this.#events = events.slice(0, ctx.eventLimit);
@@ -114,6 +117,7 @@ export class TaskRuntime {
     try {
       await Promise.all(sources.map((source, index) => source.start(this.#inputContext(index, abort.signal))));
     } catch (error) {
+      if (isPermanentConsulError(error)) this.#inputsRejected = errorMessage(error);
       this.stopWatching();
       throw error;
     }
@@ -183,6 +187,14 @@ export class TaskRuntime {
     await driver?.dispose?.();
   }
 
+  /** Records a permanent Consul error of the task's queries as a failed event (the task's status shows it). */
+  async recordQueryError(error: unknown, trigger: TriggerReason): Promise<TaskEvent> {
+    const message = errorMessage(error);
+    this.#logger.error("Consul rejected a query of the task", { error: message });
+    const start = { task: this.#config, trigger, instanceId: this.#ctx.instanceId, startedAt: new Date() };
+    return this.#record(finishEvent(start, { error: message }));
+  }
+
   #inputContext(index: number, signal: AbortSignal): InputContext {
     return {
       watcher: this.#ctx.watcher,
@@ -197,6 +209,9 @@ export class TaskRuntime {
       // Only the condition (source 0) decides when the task runs; module inputs only supply data.
       trigger: (reason) => {
         if (index === 0 && !signal.aborted) this.#triggered(reason);
+      },
+      reportError: (error) => {
+        if (!signal.aborted) void this.recordQueryError(error, { kind: "dependency", detail: "Consul rejected a query" });
       },
     };
   }
@@ -229,6 +244,9 @@ export class TaskRuntime {
     const task = this.#config;
     if (this.#deleting || !task.enabled) return undefined;
     const start = { task, trigger: request.reason, instanceId: this.#ctx.instanceId, startedAt: new Date() };
+    if (this.#inputsRejected !== undefined) {
+      return this.#record(finishEvent(start, { error: `Cannot run task "${task.name}": its Consul data never arrived: ${this.#inputsRejected}` }));
+    }
     const missing = this.#slots.missing();
     if (missing.length > 0) {
       // A run on an input not received yet could render it empty and destroy what the module manages.
@@ -248,7 +266,8 @@ export class TaskRuntime {
       this.#logger.debug("inputs unchanged since the last apply, run dropped", { trigger: request.reason.kind });
       return undefined;
     }
-    this.#logger.info("running task", { trigger: request.reason.kind, ...detail(request.reason) });
+    // CTS's wording (tasks_manager.go), which operators alert on; our fields follow.
+    this.#logger.info("executing task", { trigger: request.reason.kind, ...detail(request.reason) });
     let error: string | undefined;
     try {
       await this.#ctx.limiter.run(async () => {
@@ -265,10 +284,10 @@ export class TaskRuntime {
     } catch (cause) {
       if (cause instanceof HaltedError) return undefined;
       error = errorMessage(cause);
-      this.#logger.error("task run failed", { error });
+      this.#logger.error("error running task", { error });
     }
     await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed");
-    if (error === undefined) this.#logger.info("task run completed");
+    if (error === undefined) this.#logger.info("task completed");
     return this.#record(finishEvent(start, { error }));
   }
 
