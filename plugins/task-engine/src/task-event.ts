@@ -18,6 +18,16 @@ export function reportedSource(module: string, resolve: (path: string) => string
   return module.startsWith("./") || module.startsWith("../") ? resolve(module) : module;
 }
 
+/** A run starting now; `ctx` gives the instance id and the daemon's working directory. */
+export function eventStart(
+  task: TaskConfig,
+  trigger: TriggerReason,
+  ctx: { readonly instanceId: string; readonly fileSystem: { resolve(path: string): string } },
+): EventStart {
+  const source = reportedSource(task.module, (path) => ctx.fileSystem.resolve(path));
+  return { task, trigger, instanceId: ctx.instanceId, startedAt: new Date(), source };
+}
+
 /** Finishes an event; `error` undefined means success. */
 export function finishEvent(
   start: EventStart,
