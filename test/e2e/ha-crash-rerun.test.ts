@@ -67,7 +67,7 @@ describe("a crash in the middle of an apply", () => {
     const succeeded = (await storedRun())!.fingerprint;
 
     await registerService(consul.url, "web-2", "web", "10.3.0.2");
-    await until("the apply of the change to start", () => (/running task: .*trigger=dependency/.test(instance.output) ? true : undefined), 30_000);
+    await until("the apply of the change to start", () => (/executing task: .*trigger=dependency/.test(instance.output) ? true : undefined), 30_000);
     await until("the started run to be stored", async () => ((await storedRun())?.state === "started" ? true : undefined), 10_000);
     await instance.kill("SIGKILL");
     // The apply never finished: the driver never recorded it, and the store says it only started.
