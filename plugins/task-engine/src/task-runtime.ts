@@ -260,7 +260,9 @@ export class TaskRuntime {
     if (!request.force && this.#runState.unchanged(fingerprint)) {
       // CTS records "no changes" for scheduled runs; a new leader records that it skipped the apply.
       if (request.reason.kind === "schedule" || request.reason.kind === "leader") {
-        this.#logger.info("inputs unchanged since the last apply, apply skipped", { trigger: request.reason.kind });
+        this.#logger.info(request.reason.kind === "schedule"
+          ? "scheduled task triggered but had no changes" // CTS's wording (tasks_manager.go)
+          : "inputs unchanged since the last apply, apply skipped", { trigger: request.reason.kind });
         return this.#record(finishEvent(start, { skipped: true }));
       }
       this.#logger.debug("inputs unchanged since the last apply, run dropped", { trigger: request.reason.kind });
