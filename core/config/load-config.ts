@@ -98,6 +98,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   ));
   const config = buildConfig(raw, {
     env: options.env,
+    homeVaultToken: await readHomeVaultToken(raw, options.env),
     hostName: options.hostName ?? osHostName(),
     sources: fragments.map((fragment) => resolvePath(options.cwd, fragment.file)),
     resolvePluginSource: (source, index) => {
@@ -120,6 +121,14 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return { config: deepFreeze(config), fileOf, warnings };
+}
+
+/** `~/.vault-token` when Vault is configured (block or VAULT_ADDR) and the file is there. */
+async function readHomeVaultToken(raw: Record<string, unknown>, env: LoadConfigOptions["env"]): Promise<string | undefined> {
+  if ((raw.vault === undefined && !env.VAULT_ADDR) || !env.HOME) return undefined;
+  const path = resolvePath(env.HOME, ".vault-token");
+  if ((await pathKind(path)) !== "file") return undefined;
+  return (await readTextFile(path)).trim();
 }
 
 /** Config files in order: a file as given, a directory's regular `.hcl`/`.json` files by name. */

@@ -388,6 +388,17 @@ describe("beyond CTS and HCL details", () => {
     expect(config.terraform_providers[0]!.arguments.region).toBe("eu-west-1");
   });
 
+  test("the Vault token falls back to VAULT_TOKEN, then to ~/.vault-token, as in CTS", async () => {
+    const home = dir({ ".vault-token": "hvs.from-home-file\n" });
+    const cwd = dir({ "a.hcl": `vault {\n  address = "http://127.0.0.1:8200"\n}\n` });
+    const fromFile = (await load(cwd, [{ kind: "file", path: "a.hcl" }], { HOME: home })).config.vault!;
+    expect(fromFile).toMatchObject({ token: "hvs.from-home-file", renew_token: true });
+    const fromEnv = (await load(cwd, [{ kind: "file", path: "a.hcl" }], { HOME: home, VAULT_TOKEN: "hvs.env" })).config.vault!;
+    expect(fromEnv.token).toBe("hvs.env");
+    const withAgentFile = dir({ "a.hcl": `vault {\n  address = "http://127.0.0.1:8200"\n  vault_agent_token_file = "/run/agent-token"\n}\n` });
+    expect((await load(withAgentFile, [{ kind: "file", path: "a.hcl" }], { HOME: home })).config.vault!.token).toBe("");
+  });
+
   test("{{ with secret }} in task_env and nested values needs Vault too, each named by its path", async () => {
     const secret = `{{ with secret \\"kv/x\\" }}{{ .Data.t }}{{ end }}`;
     const cwd = dir({
