@@ -1,0 +1,181 @@
+/**
+ * @module One task's HCP Terraform driver. init: the workspace and an upload of the root module;
+ * apply: variables written when changed, one run, followed to the end; plan (inspect): a
+ * speculative run whose inputs travel as run variables, so the workspace is left untouched.
+ * A run is queued only when the rendered inputs differ from the last applied run: its message
+ * carries a hash of them, so a restarted daemon or a new HA leader queues nothing when nothing changed.
+ */
+import {
+  CtsError, type Driver, type DriverContext, type FileSystem, type InspectPlan, type TaskConfig, type TaskInputs,
+} from "../../../core/plugin-api/mod.ts";
+import { uploadConfiguration } from "./configuration-upload.ts";
+import type { TerraformCloudOptions } from "./options.ts";
+import { planSummary } from "./plan-summary.ts";
+import { buildRootModuleModel, rootModuleFiles } from "./root-module/build-root-module.ts";
+import type { RootModuleModel } from "./root-module/root-module-model.ts";
+import { discardStaleRuns, failureLog, followRun, queueRun, readLog, runUrl, SUCCESS } from "./runs.ts";
+import { sha256Hex, tarGzOf } from "./tar-gz.ts";
+import type { Resource, TfcClient } from "./tfc-client.ts";
+import { desiredVariables } from "./workspace-inputs.ts";
+import { WorkspaceVariables } from "./workspace-variables.ts";
+import { ensureWorkspace, type WorkspaceInfo } from "./workspace.ts";
+
+interface Prepared {
+  readonly model: RootModuleModel;
+  readonly ws: WorkspaceInfo;
+  readonly archive: Uint8Array;
+  readonly configHash: string;
+  readonly configurationVersionId: string;
+  readonly variables: WorkspaceVariables;
+}
+
+export interface TerraformCloudDriverDeps {
+  readonly client: TfcClient;
+  readonly options: TerraformCloudOptions;
+  readonly fs: FileSystem;
+}
+
+export class TerraformCloudDriver implements Driver {
+  readonly #task: TaskConfig;
+  readonly #ctx: DriverContext;
+  readonly #deps: TerraformCloudDriverDeps;
+  #prepared: Prepared | undefined;
+  #inputs: TaskInputs = { services: {} };
+  /** Hash of the inputs of the last run known applied; undefined = ask the workspace. */
+  #appliedHash: string | undefined;
+  #manualApply = false;
+  /** The URL of the last run this driver queued. */
+  lastRunUrl: string | undefined;
+
+  constructor(task: TaskConfig, ctx: DriverContext, deps: TerraformCloudDriverDeps) {
+    this.#task = task;
+    this.#ctx = ctx;
+    this.#deps = deps;
+  }
+
+  async init(signal: AbortSignal): Promise<void> {
+    const { client, options, fs } = this.#deps;
+    const model = await buildRootModuleModel({
+      task: this.#task, providers: this.#ctx.providers, requiredProviders: options.requiredProviders, fs,
+    });
+    const files = await rootModuleFiles(model, fs);
+    const configHash = await sha256Hex(JSON.stringify(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1))));
+    const ws = await ensureWorkspace(client, options, this.#task, this.#ctx.logger, signal);
+    this.#manualApply = !ws.autoApply;
+    const archive = await tarGzOf(files);
+    const previous = this.#prepared;
+    const configurationVersionId = previous && previous.ws.id === ws.id && previous.configHash === configHash
+      ? previous.configurationVersionId
+      : await uploadConfiguration(client, ws, archive, false, this.#ctx.logger, signal);
+    this.#prepared = {
+      model, ws, archive, configHash, configurationVersionId,
+      variables: previous?.ws.id === ws.id ? previous.variables : new WorkspaceVariables(client, ws, this.#ctx.logger),
+    };
+  }
+
+  #ready(step: string): Prepared {
+    if (!this.#prepared) throw new CtsError("CTS_ERR_DRIVER", `Cannot ${step} task "${this.#task.name}": the driver is not initialised`);
+    return this.#prepared;
+  }
+
+  render(inputs: TaskInputs, _signal: AbortSignal): Promise<void> {
+    this.#inputs = inputs;
+    return Promise.resolve();
+  }
+
+  async #inputsHash(prepared: Prepared): Promise<string> {
+    return await sha256Hex(`${prepared.configHash}\n${JSON.stringify(desiredVariables(prepared.model, this.#inputs))}`);
+  }
+
+  /** True when the workspace's current run applied exactly these inputs (after a restart or failover). */
+  async #alreadyApplied(prepared: Prepared, hash: string, signal: AbortSignal): Promise<boolean> {
+    const { client } = this.#deps;
+    const doc = await client.api(`read workspace "${prepared.ws.name}"`, "GET", `/workspaces/${prepared.ws.id}`, undefined, { signal });
+    const ws = doc!.data as Resource;
+    this.#manualApply = ws.attributes["auto-apply"] === false;
+    const current = ws.relationships?.["current-run"]?.data;
+    if (!current || Array.isArray(current)) return false;
+    const run = (await client.api(`read run ${current.id}`, "GET", `/runs/${current.id}`, undefined, { allow404: true, signal }))?.data as Resource | undefined;
+    return run !== undefined && SUCCESS.has(String(run.attributes.status)) && String(run.attributes.message ?? "").includes(hash);
+  }
+
+  async apply(signal: AbortSignal): Promise<void> {
+    await this.#run(signal, false);
+  }
+
+  async destroy(signal: AbortSignal): Promise<void> {
+    await this.#run(signal, true);
+  }
+
+  async #run(signal: AbortSignal, isDestroy: boolean): Promise<void> {
+    const prepared = this.#ready(isDestroy ? "destroy" : "apply");
+    const { client } = this.#deps;
+    const logger = this.#ctx.logger;
+    const hash = await this.#inputsHash(prepared);
+    await prepared.variables.sync(desiredVariables(prepared.model, this.#inputs), signal);
+    if (!isDestroy) {
+      if (this.#appliedHash === undefined && await this.#alreadyApplied(prepared, hash, signal)) this.#appliedHash = hash;
+      if (this.#appliedHash === hash) {
+        logger.info("inputs unchanged since the last applied run, no run queued", { workspace: prepared.ws.name });
+        return;
+      }
+    }
+    if (this.#manualApply) await discardStaleRuns(client, prepared.ws, logger, signal);
+    const queued = await queueRun(client, prepared.ws, {
+      message: `${isDestroy ? "Destroy" : "Run"} queued by cts-runtime for task "${this.#task.name}" (inputs sha256:${hash})`,
+      configurationVersionId: prepared.configurationVersionId,
+      isDestroy,
+    }, signal);
+    const url = runUrl(prepared.ws, queued.id);
+    this.lastRunUrl = url;
+    logger.info("queued run", { workspace: prepared.ws.name, run_id: queued.id, url });
+    const run = await followRun(client, prepared.ws, queued.id, signal);
+    const status = String(run.attributes.status);
+    if (SUCCESS.has(status)) {
+      this.#appliedHash = isDestroy ? undefined : hash;
+      logger.info("run completed", { workspace: prepared.ws.name, run_id: run.id, status, url });
+      return;
+    }
+    if (run.attributes["auto-apply"] === false && !["errored", "discarded", "canceled", "force_canceled"].includes(status)) {
+      // CTS leaves a manual-apply workspace's run for a person to confirm.
+      this.#manualApply = true;
+      this.#appliedHash = undefined;
+      logger.warn("run is waiting for approval in HCP Terraform", { workspace: prepared.ws.name, run_id: run.id, status, url });
+      return;
+    }
+    this.#appliedHash = undefined;
+    const tail = await failureLog(client, run, signal).catch(() => "");
+    throw new CtsError("CTS_ERR_DRIVER", `Cannot apply task "${this.#task.name}": run ${run.id} ended "${status}" (${url})${tail ? `: ${tail}` : ""}`);
+  }
+
+  async plan(signal: AbortSignal): Promise<InspectPlan> {
+    const prepared = this.#ready("inspect");
+    const { client } = this.#deps;
+    const logger = this.#ctx.logger;
+    const cv = await uploadConfiguration(client, prepared.ws, prepared.archive, true, logger, signal);
+    const variables = desiredVariables(prepared.model, this.#inputs).map(({ key, value }) => ({ key, value }));
+    const queued = await queueRun(client, prepared.ws, {
+      message: `Speculative plan by cts-runtime for task "${this.#task.name}"`,
+      configurationVersionId: cv, planOnly: true, variables,
+    }, signal);
+    const url = runUrl(prepared.ws, queued.id);
+    logger.info("queued speculative plan", { workspace: prepared.ws.name, run_id: queued.id, url });
+    const run = await followRun(client, prepared.ws, queued.id, signal);
+    const planRel = run.relationships?.plan?.data;
+    if (String(run.attributes.status) !== "planned_and_finished" || !planRel || Array.isArray(planRel)) {
+      const tail = await failureLog(client, run, signal).catch(() => "");
+      throw new CtsError("CTS_ERR_DRIVER", `Cannot inspect task "${this.#task.name}": run ${run.id} ended "${run.attributes.status}" (${url})${tail ? `: ${tail}` : ""}`);
+    }
+    const plan = (await client.api(`read the plan of run ${run.id}`, "GET", `/plans/${planRel.id}`, undefined, { signal }))!.data as Resource;
+    const a = plan.attributes;
+    const log = typeof a["log-read-url"] === "string" ? await readLog(client, a["log-read-url"], signal) : "";
+    const counts = {
+      add: Number(a["resource-additions"] ?? 0), change: Number(a["resource-changes"] ?? 0), destroy: Number(a["resource-destructions"] ?? 0),
+    };
+    return { changesPresent: a["has-changes"] === true, plan: planSummary(counts, log, url), url };
+  }
+
+  version(): Promise<string> {
+    return Promise.resolve(`HCP Terraform (${this.#deps.options.hostname})`);
+  }
+}
