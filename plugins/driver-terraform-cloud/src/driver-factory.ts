@@ -85,7 +85,7 @@ export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDep
     },
     async create(task, ctx) {
       const { client, options } = await prepared(ctx.driver);
-      return new TerraformCloudDriver(task, ctx, { client, options, fs: deps.fs });
+      return new TerraformCloudDriver(task, ctx, { client, options, fs: deps.fs, logger: deps.logger });
     },
   };
 }

@@ -6,7 +6,7 @@
  * carries a hash of them, so a restarted daemon or a new HA leader queues nothing when nothing changed.
  */
 import {
-  CtsError, type Driver, type DriverContext, type FileSystem, type InspectPlan, type TaskConfig, type TaskInputs,
+  type ApplyResult, CtsError, type Driver, type DriverContext, type FileSystem, type InspectPlan, type Logger, type TaskConfig, type TaskInputs,
 } from "../../../core/plugin-api/mod.ts";
 import { uploadConfiguration } from "./configuration-upload.ts";
 import type { TerraformCloudOptions } from "./options.ts";
@@ -17,6 +17,7 @@ import { discardStaleRuns, failureLog, followRun, queueRun, readLog, runUrl, SUC
 import { sha256Hex, tarGzOf } from "./tar-gz.ts";
 import type { Resource, TfcClient } from "./tfc-client.ts";
 import { desiredVariables } from "./workspace-inputs.ts";
+import { withFields } from "./task-logger.ts";
 import { WorkspaceVariables } from "./workspace-variables.ts";
 import { ensureWorkspace, type WorkspaceInfo } from "./workspace.ts";
 
@@ -31,6 +32,8 @@ interface Prepared {
 
 export interface TerraformCloudDriverDeps {
   readonly client: TfcClient;
+  /** The plugin's `driver.tfc` logger. */
+  readonly logger: Logger;
   readonly options: TerraformCloudOptions;
   readonly fs: FileSystem;
 }
@@ -39,18 +42,18 @@ export class TerraformCloudDriver implements Driver {
   readonly #task: TaskConfig;
   readonly #ctx: DriverContext;
   readonly #deps: TerraformCloudDriverDeps;
+  readonly #logger: Logger;
   #prepared: Prepared | undefined;
   #inputs: TaskInputs = { services: {} };
   /** Hash of the inputs of the last run known applied; undefined = ask the workspace. */
   #appliedHash: string | undefined;
   #manualApply = false;
-  /** The URL of the last run this driver queued. */
-  lastRunUrl: string | undefined;
 
   constructor(task: TaskConfig, ctx: DriverContext, deps: TerraformCloudDriverDeps) {
     this.#task = task;
     this.#ctx = ctx;
     this.#deps = deps;
+    this.#logger = withFields(deps.logger, { task_name: task.name });
   }
 
   async init(signal: AbortSignal): Promise<void> {
@@ -60,16 +63,16 @@ export class TerraformCloudDriver implements Driver {
     });
     const files = await rootModuleFiles(model, fs);
     const configHash = await sha256Hex(JSON.stringify(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1))));
-    const ws = await ensureWorkspace(client, options, this.#task, this.#ctx.logger, signal);
+    const ws = await ensureWorkspace(client, options, this.#task, this.#logger, signal);
     this.#manualApply = !ws.autoApply;
     const archive = await tarGzOf(files);
     const previous = this.#prepared;
     const configurationVersionId = previous && previous.ws.id === ws.id && previous.configHash === configHash
       ? previous.configurationVersionId
-      : await uploadConfiguration(client, ws, archive, false, this.#ctx.logger, signal);
+      : await uploadConfiguration(client, ws, archive, false, this.#logger, signal);
     this.#prepared = {
       model, ws, archive, configHash, configurationVersionId,
-      variables: previous?.ws.id === ws.id ? previous.variables : new WorkspaceVariables(client, ws, this.#ctx.logger),
+      variables: previous?.ws.id === ws.id ? previous.variables : new WorkspaceVariables(client, ws, this.#logger),
     };
   }
 
@@ -99,25 +102,27 @@ export class TerraformCloudDriver implements Driver {
     return run !== undefined && SUCCESS.has(String(run.attributes.status)) && String(run.attributes.message ?? "").includes(hash);
   }
 
-  async apply(signal: AbortSignal): Promise<void> {
-    await this.#run(signal, false);
+  /** Reports the run's URL for the task's event; nothing when no run was needed. */
+  async apply(signal: AbortSignal): Promise<ApplyResult | undefined> {
+    const url = await this.#run(signal, false);
+    return url ? { url } : undefined;
   }
 
   async destroy(signal: AbortSignal): Promise<void> {
     await this.#run(signal, true);
   }
 
-  async #run(signal: AbortSignal, isDestroy: boolean): Promise<void> {
+  async #run(signal: AbortSignal, isDestroy: boolean): Promise<string | undefined> {
     const prepared = this.#ready(isDestroy ? "destroy" : "apply");
     const { client } = this.#deps;
-    const logger = this.#ctx.logger;
+    const logger = this.#logger;
     const hash = await this.#inputsHash(prepared);
     await prepared.variables.sync(desiredVariables(prepared.model, this.#inputs), signal);
     if (!isDestroy) {
       if (this.#appliedHash === undefined && await this.#alreadyApplied(prepared, hash, signal)) this.#appliedHash = hash;
       if (this.#appliedHash === hash) {
         logger.info("inputs unchanged since the last applied run, no run queued", { workspace: prepared.ws.name });
-        return;
+        return undefined;
       }
     }
     if (this.#manualApply) await discardStaleRuns(client, prepared.ws, logger, signal);
@@ -127,21 +132,20 @@ export class TerraformCloudDriver implements Driver {
       isDestroy,
     }, signal);
     const url = runUrl(prepared.ws, queued.id);
-    this.lastRunUrl = url;
     logger.info("queued run", { workspace: prepared.ws.name, run_id: queued.id, url });
     const run = await followRun(client, prepared.ws, queued.id, signal);
     const status = String(run.attributes.status);
     if (SUCCESS.has(status)) {
       this.#appliedHash = isDestroy ? undefined : hash;
       logger.info("run completed", { workspace: prepared.ws.name, run_id: run.id, status, url });
-      return;
+      return url;
     }
     if (run.attributes["auto-apply"] === false && !["errored", "discarded", "canceled", "force_canceled"].includes(status)) {
       // CTS leaves a manual-apply workspace's run for a person to confirm.
       this.#manualApply = true;
       this.#appliedHash = undefined;
       logger.warn("run is waiting for approval in HCP Terraform", { workspace: prepared.ws.name, run_id: run.id, status, url });
-      return;
+      return url;
     }
     this.#appliedHash = undefined;
     const tail = await failureLog(client, run, signal).catch(() => "");
@@ -151,7 +155,7 @@ export class TerraformCloudDriver implements Driver {
   async plan(signal: AbortSignal): Promise<InspectPlan> {
     const prepared = this.#ready("inspect");
     const { client } = this.#deps;
-    const logger = this.#ctx.logger;
+    const logger = this.#logger;
     const cv = await uploadConfiguration(client, prepared.ws, prepared.archive, true, logger, signal);
     const variables = desiredVariables(prepared.model, this.#inputs).map(({ key, value }) => ({ key, value }));
     const queued = await queueRun(client, prepared.ws, {

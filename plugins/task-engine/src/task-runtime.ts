@@ -227,6 +227,7 @@ export class TaskRuntime {
     }
     this.#logger.info("running task", { trigger: request.reason.kind, ...detail(request.reason) });
     let error: string | undefined;
+    let url: string | undefined;
     try {
       await this.#ctx.limiter.run(async () => {
         // Waiting for a slot can outlast leadership; a run that has not started yet is skipped.
@@ -234,8 +235,9 @@ export class TaskRuntime {
         await this.prepare();
         const driver = this.#driver!;
         await driver.render(inputs, this.#ctx.signal);
-        await withRetries(() => driver.apply(NEVER_ABORTED), request.retries ? 2 : 0, this.#ctx.signal, (retry, cause) =>
+        const applied = await withRetries(() => driver.apply(NEVER_ABORTED), request.retries ? 2 : 0, this.#ctx.signal, (retry, cause) =>
           this.#logger.warn("apply failed, retrying", { retry, error: errorMessage(cause) }));
+        url = applied ? applied.url : undefined;
       });
     } catch (cause) {
       if (cause instanceof HaltedError) return undefined;
@@ -247,7 +249,7 @@ export class TaskRuntime {
       await this.#persist({ config: task, lastAppliedInputHash: hash });
       this.#logger.info("task run completed");
     }
-    return this.#record(finishEvent(start, { error }));
+    return this.#record(finishEvent(start, { error, ...(url ? { url } : {}) }));
   }
 
   async #persist(stored: StoredTask): Promise<void> {

@@ -47,7 +47,7 @@ describe("terraform-cloud driver", () => {
 
     await one.render(inputsOf("web-1"), signal);
     await one.apply(signal);
-    expect(await stateIds(server, ws.id)).toEqual(["web-1.node-1.dc1"]);
+    expect(await stateIds(server, ws.id)).toEqual(["web-1"]);
     expect((await runsOf(server, ws.id)).length).toBe(1);
 
     // Same inputs: no run (CTS would queue one per trigger / per failover).
@@ -65,7 +65,7 @@ describe("terraform-cloud driver", () => {
     const before = new Map(client.requestCounts);
     await fresh.apply(signal);
     expect((await runsOf(server, ws.id)).length).toBe(2);
-    expect(await stateIds(server, ws.id)).toEqual(["web-1.node-1.dc1", "web-2.node-1.dc1"]);
+    expect(await stateIds(server, ws.id)).toEqual(["web-1", "web-2"]);
     const vars = (await tfcApi(server, "GET", `/workspaces/${ws.id}/vars`)).body.data;
     expect(vars.map((v: any) => v.attributes.key).sort()).toEqual(["label", "services"]);
     // Beyond CTS: the steady-state cost of a change is the changed variable + 1 run + polls.
@@ -105,7 +105,7 @@ describe("terraform-cloud driver", () => {
       server.setFaults({});
     }
     const ws = await workspace(server, "faulty");
-    expect(await stateIds(server, ws.id)).toEqual(["f-1.node-1.dc1"]);
+    expect(await stateIds(server, ws.id)).toEqual(["f-1"]);
     const retried = logger.lines.filter((l) => l.message === "request to HCP Terraform failed, retrying").map((l) => l.fields?.reason);
     expect(retried).toContain("HTTP 429");
     expect(retried).toContain("HTTP 503");

@@ -72,7 +72,7 @@ export async function runsOf(server: TfcDevServer, workspaceId: string): Promise
   return (await tfcApi(server, "GET", `/workspaces/${workspaceId}/runs`)).body.data;
 }
 
-/** The service ids the module's resource holds in the workspace's current state. */
+/** The service ids (the part of each `services` key before the node) the module's resource holds in the workspace's current state. */
 export async function stateIds(server: TfcDevServer, workspaceId: string): Promise<string[] | undefined> {
   const current = await tfcApi(server, "GET", `/workspaces/${workspaceId}/current-state-version`);
   if (current.status !== 200) return undefined;
@@ -80,5 +80,6 @@ export async function stateIds(server: TfcDevServer, workspaceId: string): Promi
   const resource = state.resources.find((r: any) => r.type === "terraform_data" && r.name === "ids");
   // terraform_data's dynamic output is stored as {value, type}.
   const output = resource?.instances[0]?.attributes?.output;
-  return output?.value?.ids ?? output?.ids;
+  const keys: string[] | undefined = output?.value?.ids ?? output?.ids;
+  return keys?.map((key) => key.split(".")[0]!);
 }
