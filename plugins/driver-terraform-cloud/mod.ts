@@ -7,6 +7,7 @@ import {
   configToken, definePlugin, driverRegistryToken, environmentToken, fileSystemToken, httpClientFactoryToken, loggerToken,
 } from "../../core/plugin-api/mod.ts";
 import { createTerraformCloudDriverFactory } from "./src/driver-factory.ts";
+import { checkRequiredOptions } from "./src/options.ts";
 
 export { createTerraformCloudDriverFactory } from "./src/driver-factory.ts";
 export { terraformCloudOptionsSchema } from "./src/options.ts";
@@ -24,6 +25,8 @@ export default definePlugin({
     const factory = createTerraformCloudDriverFactory({ http, fs, logger, env });
     drivers.register(factory);
     if (config.driver.name === factory.name) {
+      // A missing organization or token is a config error: `validate` reports it, not the first run.
+      checkRequiredOptions(config.driver.options, env);
       lifecycle.onStart(async () => {
         await factory.verify!(config.driver, signal);
       }, { timeoutMs: 120_000 });

@@ -10,10 +10,9 @@ export const DEFAULT_HOSTNAME = "https://app.terraform.io";
 /** HCP Terraform's tag rule (CTS GH-934 was a stale stricter check). */
 const TAG = "^[A-Za-z0-9:_-]{1,255}$";
 
-const block = (properties: Record<string, JsonSchema>): JsonSchema => {
-  const body = { type: "object", additionalProperties: false, properties };
-  return { oneOf: [body, { type: "array", items: body, minItems: 1, maxItems: 1 }] } as JsonSchema;
-};
+/** The config loader hands `workspaces {}` and `tls {}` over as objects (core/config/block-specs.ts). */
+const block = (properties: Record<string, JsonSchema>): JsonSchema =>
+  ({ type: "object", additionalProperties: false, properties }) as JsonSchema;
 const tags = { type: "array", items: { type: "string", pattern: TAG } } as JsonSchema;
 
 export const terraformCloudOptionsSchema: JsonSchema = {
@@ -25,7 +24,7 @@ export const terraformCloudOptionsSchema: JsonSchema = {
     token: { type: "string", writeOnly: true },
     workspace_prefix: { type: "string" },
     workspaces: block({ prefix: { type: "string" }, tags, tags_allowlist: tags, tags_denylist: tags }),
-    required_providers: { oneOf: [{ type: "object" }, { type: "array", maxItems: 1, items: { type: "object" } }] },
+    required_providers: { type: "object" },
     tls: block({
       enabled: { type: "boolean" }, ca_cert: { type: "string" }, ca_path: { type: "string" }, cert: { type: "string" },
       key: { type: "string" }, server_name: { type: "string" }, verify: { type: "boolean" },
@@ -94,6 +93,15 @@ export function normalizeHostname(value: string): string {
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") throw invalid(`hostname ${JSON.stringify(value)} must use https (or http)`);
   return url.origin;
+}
+
+/**
+ * The checks the schema cannot make (they depend on the environment), run when the plugin
+ * initialises so that `validate` reports them; the schema's own checks run right after.
+ */
+export function checkRequiredOptions(options: Readonly<Record<string, unknown>>, env: Env): void {
+  if (!text(options.organization) && !env.TFC_ORGANIZATION) throw invalid("organization is required (or set TFC_ORGANIZATION)");
+  if (!text(options.token) && !env.TFC_TOKEN) throw invalid("token is required (or set TFC_TOKEN)");
 }
 
 export function normalizeTerraformCloudOptions(options: Readonly<Record<string, unknown>>, env: Env): TerraformCloudOptions {
