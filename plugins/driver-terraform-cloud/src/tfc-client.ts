@@ -118,7 +118,7 @@ export class TfcClient {
         wait = response.status === 429 && Number.isFinite(reset) && reset >= 0 ? Math.ceil(reset * 1000) + 50 : delay;
         reason = `HTTP ${response.status}`;
       } catch (error) {
-        if (signal?.aborted || attempt >= attempts) {
+        if (signal?.aborted || attempt >= attempts || isPermanent(error)) {
           throw new CtsError("CTS_ERR_DRIVER", `Cannot ${what}: ${this.scrub(errorMessage(error))}`);
         }
         wait = delay;
@@ -135,6 +135,12 @@ export class TfcClient {
   #failure(what: string, status: number, body: string): TfcApiError {
     return new TfcApiError(status, `Cannot ${what}: HCP Terraform answered ${status}: ${this.scrub(errorText(body))}`);
   }
+}
+
+/** A certificate problem does not fix itself: retrying it only delays the error. */
+function isPermanent(error: unknown): boolean {
+  const code = String((error as { code?: unknown })?.code ?? "");
+  return /CERT|SELF_SIGNED|TLS|SSL|ERR_INVALID_URL/.test(code) || /certificate/i.test(errorMessage(error));
 }
 
 /** `{"errors":[{"title","detail"}]}` → "title: detail; ...", else the raw text (shortened). */
