@@ -122,6 +122,31 @@ describe("terraform-cloud driver", () => {
     expect(JSON.stringify(logger.lines)).not.toContain(secret);
   });
 
+  test("manual-apply workspace: the run waits for approval; the next trigger discards the stale run first", async () => {
+    const { create, logger } = setup(driverBlock(server));
+    const driver = await create("manual");
+    await driver.init(signal);
+    const ws = await workspace(server, "manual");
+    // An operator switches the workspace to manual apply (CTS then leaves runs waiting for approval).
+    await tfcApi(server, "PATCH", `/workspaces/${ws.id}`, { data: { type: "workspaces", attributes: { "auto-apply": false } } });
+    await driver.render(inputsOf("m-1"), signal);
+    const first = await driver.apply(signal);
+    const [waiting] = await runsOf(server, ws.id);
+    const awaiting = ["planned", "cost_estimated", "policy_checked"];
+    expect(awaiting).toContain(waiting.attributes.status);
+    expect(first).toEqual({ url: expect.stringContaining(waiting.id) });
+    expect(logger.lines.some((l) => l.message === "run is waiting for approval in HCP Terraform")).toBe(true);
+
+    await driver.render(inputsOf("m-1", "m-2"), signal);
+    await driver.apply(signal);
+    const runs = await runsOf(server, ws.id);
+    const stale = runs.find((run: any) => run.id === waiting.id);
+    // CTS behaviour (reference §3.3): a stale run still waiting for approval is discarded first.
+    expect(stale.attributes.status).toBe("discarded");
+    expect(runs.filter((run: any) => awaiting.includes(run.attributes.status)).length).toBe(1);
+    expect(await stateIds(server, ws.id)).toBeUndefined();
+  }, 120_000);
+
   test("refuses a workspace on the denylist or outside the allowlist, naming the reason", async () => {
     const created = await tfcApi(server, "POST", `/organizations/${server.organization}/workspaces`, {
       data: { type: "workspaces", attributes: { name: "frozen-task", "tag-names": ["frozen"] } },
