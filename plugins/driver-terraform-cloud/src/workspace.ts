@@ -45,9 +45,33 @@ export async function refusal(client: TfcClient, ws: Resource, options: Terrafor
   return undefined;
 }
 
+/** The workspace settings the task's `terraform_cloud_workspace` block asks for (reference §1). */
+async function wantedSettings(client: TfcClient, options: TerraformCloudOptions, task: TaskConfig, logger: Logger, signal: AbortSignal): Promise<Record<string, string | null>> {
+  const block = task.terraform_cloud_workspace ?? {};
+  const mode = block.execution_mode ?? "remote";
+  const settings: Record<string, string | null> = { "execution-mode": mode };
+  if (block.terraform_version) settings["terraform-version"] = block.terraform_version;
+  if (mode !== "agent") return settings;
+  if (block.agent_pool_id) {
+    if (block.agent_pool_name) logger.warn("agent_pool_id and agent_pool_name are both set; using agent_pool_id", { task_name: task.name });
+    settings["agent-pool-id"] = block.agent_pool_id;
+    return settings;
+  }
+  const org = encodeURIComponent(options.organization);
+  const doc = await client.api(`list the agent pools of organization "${options.organization}"`, "GET",
+    `/organizations/${org}/agent-pools?q=${encodeURIComponent(block.agent_pool_name ?? "")}&page%5Bsize%5D=100`, undefined, { signal });
+  const pool = ((doc?.data ?? []) as Resource[]).find((candidate) => candidate.attributes.name === block.agent_pool_name);
+  if (!pool) {
+    throw new CtsError("CTS_ERR_DRIVER", `Cannot configure the workspace of task "${task.name}": organization "${options.organization}" has no agent pool named "${block.agent_pool_name}"`);
+  }
+  settings["agent-pool-id"] = pool.id;
+  return settings;
+}
+
 export async function ensureWorkspace(client: TfcClient, options: TerraformCloudOptions, task: TaskConfig, logger: Logger, signal: AbortSignal): Promise<WorkspaceInfo> {
   const name = `${options.workspacePrefix}${task.name}`;
   const org = encodeURIComponent(options.organization);
+  const settings = await wantedSettings(client, options, task, logger, signal);
   const path = `/organizations/${org}/workspaces/${encodeURIComponent(name)}`;
   const wanted = [CTS_TAG, ...options.tags];
   let ws = (await client.api(`read workspace "${name}" for task "${task.name}"`, "GET", path, undefined, { allow404: true, signal }))?.data as Resource | undefined;
@@ -63,7 +87,7 @@ export async function ensureWorkspace(client: TfcClient, options: TerraformCloud
       data: {
         type: "workspaces",
         attributes: {
-          name, description: task.description, "auto-apply": true, "execution-mode": "remote", "source-name": "cts-runtime",
+          name, description: task.description, "auto-apply": true, "source-name": "cts-runtime", ...settings,
         },
       },
     }, { signal });
@@ -74,10 +98,17 @@ export async function ensureWorkspace(client: TfcClient, options: TerraformCloud
     if (why !== undefined) {
       throw new CtsError("CTS_ERR_DRIVER", `Cannot use workspace "${name}" for task "${task.name}": ${why}`);
     }
-    if ((ws.attributes.description ?? "") !== task.description) {
-      await client.api(`update the description of workspace "${name}"`, "PATCH", `/workspaces/${ws.id}`, {
-        data: { type: "workspaces", attributes: { description: task.description } },
+    const changed: Record<string, string | null> = {};
+    if ((ws.attributes.description ?? "") !== task.description) changed.description = task.description;
+    for (const [key, value] of Object.entries(settings)) if (ws.attributes[key] !== value) changed[key] = value;
+    // Leaving agent mode clears the pool; TFC refuses a pool outside agent mode.
+    if (settings["execution-mode"] !== "agent" && ws.attributes["agent-pool-id"]) changed["agent-pool-id"] = null;
+    if (Object.keys(changed).length > 0) {
+      const updated = await client.api(`update workspace "${name}" for task "${task.name}"`, "PATCH", `/workspaces/${ws.id}`, {
+        data: { type: "workspaces", attributes: changed },
       }, { signal });
+      ws = (updated?.data as Resource | undefined) ?? ws;
+      logger.info("updated workspace settings", { workspace: name, fields: Object.keys(changed).join(",") });
     }
   }
   // Tags removed by hand come back; tags added by hand stay.

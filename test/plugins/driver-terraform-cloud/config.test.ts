@@ -68,6 +68,47 @@ describe("driver \"terraform-cloud\" configuration", () => {
     expect(bad.stderr).toContain(`driver.terraform-cloud.hostnme: unknown field "hostnme" (did you mean "hostname"?)`);
   });
 
+  test("terraform_cloud_workspace: agent mode needs a pool; other drivers refuse the block", async () => {
+    const path = join(tmp.path, "agent.hcl");
+    writeFileSync(path, `driver "terraform-cloud" {
+  organization = "acme"
+  token        = "t"
+}
+task {
+  name   = "web"
+  module = "./module"
+  condition "services" {
+    names = ["web"]
+  }
+  terraform_cloud_workspace {
+    execution_mode    = "agent"
+    terraform_version = "1.9"
+  }
+}
+`);
+    const agent = await runCli("node", ["validate", `-config-file=${path}`], { env: clean });
+    expect(agent.code).not.toBe(0);
+    // CTS rules (reference §1): agent mode requires a pool; the version is exact x.y.z.
+    expect(agent.stderr).toContain(`task[0].terraform_cloud_workspace.execution_mode: "agent" requires agent_pool_id or agent_pool_name`);
+    expect(agent.stderr).toContain(`task[0].terraform_cloud_workspace.terraform_version: must be an exact version such as 1.9.5, got "1.9"`);
+
+    const other = join(tmp.path, "other.hcl");
+    writeFileSync(other, `task {
+  name   = "web"
+  module = "./module"
+  condition "services" {
+    names = ["web"]
+  }
+  terraform_cloud_workspace {
+    execution_mode = "remote"
+  }
+}
+`);
+    const refused = await runCli("node", ["validate", `-config-file=${other}`], { env: clean });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(`terraform_cloud_workspace: is only supported by the "terraform-cloud" driver`);
+  });
+
   test("normalisation: env fallbacks, the deprecated workspace_prefix joins with a dash, both prefixes refused", () => {
     const env = { TFC_HOSTNAME: "tfe.example.com", TFC_ORGANIZATION: "acme", TFC_TOKEN: "t" };
     const options = normalizeTerraformCloudOptions({ workspace_prefix: "cts" }, env);

@@ -147,6 +147,29 @@ describe("terraform-cloud driver", () => {
     expect(await stateIds(server, ws.id)).toBeUndefined();
   }, 120_000);
 
+  test("terraform_cloud_workspace: agent mode with a pool found by name, and the Terraform version", async () => {
+    const pool = await tfcApi(server, "POST", `/organizations/${server.organization}/agent-pools`, { data: { type: "agent-pools", attributes: { name: "pool-a" } } });
+    expect(pool.status).toBe(201);
+    const { create } = setup(driverBlock(server));
+    const driver = await create("agent-task", {
+      terraform_cloud_workspace: { execution_mode: "agent", agent_pool_name: "pool-a", terraform_version: "1.11.4" },
+    });
+    await driver.init(signal);
+    const ws = await workspace(server, "agent-task");
+    expect(ws.attributes["execution-mode"]).toBe("agent");
+    expect(ws.attributes["agent-pool-id"]).toBe(pool.body.data.id);
+    expect(ws.attributes["terraform-version"]).toBe("1.11.4");
+    // Back to remote (the block removed): the pool is cleared with the mode.
+    const remote = await create("agent-task");
+    await remote.init(signal);
+    const after = await workspace(server, "agent-task");
+    expect(after.attributes["execution-mode"]).toBe("remote");
+    expect(after.attributes["agent-pool-id"]).toBeNull();
+    const missing = await (await create("agent-task-2", { terraform_cloud_workspace: { execution_mode: "agent", agent_pool_name: "nope" } }))
+      .init(signal).catch((e: Error) => e);
+    expect(String(missing)).toContain(`organization "cts-dev" has no agent pool named "nope"`);
+  }, 60_000);
+
   test("refuses a workspace on the denylist or outside the allowlist, naming the reason", async () => {
     const created = await tfcApi(server, "POST", `/organizations/${server.organization}/workspaces`, {
       data: { type: "workspaces", attributes: { name: "frozen-task", "tag-names": ["frozen"] } },
