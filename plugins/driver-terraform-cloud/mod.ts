@@ -24,6 +24,7 @@ export default definePlugin({
   init({ drivers, http, fs, logger, config, env }, { lifecycle, signal }) {
     const factory = createTerraformCloudDriverFactory({ http, fs, logger, env });
     drivers.register(factory);
+    lifecycle.onStop(() => factory.close());
     if (config.driver.name === factory.name) {
       // A missing organization or token is a config error: `validate` reports it, not the first run.
       checkRequiredOptions(config.driver.options, env);

@@ -4,7 +4,7 @@
  * the token (a wrong token fails start with HCP Terraform's answer, not the first run).
  */
 import {
-  CtsError, type DriverConfig, type DriverFactory, type FileSystem, type HttpClientFactory, type HttpClientTls,
+  CtsError, type DriverConfig, type DriverFactory, type FileSystem, type HttpClient, type HttpClientFactory, type HttpClientTls,
   type Logger,
 } from "../../../core/plugin-api/mod.ts";
 import { normalizeTerraformCloudOptions, terraformCloudOptionsSchema, type TerraformCloudOptions } from "./options.ts";
@@ -50,10 +50,12 @@ async function tlsOf(options: TerraformCloudOptions, fs: FileSystem): Promise<Ht
 export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDeps): DriverFactory & {
   /** The shared client of a driver block (tests and benches count its requests). */
   clientFor(driver: DriverConfig): Promise<TfcClient>;
+  /** Closes the clients' idle connections (plugin stop). */
+  close(): Promise<void>;
 } {
-  const clients = new Map<string, Promise<{ client: TfcClient; options: TerraformCloudOptions }>>();
+  const clients = new Map<string, Promise<{ client: TfcClient; options: TerraformCloudOptions; http: HttpClient }>>();
 
-  function prepared(driver: DriverConfig) {
+  function prepared(driver: DriverConfig): Promise<{ client: TfcClient; options: TerraformCloudOptions; http: HttpClient }> {
     const options = normalizeTerraformCloudOptions(driver.options, deps.env);
     const key = JSON.stringify(options);
     let found = clients.get(key);
@@ -63,7 +65,7 @@ export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDep
           deps.logger.warn("workspace_prefix is deprecated: use workspaces { prefix = \"...\" } (note: no dash is added)", {});
         }
         const http = deps.http.create({ ...(await tlsOf(options, deps.fs).then((tls) => (tls ? { tls } : {}))) });
-        return { client: new TfcClient({ hostname: options.hostname, token: options.token, http, logger: deps.logger }), options };
+        return { client: new TfcClient({ hostname: options.hostname, token: options.token, http, logger: deps.logger }), options, http };
       })();
       found.catch(() => clients.delete(key));
       clients.set(key, found);
@@ -74,6 +76,11 @@ export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDep
   return {
     name: "terraform-cloud",
     optionsSchema: terraformCloudOptionsSchema,
+    async close() {
+      const all = [...clients.values()];
+      clients.clear();
+      for (const entry of await Promise.allSettled(all)) if (entry.status === "fulfilled") entry.value.http.close();
+    },
     async clientFor(driver) {
       return (await prepared(driver)).client;
     },

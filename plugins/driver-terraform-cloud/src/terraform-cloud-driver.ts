@@ -156,8 +156,12 @@ export class TerraformCloudDriver implements Driver {
     const prepared = this.#ready("inspect");
     const { client } = this.#deps;
     const logger = this.#logger;
+    const desired = desiredVariables(prepared.model, this.#inputs);
+    // Provider settings are configuration, often credentials: they go to (sensitive) workspace
+    // variables, never into a run's visible variables. The Consul inputs travel with the run.
+    await prepared.variables.sync(desired.filter((variable) => variable.sensitive), signal, false);
     const cv = await uploadConfiguration(client, prepared.ws, prepared.archive, true, logger, signal);
-    const variables = desiredVariables(prepared.model, this.#inputs).map(({ key, value }) => ({ key, value }));
+    const variables = desired.filter((variable) => !variable.sensitive).map(({ key, value }) => ({ key, value }));
     const queued = await queueRun(client, prepared.ws, {
       message: `Speculative plan by cts-runtime for task "${this.#task.name}"`,
       configurationVersionId: cv, planOnly: true, variables,

@@ -29,10 +29,13 @@ export class WorkspaceVariables {
     this.#logger = logger;
   }
 
-  /** Writes what differs; returns how many variables were created, updated or deleted. */
-  async sync(desired: readonly DesiredVariable[], signal: AbortSignal): Promise<number> {
+  /**
+   * Writes what differs; returns how many variables were created, updated or deleted. With
+   * `prune: false` only the given variables are written and none is deleted.
+   */
+  async sync(desired: readonly DesiredVariable[], signal: AbortSignal, prune = true): Promise<number> {
     try {
-      return await this.#sync(desired, signal);
+      return await this.#sync(desired, signal, prune);
     } catch (error) {
       // What the workspace holds is unknown after a failure: read it again next time.
       this.#known = undefined;
@@ -40,7 +43,7 @@ export class WorkspaceVariables {
     }
   }
 
-  async #sync(desired: readonly DesiredVariable[], signal: AbortSignal): Promise<number> {
+  async #sync(desired: readonly DesiredVariable[], signal: AbortSignal, prune: boolean): Promise<number> {
     const known = this.#known ?? await this.#load(signal);
     this.#known = known;
     const path = `/workspaces/${this.#ws.id}/vars`;
@@ -61,7 +64,7 @@ export class WorkspaceVariables {
       known.set(variable.key, { id: (doc!.data as Resource).id, hash });
       changed++;
     }
-    for (const [key, entry] of [...known]) {
+    for (const [key, entry] of prune ? [...known] : []) {
       // Only variables this driver wrote (hash present) are removed; the operator's stay.
       if (wantedKeys.has(key) || entry.hash === undefined) continue;
       await this.#client.api(`delete variable "${key}" of workspace "${this.#ws.name}"`, "DELETE", `${path}/${entry.id}`, undefined, { signal });
