@@ -130,6 +130,22 @@ task {
     expect(after).toBe(before + 1);
   }, 120_000);
 
+  test("a task created through the API keeps its terraform_cloud_workspace settings (CTS GH-792 ignored them)", async () => {
+    const answer = await api("POST", "/v1/tasks?run=now", {
+      task: {
+        name: "api-task", module: module.dir, condition: { services: { names: ["web"] } },
+        terraform_cloud_workspace: { terraform_version: "1.11.4" },
+      },
+    });
+    expect(answer.status, answer.text).toBe(201);
+    expect(JSON.parse(answer.text).task.terraform_cloud_workspace).toEqual({ terraform_version: "1.11.4" });
+    await waitFor(async () => (await workspace(tfc, "e2e-api-task"))?.attributes["terraform-version"] === "1.11.4", () => logs);
+    await waitFor(async () => {
+      const id = (await workspace(tfc, "e2e-api-task"))!.id;
+      return (await stateIds(tfc, id))?.length === 2;
+    }, () => `api-task never applied\n${logs}`);
+  }, 120_000);
+
   test("a restarted daemon with unchanged inputs queues no run (CTS queues one per task)", async () => {
     const id = (await wsId())!;
     const before = (await runsOf(tfc, id)).length;
