@@ -90,6 +90,25 @@ describe("terraform-cloud driver", () => {
     expect((await tfcApi(server, "GET", `/workspaces/${ws.id}/current-state-version`)).status).toBe(404);
   }, 120_000);
 
+  test("provider settings are sensitive workspace variables, never a speculative run's visible variables", async () => {
+    const { factory, logger } = setup(driverBlock(server));
+    const driver = await factory.create(task("with-provider", module.dir, { providers: ["terraform"] }), {
+      driver: driverBlock(server), providers: [{ id: "terraform", name: "terraform", arguments: {}, task_env: {} }],
+      consul: {} as never, workingDir: "", logger,
+    });
+    await driver.init(signal);
+    await driver.render(inputsOf("p-1"), signal);
+    const plan = await driver.plan(signal);
+    expect(plan.changesPresent).toBe(true);
+    const ws = await workspace(server, "with-provider");
+    const vars = (await tfcApi(server, "GET", `/workspaces/${ws.id}/vars`)).body.data;
+    expect(vars.map((v: any) => [v.attributes.key, v.attributes.sensitive, v.attributes.value])).toEqual([["terraform", true, null]]);
+    const [run] = await runsOf(server, ws.id);
+    expect(run.attributes.variables.map((v: any) => v.key)).toEqual(["services"]);
+    await driver.apply(signal);
+    expect(await stateIds(server, ws.id)).toEqual(["p-1"]);
+  }, 60_000);
+
   test("429 and 5xx answers are ridden out", async () => {
     const { create, logger } = setup(driverBlock(server));
     server.setFaults({ rateLimitEvery: 3, rateLimitResetSeconds: 0.2, serverErrorEvery: 4, uploadErrorEvery: 2 });
