@@ -69,15 +69,6 @@ function unwrap(value: unknown): Record<string, unknown> {
 const text = (value: unknown): string => (typeof value === "string" ? value : "");
 const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
 
-/** `{{ env "NAME" }}` in a value reads the daemon's environment, as CTS's templates do. */
-function resolveEnv(value: string, env: Env, field: string): string {
-  return value.replace(/\{\{\s*env\s+"([^"]+)"\s*\}\}/g, (_match, name: string) => {
-    const found = env[name];
-    if (found === undefined) throw invalid(`${field} reads the environment variable ${name}, which is not set`);
-    return found;
-  });
-}
-
 function invalid(why: string): CtsError {
   return new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot configure ${DRIVER}: ${why}`);
 }
@@ -105,10 +96,10 @@ export function checkRequiredOptions(options: Readonly<Record<string, unknown>>,
 }
 
 export function normalizeTerraformCloudOptions(options: Readonly<Record<string, unknown>>, env: Env): TerraformCloudOptions {
-  const hostname = normalizeHostname(resolveEnv(text(options.hostname) || env.TFC_HOSTNAME || DEFAULT_HOSTNAME, env, "hostname"));
-  const organization = resolveEnv(text(options.organization) || env.TFC_ORGANIZATION || "", env, "organization");
+  const hostname = normalizeHostname(text(options.hostname) || env.TFC_HOSTNAME || DEFAULT_HOSTNAME);
+  const organization = text(options.organization) || env.TFC_ORGANIZATION || "";
   if (organization === "") throw invalid("organization is required (or set TFC_ORGANIZATION)");
-  const token = resolveEnv(text(options.token) || env.TFC_TOKEN || "", env, "token");
+  const token = text(options.token) || env.TFC_TOKEN || "";
   if (token === "") throw invalid("token is required (or set TFC_TOKEN)");
   const workspaces = unwrap(options.workspaces);
   const deprecated = text(options.workspace_prefix);
