@@ -45,8 +45,12 @@ export class TerraformCloudDriver implements Driver {
   readonly #logger: Logger;
   #prepared: Prepared | undefined;
   #inputs: TaskInputs = { services: {} };
-  /** Hash of the inputs of the last run known applied; undefined = ask the workspace. */
-  #appliedHash: string | undefined;
+  /**
+   * True until the first apply after init has asked the workspace whether its current run applied
+   * these inputs already (a restart, or a new HA leader). Later calls are the engine's: it calls
+   * apply only when the inputs changed or a run is forced (`?run=now`), and both need a run.
+   */
+  #checkWorkspace = true;
   #manualApply = false;
 
   constructor(task: TaskConfig, ctx: DriverContext, deps: TerraformCloudDriverDeps) {
@@ -119,8 +123,9 @@ export class TerraformCloudDriver implements Driver {
     const hash = await this.#inputsHash(prepared);
     await prepared.variables.sync(desiredVariables(prepared.model, this.#inputs), signal);
     if (!isDestroy) {
-      if (this.#appliedHash === undefined && await this.#alreadyApplied(prepared, hash, signal)) this.#appliedHash = hash;
-      if (this.#appliedHash === hash) {
+      const check = this.#checkWorkspace;
+      this.#checkWorkspace = false;
+      if (check && await this.#alreadyApplied(prepared, hash, signal)) {
         logger.info("inputs unchanged since the last applied run, no run queued", { workspace: prepared.ws.name });
         return undefined;
       }
@@ -136,18 +141,15 @@ export class TerraformCloudDriver implements Driver {
     const run = await followRun(client, prepared.ws, queued.id, signal);
     const status = String(run.attributes.status);
     if (SUCCESS.has(status)) {
-      this.#appliedHash = isDestroy ? undefined : hash;
       logger.info("run completed", { workspace: prepared.ws.name, run_id: run.id, status, url });
       return url;
     }
     if (run.attributes["auto-apply"] === false && !["errored", "discarded", "canceled", "force_canceled"].includes(status)) {
       // CTS leaves a manual-apply workspace's run for a person to confirm.
       this.#manualApply = true;
-      this.#appliedHash = undefined;
       logger.warn("run is waiting for approval in HCP Terraform", { workspace: prepared.ws.name, run_id: run.id, status, url });
       return url;
     }
-    this.#appliedHash = undefined;
     const tail = await failureLog(client, run, signal).catch(() => "");
     throw new CtsError("CTS_ERR_DRIVER", `Cannot apply task "${this.#task.name}": run ${run.id} ended "${status}" (${url})${tail ? `: ${tail}` : ""}`);
   }

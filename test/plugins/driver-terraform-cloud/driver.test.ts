@@ -50,21 +50,23 @@ describe("terraform-cloud driver", () => {
     expect(await stateIds(server, ws.id)).toEqual(["web-1"]);
     expect((await runsOf(server, ws.id)).length).toBe(1);
 
-    // Same inputs: no run (CTS would queue one per trigger / per failover).
+    // The engine calls apply again with the same inputs only for a forced run (?run=now): one is queued.
     await one.apply(signal);
+    expect((await runsOf(server, ws.id)).length).toBe(2);
+    // A new instance (restart, new HA leader) with the same inputs queues nothing (CTS queues one per task).
     const fresh = await create("web", { variables: { label: "\"blue\"" } });
     await fresh.init(signal);
     await fresh.render(inputsOf("web-1"), signal);
     const client = await factory.clientFor(driver);
-    await fresh.apply(signal);
-    expect((await runsOf(server, ws.id)).length).toBe(1);
-    expect(logger.lines.filter((l) => l.message === "inputs unchanged since the last applied run, no run queued").length).toBe(2);
+    expect(await fresh.apply(signal)).toBeUndefined();
+    expect((await runsOf(server, ws.id)).length).toBe(2);
+    expect(logger.lines.filter((l) => l.message === "inputs unchanged since the last applied run, no run queued").length).toBe(1);
 
     // A change: only the services variable is written, one run, the state follows.
     await fresh.render(inputsOf("web-1", "web-2"), signal);
     const before = new Map(client.requestCounts);
     await fresh.apply(signal);
-    expect((await runsOf(server, ws.id)).length).toBe(2);
+    expect((await runsOf(server, ws.id)).length).toBe(3);
     expect(await stateIds(server, ws.id)).toEqual(["web-1", "web-2"]);
     const vars = (await tfcApi(server, "GET", `/workspaces/${ws.id}/vars`)).body.data;
     expect(vars.map((v: any) => v.attributes.key).sort()).toEqual(["label", "services"]);
