@@ -163,6 +163,14 @@ task {
     }
   });
 
+  test("a wrong token stops start-up with HCP Terraform's answer, without printing the token", async () => {
+    const wrong = "wrong.atlasv1.not-the-token";
+    const result = await runCli("node", ["start", "-once", `-config-file=${config}`], { cwd: tmp.path, env: { TFC_TOKEN: wrong } });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(`Cannot use organization "${tfc.organization}" at ${tfc.url}: HCP Terraform answered 401: unauthorized`);
+    expect(result.stdout + result.stderr).not.toContain(wrong);
+  }, 60_000);
+
   test("-inspect prints the plan summary of a speculative plan", async () => {
     await stop();
     await registerService(consul.url, "web-4", "web", "10.0.0.4");
