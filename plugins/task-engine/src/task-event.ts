@@ -31,7 +31,7 @@ export function eventStart(
 /** Finishes an event; `error` undefined means success. */
 export function finishEvent(
   start: EventStart,
-  outcome: { readonly error?: string; readonly skipped?: boolean },
+  outcome: { readonly error?: string; readonly skipped?: boolean; readonly url?: string },
   endedAt: Date = new Date(),
 ): TaskEvent {
   return {
@@ -45,6 +45,7 @@ export function finishEvent(
     trigger: start.trigger,
     instance_id: start.instanceId,
     ...(outcome.skipped ? { skipped: true } : {}),
+    ...(outcome.url ? { url: outcome.url } : {}),
   };
 }
 

@@ -271,6 +271,7 @@ export class TaskRuntime {
     // CTS's wording (tasks_manager.go), which operators alert on; our fields follow.
     this.#logger.info("executing task", { trigger: request.reason.kind, ...detail(request.reason) });
     let error: string | undefined;
+    let url: string | undefined;
     try {
       await this.#ctx.limiter.run(async () => {
         // Waiting for a slot can outlast leadership or the process; a run that has not started yet is skipped.
@@ -280,8 +281,9 @@ export class TaskRuntime {
         await this.prepare();
         const driver = this.#driver!;
         await driver.render(inputs, this.#ctx.signal);
-        await withRetries(() => driver.apply(NEVER_ABORTED), request.retries ? 2 : 0, this.#ctx.signal, (retry, cause) =>
+        const applied = await withRetries(() => driver.apply(NEVER_ABORTED), request.retries ? 2 : 0, this.#ctx.signal, (retry, cause) =>
           this.#logger.warn("apply failed, retrying", { retry, error: errorMessage(cause) }));
+        url = applied ? applied.url : undefined;
       });
     } catch (cause) {
       if (cause instanceof HaltedError) return undefined;
@@ -290,7 +292,7 @@ export class TaskRuntime {
     }
     await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed");
     if (error === undefined) this.#logger.info("task completed");
-    return this.#record(finishEvent(start, { error }));
+    return this.#record(finishEvent(start, { error, ...(url ? { url } : {}) }));
   }
 
   async #record(event: TaskEvent): Promise<TaskEvent> {
