@@ -10,6 +10,8 @@ import { errorMessage, type FileSystem } from "../../plugin-api/mod.ts";
 import { startConsulDevServer, type ConsulDevServer } from "../../../plugins/consul-dev-server/src/consul-dev-server.ts";
 import type { TfcDevServer } from "../../dev-servers/tfc/mod.ts";
 import { DEV_DRIVERS, type DevDriver, startDevTfc, tfcDriverBlock, tfcInstructions } from "../dev-tfc.ts";
+import { startDevVault, vaultBlocks, vaultInstructions } from "../dev-vault.ts";
+import type { VaultDevServer } from "../../dev-servers/vault/mod.ts";
 
 const TASK_NAME = "demo-services";
 
@@ -47,7 +49,9 @@ async function registerDemoServices(consul: ConsulDevServer): Promise<void> {
 }
 
 /** The demo config: CTS syntax, as a user would write it. */
-export function demoConfig(options: { consulAddress: string; apiPort: number; dir: string; module: string; tfc?: TfcDevServer }): string {
+export function demoConfig(options: {
+  consulAddress: string; apiPort: number; dir: string; module: string; tfc?: TfcDevServer; vault?: VaultDevServer;
+}): string {
   const q = (text: string) => JSON.stringify(text);
   return `# Written by \`cts-runtime dev\`. It is an ordinary CTS config: copy it to start from.
 log_level   = "INFO"
@@ -68,12 +72,12 @@ buffer_period {
   min     = "1s"
   max     = "4s"
 }
-
+${options.vault ? `\n${vaultBlocks(options.vault)}` : ""}
 task {
   name           = ${q(TASK_NAME)}
   description    = "Writes the healthy web and api instances to services.txt"
   module         = ${q(options.module)}
-  variable_files = [${q(`${options.dir}/demo.tfvars`)}]
+  variable_files = [${q(`${options.dir}/demo.tfvars`)}]${options.vault ? `\n  providers      = ["terraform"]` : ""}
 
   condition "services" {
     names = ["web", "api"]
@@ -82,7 +86,7 @@ task {
 `;
 }
 
-function instructions(consul: ConsulDevServer, apiUrl: string, dir: string, tfc?: TfcDevServer): string {
+function instructions(consul: ConsulDevServer, apiUrl: string, dir: string, tfc?: TfcDevServer, vault?: VaultDevServer): string {
   const register = `curl -X PUT --data '{"ID":"web-3","Name":"web","Address":"10.0.0.13","Port":80}' ${consul.url}/v1/agent/service/register`;
   return [
     "",
@@ -91,6 +95,7 @@ function instructions(consul: ConsulDevServer, apiUrl: string, dir: string, tfc?
       ? `    Embedded Consul:     ${consul.url}`
       : `    Embedded Consul:     ${consul.url}  (state: KV consul-terraform-sync/terraform-env:${TASK_NAME})`,
     ...(tfc ? tfcInstructions(tfc, TASK_NAME) : []),
+    ...(vault ? vaultInstructions(vault, dir) : []),
     `    cts-runtime API:     ${apiUrl}/v1/status/tasks`,
     `    Config:              ${dir}/cts-demo.hcl`,
     ...(tfc ? [] : [`    Generated Terraform: ${dir}/sync-tasks/${TASK_NAME}/`]),
@@ -119,6 +124,8 @@ const devCommand: CliCommand = {
     { name: "port", type: "int", default: 8558, help: "Port of the cts-runtime API." },
     { name: "driver", type: "string", default: "terraform", placeholder: "<name>", help: "terraform, or terraform-cloud to run the task in the embedded HCP Terraform server." },
     { name: "tfc-port", type: "int", default: 0, help: "Port of the embedded HCP Terraform server with -driver=terraform-cloud (0 = any)." },
+    { name: "vault", type: "bool", default: false, help: "Also start an embedded Vault-compatible server; the task reads a secret from it." },
+    { name: "vault-port", type: "int", default: 0, help: "Port of the embedded Vault server with -vault (0 = any)." },
   ],
   async run(args, io) {
     const fs = createFileSystem(io.cwd);
@@ -142,21 +149,23 @@ const devCommand: CliCommand = {
       return ExitCode.runtimeError;
     }
     let tfc: TfcDevServer | undefined;
+    let vault: VaultDevServer | undefined;
     try {
       if (driver === "terraform-cloud") tfc = await startDevTfc(Number(args.flags["tfc-port"] ?? 0));
+      if (args.flags["vault"] === true) vault = await startDevVault(Number(args.flags["vault-port"] ?? 0));
       await registerDemoServices(consul);
       await fs.mkdir(dir);
       await fs.writeText(fs.resolve(dir, "demo.tfvars"), `output_file = ${JSON.stringify(`${dir}/services.txt`)}\n`);
       const configPath = fs.resolve(dir, "cts-demo.hcl");
-      await fs.writeText(configPath, demoConfig({ consulAddress: consul.address, apiPort, dir, module, ...(tfc ? { tfc } : {}) }));
+      await fs.writeText(configPath, demoConfig({ consulAddress: consul.address, apiPort, dir, module, ...(tfc ? { tfc } : {}), ...(vault ? { vault } : {}) }));
       return await runDaemon({
         configPaths: [{ kind: "file", path: configPath }],
         runOptions: { mode: "daemon", inspectTasks: [], resetStorage: false },
-        io: tfc ? { ...io, env: { ...io.env, TFC_TOKEN: tfc.token } } : io,
+        io: { ...io, env: { ...io.env, ...(tfc ? { TFC_TOKEN: tfc.token } : {}), ...(vault ? { VAULT_TOKEN: vault.rootToken } : {}) } },
         onRunning: (daemon) => {
           // The real port (with -port=0), reachable on loopback whatever address the API binds.
           const apiUrl = (daemon.kernel.httpUrl ?? `http://127.0.0.1:${apiPort}`).replace("://0.0.0.0:", "://127.0.0.1:");
-          io.out(instructions(consul, apiUrl, dir, tfc));
+          io.out(instructions(consul, apiUrl, dir, tfc, vault));
         },
       });
     } catch (error) {
@@ -164,6 +173,7 @@ const devCommand: CliCommand = {
       return ExitCode.runtimeError;
     } finally {
       await tfc?.stop();
+      await vault?.stop();
       await consul.stop();
     }
   },

@@ -39,7 +39,9 @@ resource "terraform_data" "service_list" {
   triggers_replace = [local.content, var.output_file]
 
   provisioner "local-exec" {
-    command = "printf '%s' \"$CONTENT\" > \"$OUTPUT_FILE\""
+    # With `cts-runtime dev -vault`, DEMO_API_KEY comes from Vault through the task's environment;
+    # only its fingerprint is written, so the secret itself never lands on disk.
+    command = "printf '%s' \"$CONTENT\" > \"$OUTPUT_FILE\"; if [ -n \"$DEMO_API_KEY\" ]; then printf '%s' \"$DEMO_API_KEY\" | sha256sum | cut -d' ' -f1 > \"$OUTPUT_FILE.vault\"; fi"
     environment = {
       CONTENT     = local.content
       OUTPUT_FILE = var.output_file
