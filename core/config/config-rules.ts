@@ -8,6 +8,9 @@ import type { ConfigIssue } from "./config-error.ts";
 import { negativeBufferFields, type RawBufferPeriod } from "./buffer-period.ts";
 import { secretTemplatePaths, templatePaths } from "./template-syntax.ts";
 
+/** The one place outside terraform_provider blocks where CTS resolves templates. */
+const TFC_TOKEN_PATH = "driver.terraform-cloud.token";
+
 type Json = Record<string, unknown>;
 const LOG_LEVELS = ["TRACE", "DEBUG", "INFO", "WARN", "ERR"];
 
@@ -101,8 +104,15 @@ export function configIssues(raw: Json, config: CtsConfig, fileOf: (path: string
   for (const [key, value] of Object.entries(raw)) {
     if (key === "terraform_provider" || key === "task") continue;
     for (const at of templatePaths(value, key)) {
-      add(at, "template syntax ({{ env }}, {{ key }}, {{ with secret }}) is only allowed in terraform_provider blocks");
+      // As in CTS, the HCP Terraform driver's token may come from the environment or from Vault.
+      if (at === TFC_TOKEN_PATH) continue;
+      add(at, "template syntax ({{ env }}, {{ key }}, {{ with secret }}) is only allowed in terraform_provider blocks " +
+        `and in ${TFC_TOKEN_PATH}`);
     }
+  }
+  const tfcToken = config.driver.name === "terraform-cloud" ? config.driver.options.token : undefined;
+  if (typeof tfcToken === "string" && secretTemplatePaths(tfcToken).length > 0 && config.vault?.enabled !== true) {
+    add(TFC_TOKEN_PATH, "uses {{ with secret }} but Vault is not configured (set vault { address = ... } or VAULT_ADDR)");
   }
 
   const backend = (config.driver.options as Json).backend as Json | undefined;

@@ -5,6 +5,7 @@
  */
 import {
   configToken, definePlugin, driverRegistryToken, environmentToken, fileSystemToken, httpClientFactoryToken, loggerToken,
+  vaultSecretsToken,
 } from "../../core/plugin-api/mod.ts";
 import { createTerraformCloudDriverFactory } from "./src/driver-factory.ts";
 import { checkRequiredOptions } from "./src/options.ts";
@@ -19,10 +20,10 @@ export default definePlugin({
   description: "HCP Terraform / Terraform Enterprise driver (driver \"terraform-cloud\")",
   deps: {
     drivers: driverRegistryToken, http: httpClientFactoryToken, fs: fileSystemToken, logger: loggerToken,
-    config: configToken, env: environmentToken,
+    config: configToken, env: environmentToken, vault: vaultSecretsToken,
   },
-  init({ drivers, http, fs, logger, config, env }, { lifecycle, signal }) {
-    const factory = createTerraformCloudDriverFactory({ http, fs, logger, env });
+  init({ drivers, http, fs, logger, config, env, vault }, { lifecycle, signal }) {
+    const factory = createTerraformCloudDriverFactory({ http, fs, logger, env, vault });
     drivers.register(factory);
     lifecycle.onStop(() => factory.close());
     if (config.driver.name === factory.name) {

@@ -5,7 +5,7 @@
  */
 import {
   CtsError, type DriverConfig, type DriverFactory, type FileSystem, type HttpClient, type HttpClientFactory, type HttpClientTls,
-  type Logger,
+  type Logger, readTlsFiles, type VaultSecrets,
 } from "../../../core/plugin-api/mod.ts";
 import { normalizeTerraformCloudOptions, terraformCloudOptionsSchema, type TerraformCloudOptions } from "./options.ts";
 import { TerraformCloudDriver } from "./terraform-cloud-driver.ts";
@@ -16,35 +16,28 @@ export interface TerraformCloudFactoryDeps {
   readonly fs: FileSystem;
   readonly logger: Logger;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Reads a `{{ with secret }}` token from Vault (the plugin passes it; tests and benches may not). */
+  readonly vault?: VaultSecrets;
 }
 
 async function tlsOf(options: TerraformCloudOptions, fs: FileSystem): Promise<HttpClientTls | undefined> {
   const tls = options.tls;
   if (!tls.enabled) return undefined;
-  const read = async (what: string, path: string): Promise<string> => {
-    try {
-      return await fs.readText(path);
-    } catch (error) {
-      throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot read driver "terraform-cloud" tls.${what} "${path}": ${(error as Error).message}`);
-    }
-  };
-  const ca: string[] = [];
-  if (tls.ca_cert) ca.push(await read("ca_cert", tls.ca_cert));
-  if (tls.ca_path) {
-    for (const name of (await fs.readDir(tls.ca_path)).sort()) {
-      const path = fs.resolve(tls.ca_path, name);
-      if (await fs.isDirectory(path)) continue;
-      const pem = await read("ca_path", path);
-      if (pem.includes("-----BEGIN CERTIFICATE-----")) ca.push(pem);
-    }
-  }
+  const material = await readTlsFiles({ ...tls, enabled: true }, fs, 'driver "terraform-cloud"');
   return {
     verify: tls.verify,
-    ...(ca.length > 0 ? { ca } : {}),
-    ...(tls.cert ? { cert: await read("cert", tls.cert) } : {}),
-    ...(tls.key ? { key: await read("key", tls.key) } : {}),
+    ...(material.ca.length > 0 ? { ca: [...material.ca] } : {}),
+    ...(material.cert ? { cert: material.cert } : {}),
+    ...(material.key ? { key: material.key } : {}),
     ...(tls.server_name ? { serverName: tls.server_name } : {}),
   };
+}
+
+/** The token, with a `{{ with secret }}` in it read from Vault (once per daemon, as CTS does). */
+async function resolveToken(token: string, vault: VaultSecrets | undefined): Promise<string> {
+  if (!/\{\{-?\s*with\s+secret\s/.test(token)) return token;
+  if (!vault) throw new CtsError("CTS_ERR_CONFIG_INVALID", 'Cannot use driver "terraform-cloud": its token reads Vault, and no Vault client was given');
+  return (await vault.renderTemplate(token, 'driver "terraform-cloud" token')).trim();
 }
 
 export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDeps): DriverFactory & {
@@ -65,7 +58,8 @@ export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDep
           deps.logger.warn("workspace_prefix is deprecated: use workspaces { prefix = \"...\" } (note: no dash is added)", {});
         }
         const http = deps.http.create({ ...(await tlsOf(options, deps.fs).then((tls) => (tls ? { tls } : {}))) });
-        return { client: new TfcClient({ hostname: options.hostname, token: options.token, http, logger: deps.logger }), options, http };
+        const token = await resolveToken(options.token, deps.vault);
+        return { client: new TfcClient({ hostname: options.hostname, token, http, logger: deps.logger }), options, http };
       })();
       found.catch(() => clients.delete(key));
       clients.set(key, found);

@@ -4,10 +4,11 @@
  * `vaultSecretsToken`); `{{ env }}` was resolved at config load. A provider whose arguments took a
  * Vault value is marked `sensitive`, so that the driver keeps those values out of files.
  */
-import { type ConsulClient, CtsError, type ProviderConfig, type VaultSecret, type VaultSecrets } from "../../../core/plugin-api/mod.ts";
-import { hasSecret, renderSecrets, type SecretRequest, secretRequests } from "./secret-template.ts";
+import { type ConsulClient, CtsError, type ProviderConfig, type VaultSecrets } from "../../../core/plugin-api/mod.ts";
 
 const KEY_TEMPLATE = /\{\{-?\s*key\s+"([^"]*)"\s*-?\}\}/g;
+/** The start of a `{{ with secret }}` block; the vault-client plugin owns the rest of that language. */
+const SECRET_TEMPLATE = /\{\{-?\s*with\s+secret\s/;
 
 /** Memoized per provider id: every task sharing a provider sees the same values, read once. */
 export class ProviderTemplates {
@@ -35,33 +36,24 @@ export class ProviderTemplates {
     const where = `terraform_provider "${provider.id}"`;
     const strings = [...stringsOf(provider.arguments), ...stringsOf(provider.task_env)];
     const keys = new Set(strings.flatMap((text) => [...text.matchAll(KEY_TEMPLATE)].map((match) => match[1]!)));
-    const requests = new Map(strings.flatMap((text) => secretRequests(text, where)).map((request) => [requestKey(request), request]));
-    if (keys.size === 0 && requests.size === 0) return provider;
+    const hasSecret = strings.some((text) => SECRET_TEMPLATE.test(text));
+    if (keys.size === 0 && !hasSecret) return provider;
     const values = new Map<string, string>();
     for (const key of keys) {
       const pair = await this.#consul.kvGet(key, { signal });
       if (pair === undefined) throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot resolve ${where}: Consul KV key "${key}" does not exist`);
       values.set(key, pair.value);
     }
-    // Read at once: a block with many secrets costs one round trip, not one per secret.
-    const read = [...requests].map(async ([id, request]): Promise<[string, VaultSecret]> => {
-      try {
-        return [id, await this.#vault.read(request.path, request.params)];
-      } catch (error) {
-        throw new CtsError("CTS_ERR_VAULT", `Cannot resolve ${where}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    });
-    const secrets = new Map(await Promise.all(read));
+    // Secrets first (their text is final), then KV keys, in every string of the block.
+    const rendered = new Map<string, string>();
+    await Promise.all(strings.filter((text) => SECRET_TEMPLATE.test(text)).map(async (text) => {
+      rendered.set(text, await this.#vault.renderTemplate(text, where));
+    }));
     const fill = <T>(value: T): T => mapStrings(value, (text) =>
-      renderSecrets(text, where, (request) => secrets.get(requestKey(request))!)
-        .replace(KEY_TEMPLATE, (_, key: string) => values.get(key) ?? ""));
-    const sensitive = stringsOf(provider.arguments).some(hasSecret);
+      (rendered.get(text) ?? text).replace(KEY_TEMPLATE, (_, key: string) => values.get(key) ?? ""));
+    const sensitive = stringsOf(provider.arguments).some((text) => SECRET_TEMPLATE.test(text));
     return { ...provider, arguments: fill(provider.arguments), task_env: fill(provider.task_env), ...(sensitive ? { sensitive } : {}) };
   }
-}
-
-function requestKey(request: SecretRequest): string {
-  return JSON.stringify([request.path, Object.entries(request.params).sort()]);
 }
 
 function stringsOf(value: unknown): string[] {

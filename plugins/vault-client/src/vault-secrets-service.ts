@@ -5,6 +5,7 @@
  */
 import { CtsError, errorMessage, type FileSystem, type Logger, type VaultConfig, type VaultSecret, type VaultSecrets } from "../../../core/plugin-api/mod.ts";
 import { kvV2DataPath, type MountInfo } from "./kv-v2-path.ts";
+import { renderSecrets, type SecretRequest, secretRequests } from "./secret-template.ts";
 import { LeaseKeeper } from "./lease-keeper.ts";
 import { connectVault, type VaultClient } from "./vault-connection.ts";
 import { vaultFailure } from "./vault-failure.ts";
@@ -16,6 +17,8 @@ export class VaultSecretsService implements VaultSecrets {
   readonly #leases: LeaseKeeper;
   #client: Promise<VaultClient> | undefined;
   readonly #mounts: MountInfo[] = [];
+  /** Secrets read for templates, by request: each is read once per daemon. */
+  readonly #rendered = new Map<string, Promise<VaultSecret>>();
   #probing: Promise<void> = Promise.resolve();
 
   constructor(config: VaultConfig | undefined, fs: FileSystem, logger: Logger) {
@@ -61,6 +64,26 @@ export class VaultSecretsService implements VaultSecrets {
       });
     }
     return secret;
+  }
+
+  async renderTemplate(text: string, where: string): Promise<string> {
+    const requests = secretRequests(text, where);
+    // Read at once: a string with many secrets costs one round trip, not one per secret.
+    const secrets = new Map(await Promise.all(requests.map(async (request) => {
+      const key = requestKey(request);
+      let secret = this.#rendered.get(key);
+      if (!secret) {
+        secret = this.read(request.path, request.params);
+        secret.catch(() => this.#rendered.delete(key)); // a failed read is tried again next time
+        this.#rendered.set(key, secret);
+      }
+      try {
+        return [key, await secret] as const;
+      } catch (error) {
+        throw new CtsError("CTS_ERR_VAULT", `Cannot resolve ${where}: ${errorMessage(error)}`);
+      }
+    })));
+    return renderSecrets(text, where, (request) => secrets.get(requestKey(request))!);
   }
 
   stop(): void {
@@ -129,3 +152,7 @@ export class VaultSecretsService implements VaultSecrets {
   }
 }
 
+
+function requestKey(request: SecretRequest): string {
+  return JSON.stringify([request.path, Object.entries(request.params).sort()]);
+}

@@ -22,4 +22,10 @@ export interface VaultSecrets {
    * alive until the daemon stops. Fails with a CtsError naming the path, never the value.
    */
   read(path: string, params: Readonly<Record<string, string>>): Promise<VaultSecret>;
+  /**
+   * Renders every `{{ with secret "<path>" ["k=v" ...] }}...{{ end }}` in `text` (consul-template's
+   * language, as CTS users write it). Each distinct secret is read once per daemon, as CTS resolves
+   * templates once at start. `where` names the place in errors (`terraform_provider "aws"`).
+   */
+  renderTemplate(text: string, where: string): Promise<string>;
 }

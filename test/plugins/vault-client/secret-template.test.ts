@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { VaultSecret } from "../../../core/plugin-api/mod.ts";
-import { hasSecret, renderSecrets, secretRequests } from "../../../plugins/task-engine/src/secret-template.ts";
+import { hasSecret, renderSecrets, secretRequests } from "../../../plugins/vault-client/src/secret-template.ts";
 
 const secrets: Record<string, VaultSecret> = {
   "secret/db": { data: { data: { user: "admin", password: "p@ss" }, metadata: { version: 3 } }, leaseId: "", leaseDuration: 0, renewable: false },
