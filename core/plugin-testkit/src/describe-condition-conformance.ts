@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import type {
   ConditionFactory, InputSource, ModuleInputFactory, QueryWatcher,
-} from "../../plugin-api/mod.ts";
+} from "@cts-runtime/plugin-api";
 import { eventually } from "./eventually.ts";
 import { recordingContext } from "./recording-context.ts";
 
