@@ -3,8 +3,8 @@
  * @cts-runtime/plugin-api, @cts-runtime/plugin-testkit and the example echo driver, installed from
  * the tarballs into a fresh project outside the repository (test/fixtures/sdk-consumer: a driver
  * and a condition in TypeScript, a plain tsconfig). There the plugins type-check with no special
- * compiler flag, the testkit's driver conformance suite passes on the driver (the project's own
- * vitest, installed as the testkit's peer), and the installed `cts-runtime start -once` loads
+ * compiler flag, the testkit's conformance suites pass on the driver and the condition (the
+ * project's own vitest, installed as the testkit's peer), and the installed `cts-runtime start -once` loads
  * them with `plugin` blocks on Node (compiled) and on Deno (the TypeScript sources as written).
  * Uses the built dist/ folders (`npm run build`, the first step of `npm test`).
  * CTS behaviour pinned: `start -once` runs every task once and exits 0 (CTS's -once flag); the
@@ -29,18 +29,19 @@ interface Run {
 }
 
 /** Runs a command to completion; npm's own `npm_*` variables (set when `npm test` runs us) are dropped. */
-function run(file: string, args: readonly string[], cwd: string, timeoutMs = 120_000): Promise<Run> {
+function run(file: string, args: readonly string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<Run> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
   return new Promise((done) => {
-    execFile(file, args, { cwd, env: { ...env, NO_COLOR: "1" }, timeout: timeoutMs, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+    const options = { cwd, env: { ...env, NO_COLOR: "1", ...extraEnv }, timeout: 120_000, maxBuffer: 16 << 20 };
+    execFile(file, args, options, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
       done({ code, output: `${stdout}${stderr}` });
     });
   });
 }
 
-async function ok(file: string, args: readonly string[], cwd: string): Promise<string> {
-  const result = await run(file, args, cwd);
+async function ok(file: string, args: readonly string[], cwd: string, extraEnv: Record<string, string> = {}): Promise<string> {
+  const result = await run(file, args, cwd, extraEnv);
   if (result.code !== 0) throw new Error(`${file} ${args.join(" ")} failed (${result.code}):\n${result.output}`);
   return result.output;
 }
@@ -101,9 +102,11 @@ describe("the SDK installed from npm tarballs", () => {
       .toBe("function function @cts-runtime/plugin");
   });
 
-  it("passes the testkit's driver conformance suite, run by the project's own vitest", async () => {
-    const output = await ok(join(app, "node_modules/.bin/vitest"), ["run"], app);
-    expect(output).toMatch(/Tests\s+5 passed \(5\)/);
+  it("passes the testkit's driver and condition conformance suites, run by the project's own vitest", async () => {
+    const output = await ok(join(app, "node_modules/.bin/vitest"), ["run"], app, { CONSUL_HTTP_ADDR: consul.address });
+    expect(output).toContain("driver.conformance.spec.ts (5 tests)");
+    expect(output).toContain("condition.conformance.spec.ts (4 tests)");
+    expect(output).toMatch(/Tests\s+9 passed \(9\)/);
   });
 });
 
