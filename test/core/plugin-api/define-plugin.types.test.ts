@@ -14,6 +14,7 @@ import {
   type ConditionFactory, conditionRegistryToken, createToken, defineService, definePlugin, type DriverFactory,
   driverRegistryToken, type FileSystem, fileSystemToken, type InputSource, type Logger, loggerToken,
   type PluginContext, type PluginDefinition, type Registry, type ResolvedDeps, type ServiceFactory, type Token,
+  type TokenScope,
 } from "../../../core/plugin-api/mod.ts";
 
 interface Clock {
@@ -96,6 +97,23 @@ describe("definePlugin infers deps and options", () => {
     });
     expectTypeOf(clockService).toEqualTypeOf<ServiceFactory<Clock, { logger: typeof loggerToken }>>();
     assertType<PluginDefinition>(definePlugin({ id: "acme-clock", kind: "service", deps: {}, provides: [clockService] }));
+  });
+});
+
+describe("tokens across installed copies of the contract", () => {
+  it("infers the service of a token typed by another copy", () => {
+    // What another copy's .d.ts declares (a plugin's own install of @cts-runtime/plugin-api, or the
+    // copy inside the cts-runtime package the testkit's kernel comes from).
+    interface OtherCopyToken<T> {
+      readonly id: string;
+      readonly scope: TokenScope;
+      readonly key: symbol;
+      readonly "~service"?: T;
+    }
+    const resolve = <T>(token: Token<T>): T => token as never;
+    const foreign = clockToken as OtherCopyToken<Clock>;
+    expectTypeOf(resolve(foreign)).toEqualTypeOf<Clock>();
+    expectTypeOf<ResolvedDeps<{ clock: OtherCopyToken<Clock> }>>().toEqualTypeOf<{ readonly clock: Clock }>();
   });
 });
 
