@@ -179,6 +179,9 @@ task {
   });
 
   it("on Deno: the TypeScript sources as written, through the installed package", async () => {
+    const checked = await run(deno, ["check", "-q", "src/driver.ts", "src/condition.ts"], app);
+    expect(checked.output).toBe("");
+    expect(checked.code).toBe(0);
     await writeFile(join(app, "deno.hcl"), `working_dir = "deno-tasks"\n${config({ driver: "./src/driver.ts", condition: "./src/condition.ts" })}`);
     const result = await run(deno, ["run", "-A", "-q", "node_modules/cts-runtime/dist/main.js", "start", "-once", "-config-file=deno.hcl"], app);
     expect(result.output).toContain("all tasks completed once");
