@@ -46,6 +46,9 @@ async function ok(file: string, args: readonly string[], cwd: string, extraEnv: 
   return result.output;
 }
 
+/** Each step spawns tsc, vitest, npm or the daemon; on a busy 2-core machine that can take a while. */
+const STEP_TIMEOUT = 120_000;
+
 let consul: TestConsulDevServer;
 let dir: string;
 let app: string;
@@ -83,7 +86,7 @@ describe("the SDK installed from npm tarballs", () => {
       expect(entry, name).toEqual({ types: expect.stringMatching(/\.d\.ts$/), default: expect.stringMatching(/\.js$/) });
       expect(existsSync(join(app, "node_modules", name, entry.types)), `${name} ${entry.types}`).toBe(true);
     }
-  });
+  }, STEP_TIMEOUT);
 
   it("type-checks a TypeScript driver and condition with a plain tsconfig (strict, NodeNext, no special flags)", async () => {
     const tsconfig = JSON.parse(await readFile(join(app, "tsconfig.json"), "utf8"));
@@ -92,7 +95,7 @@ describe("the SDK installed from npm tarballs", () => {
     expect(result.output).toBe("");
     expect(result.code).toBe(0);
     expect(existsSync(join(app, "dist/src/driver.js"))).toBe(true);
-  });
+  }, STEP_TIMEOUT);
 
   it("imports from plain JavaScript", async () => {
     const script = `import * as api from "@cts-runtime/plugin-api"; import * as kit from "@cts-runtime/plugin-testkit";
@@ -100,14 +103,14 @@ describe("the SDK installed from npm tarballs", () => {
       console.log(typeof api.definePlugin, typeof kit.describeDriverConformance, echo.$$type);`;
     expect((await ok(process.execPath, ["--input-type=module", "-e", script], app)).trim())
       .toBe("function function @cts-runtime/plugin");
-  });
+  }, STEP_TIMEOUT);
 
   it("passes the testkit's driver and condition conformance suites, run by the project's own vitest", async () => {
     const output = await ok(join(app, "node_modules/.bin/vitest"), ["run"], app, { CONSUL_HTTP_ADDR: consul.address });
     expect(output).toContain("driver.conformance.spec.ts (5 tests)");
     expect(output).toContain("condition.conformance.spec.ts (4 tests)");
     expect(output).toMatch(/Tests\s+9 passed \(9\)/);
-  });
+  }, STEP_TIMEOUT);
 });
 
 describe("the installed cts-runtime start -once loads the plugins from plugin blocks", () => {
@@ -153,7 +156,7 @@ task {
     expect(result.output).toContain("all tasks completed once");
     expect(result.code).toBe(0);
     await expectBothTasksRan("node-tasks");
-  });
+  }, STEP_TIMEOUT);
 
   it("on Node: the example driver by its package name", async () => {
     await writeFile(join(app, "echo.hcl"), `working_dir = "echo-tasks"
@@ -176,7 +179,7 @@ task {
     expect(result.code, result.output).toBe(0);
     const inputs = JSON.parse(await readFile(join(app, "echo-tasks/web-echo/inputs.json"), "utf8"));
     expect(Object.keys(inputs.services)).toEqual([`web-1.${consul.node}.${consul.datacenter}`]);
-  });
+  }, STEP_TIMEOUT);
 
   it("on Deno: the TypeScript sources as written, through the installed package", async () => {
     const checked = await run(deno, ["check", "-q", "src/driver.ts", "src/condition.ts"], app);
@@ -187,5 +190,5 @@ task {
     expect(result.output).toContain("all tasks completed once");
     expect(result.code).toBe(0);
     await expectBothTasksRan("deno-tasks");
-  });
+  }, STEP_TIMEOUT);
 });
