@@ -4,6 +4,8 @@
  */
 export { createTestKernel } from "./src/create-test-kernel.ts";
 export type { TestKernel, TestKernelOptions } from "./src/create-test-kernel.ts";
+export { createTestWatcher } from "./src/create-test-watcher.ts";
+export type { TestWatcher } from "./src/create-test-watcher.ts";
 export { describeConditionConformance } from "./src/describe-condition-conformance.ts";
 export type {
   ConditionConformanceCase, ConditionConformanceFixtures, CountingQueryWatcher,

@@ -1,8 +1,5 @@
 /** @module Typed service tokens: the only way plugins name what they need or provide. */
 
-/** Phantom brand that carries the service type. Never read at runtime. */
-declare const serviceType: unique symbol;
-
 /** Where an instance lives: once per kernel, once per plugin, or once per task. */
 export type TokenScope = "root" | "plugin" | "task";
 
@@ -13,7 +10,12 @@ export interface Token<T> {
   readonly scope: TokenScope;
   /** Container key. `Symbol.for` so that two installed copies of this package agree. */
   readonly key: symbol;
-  readonly [serviceType]?: T;
+  /**
+   * Phantom: carries the service type, never set or read at runtime. A string key (not a
+   * `unique symbol`) so that a token typed by one copy of this package infers its service when
+   * another copy's API takes it, e.g. a plugin's tokens passed to the installed kernel's `resolve`.
+   */
+  readonly "~service"?: T;
 }
 
 export const TOKEN_ID_PATTERN: RegExp = /^[a-z][a-z0-9-]*\.[a-z][A-Za-z0-9]*$/;

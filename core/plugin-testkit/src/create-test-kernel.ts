@@ -2,10 +2,8 @@
  * @module Boots a real kernel in-process with only the plugins a test names (no built-ins unless
  * asked), a log sink that keeps its lines, and a config with CTS's defaults.
  */
-import type { CtsConfig, LogLevel, PluginDefinition, PluginReferenceConfig, RunOptions } from "../../plugin-api/mod.ts";
-import { createKernel, type Kernel, type KernelOptions } from "../../kernel/kernel.ts";
-import type { BuiltinPlugin } from "../../kernel/builtin-plugins.ts";
-import { createLogSink } from "../../logging/log-sink.ts";
+import type { CtsConfig, LogLevel, PluginDefinition, PluginReferenceConfig, RunOptions } from "@cts-runtime/plugin-api";
+import { type BuiltinPlugin, createKernel, createLogSink, type Kernel, type KernelOptions } from "cts-runtime";
 import { daemonRunOptions, testConfig } from "./test-config.ts";
 
 export interface TestKernelOptions {

@@ -7,10 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   driverRegistryToken, type Driver, type DriverContext, type DriverFactory, type PluginDefinition,
   type TaskConfig, type TaskInputs,
-} from "../../plugin-api/mod.ts";
-import type { BuiltinPlugin } from "../../kernel/builtin-plugins.ts";
-import { createLogSink } from "../../logging/log-sink.ts";
-import { createFileSystem, createTempDirectory } from "../../runtime/file-system.ts";
+} from "@cts-runtime/plugin-api";
+import { type BuiltinPlugin, createFileSystem, createLogSink, createTempDirectory } from "cts-runtime";
 import { createTestKernel, type TestKernel } from "./create-test-kernel.ts";
 import { testConfig } from "./test-config.ts";
 

@@ -5,7 +5,7 @@
  * `sampleEvent` build the records it stores, for a store's own further tests.
  */
 import { describe, expect, it } from "vitest";
-import type { StoredTask, TaskConfig, TaskEvent, TaskStore } from "../../plugin-api/mod.ts";
+import type { StoredTask, TaskConfig, TaskEvent, TaskStore } from "@cts-runtime/plugin-api";
 import { testTask } from "./test-config.ts";
 
 /** A task with every list and map field filled, so a store's round trip is visible. */

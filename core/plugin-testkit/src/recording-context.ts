@@ -4,7 +4,7 @@
  */
 import type {
   InputContext, InputVariable, LogFields, Logger, QueryWatcher, TriggerReason,
-} from "../../plugin-api/mod.ts";
+} from "@cts-runtime/plugin-api";
 
 export interface RecordingContext extends InputContext {
   readonly published: { variable: InputVariable; value: unknown }[];

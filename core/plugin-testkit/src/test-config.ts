@@ -1,5 +1,5 @@
 /** @module A complete, valid CtsConfig (and task) with CTS's defaults, for booting a kernel in tests. */
-import type { ConsulConfig, CtsConfig, RunOptions, TaskConfig } from "../../plugin-api/mod.ts";
+import type { ConsulConfig, CtsConfig, RunOptions, TaskConfig } from "@cts-runtime/plugin-api";
 
 /** Any top-level field replaces the default; `consul` fields are merged into the default block. */
 export interface TestConfigOverrides extends Partial<Omit<CtsConfig, "consul">> {

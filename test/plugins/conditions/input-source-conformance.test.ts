@@ -1,11 +1,12 @@
 /**
- * @module The testkit's condition conformance suite over every built-in Consul-backed condition
- * and module input, against the embedded Consul server through the real client and shared watcher.
+ * @module The testkit's condition conformance suite over every built-in condition and module
+ * input, against the embedded Consul server through the real client and shared watcher.
  */
 import { afterAll, beforeAll } from "vitest";
 import { type ConditionConformanceCase, describeConditionConformance } from "../../../core/plugin-testkit/mod.ts";
 import { catalogServicesConditionFactory } from "../../../plugins/condition-catalog-services/mod.ts";
 import { consulKvConditionFactory } from "../../../plugins/condition-consul-kv/mod.ts";
+import { scheduleConditionFactory } from "../../../plugins/condition-schedule/mod.ts";
 import { servicesConditionFactory } from "../../../plugins/condition-services/mod.ts";
 import { consulKvModuleInputFactory } from "../../../plugins/module-input-consul-kv/mod.ts";
 import { servicesModuleInputFactory } from "../../../plugins/module-input-services/mod.ts";
@@ -40,6 +41,8 @@ const cases: ConditionConformanceCase[] = [
   { label: "condition catalog-services", factory: catalogServicesConditionFactory, config: { regexp: "^conf-" }, condition: true, change: newService },
   { label: "condition consul-kv", factory: consulKvConditionFactory, config: { path: "conf/key" }, condition: true, change: newValue },
   { label: "condition consul-kv (recurse)", factory: consulKvConditionFactory, config: { path: "conf", recurse: true }, condition: true, change: newValue },
+  // CTS's schedule condition renders nothing and never queries Consul; every second, it triggers.
+  { label: "condition schedule", factory: scheduleConditionFactory, config: { cron: "* * * * * * *" }, condition: true, watches: false, change: async () => async () => {} },
   { label: "module_input services", factory: servicesModuleInputFactory, config: { names: ["conf-web"] }, condition: false, change: newInstance },
   { label: "module_input consul-kv", factory: consulKvModuleInputFactory, config: { path: "conf/key" }, condition: false, change: newValue },
 ];
