@@ -203,7 +203,8 @@ describe("Vault errors at start-up", () => {
       const file = join(tmp.path, "cts.hcl");
       writeFileSync(file, config(tmp.path, consul.address, `http://127.0.0.1:${closed}`, "hvs.any", ["env-task"], "port = 0"));
       const result = await runCli("node", ["start", `-config-file=${file}`, "-once"], { cwd: tmp.path, env: terraformTestEnv() });
-      expect(result.code).not.toBe(0);
+      // CTS pins: a template that cannot be resolved fails the controller's Init, and start exits ExitCodeError (11).
+      expect(result.code).toBe(11);
       const output = result.stdout + result.stderr;
       expect(output).toContain('Cannot run task "env-task": Cannot resolve terraform_provider "terraform": Cannot read Vault secret "secret/app"');
       expect(output).toContain(`Vault at http://127.0.0.1:${closed} is unreachable`);

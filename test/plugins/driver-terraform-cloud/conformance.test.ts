@@ -6,6 +6,7 @@ import { afterAll, expect } from "vitest";
 import { startTfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
 import { describeDriverConformance } from "../../../core/plugin-testkit/mod.ts";
 import driverTerraformCloud from "../../../plugins/driver-terraform-cloud/mod.ts";
+import vaultClient from "../../../plugins/vault-client/mod.ts";
 import { driverBlock, inputsOf, stateIds, task, workspace, writeModule } from "./tfc-fixtures.ts";
 
 const server = await startTfcDevServer();
@@ -17,6 +18,8 @@ afterAll(async () => {
 
 describeDriverConformance("terraform-cloud", driverTerraformCloud, {
   driverName: "terraform-cloud",
+  // The driver reads a `{{ with secret }}` token through the Vault client service (idle without a vault block).
+  plugins: [vaultClient],
   driverOptions: driverBlock(server).options,
   task: task("conformance-task", module.dir),
   inputs: [inputsOf("c-1"), inputsOf("c-1", "c-2")],
