@@ -16,13 +16,28 @@
  * supervisor waits for it. The command's exit status is the supervisor's (128+N when killed by signal N).
  * The command gets the supervisor's stdin (fd 4 keeps it, since `&` would give it /dev/null) and never
  * sees fd 3. Arguments arrive as positional parameters, never as shell text.
+ *
+ * The command's stdout and stderr reach the daemon through two relays (`cat` from a FIFO), not
+ * directly: once the daemon is gone its pipes are broken, and Terraform (Go) dies of SIGPIPE on its
+ * next write to stdout, which its "Interrupt received" message is, before releasing the lock. A relay
+ * that can no longer write keeps draining into /dev/null, so Terraform's shutdown completes.
  */
 
 /** Seconds between SIGTERM and SIGKILL once the daemon is gone. */
 export const SUPERVISOR_GRACE_SECONDS = 1;
 
-export const SUPERVISOR_SCRIPT = `exec 4<&0
-"$@" 0<&4 3<&- 4<&- &
+export const SUPERVISOR_SCRIPT = `fifos=$(mktemp -d) || exit 125
+mkfifo "$fifos/out" "$fifos/err" || exit 125
+relay() {
+  rm -f "$1"
+  rmdir "$fifos" 2>/dev/null
+  trap '' PIPE
+  cat 2>/dev/null || exec cat >/dev/null
+}
+relay "$fifos/out" <"$fifos/out" 3<&- &
+relay "$fifos/err" <"$fifos/err" >&2 3<&- &
+exec 4<&0
+"$@" 0<&4 >"$fifos/out" 2>"$fifos/err" 3<&- 4<&- &
 child=$!
 exec 4<&-
 {

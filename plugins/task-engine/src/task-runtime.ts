@@ -6,7 +6,7 @@
 import type {
   Driver, InputContext, InputSource, InspectPlan, Logger, StoredTask, TaskConfig, TaskEvent, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
-import { CtsError, errorMessage } from "../../../core/plugin-api/mod.ts";
+import { CtsError, errorMessage, isCtsError } from "../../../core/plugin-api/mod.ts";
 import { BufferTimer } from "./buffer-timer.ts";
 import { createTaskDriver } from "./task-driver.ts";
 import type { EngineContext } from "./engine-context.ts";
@@ -36,6 +36,7 @@ export class TaskRuntime {
   #halted = false;
   #deleting = false;
   #lastAppliedHash: string | undefined;
+  #lastErrorCode: string | undefined;
   #events: TaskEvent[];
 
   constructor(stored: StoredTask, ctx: EngineContext, events: readonly TaskEvent[] = []) {
@@ -64,6 +65,16 @@ export class TaskRuntime {
   }
   get lastAppliedHash(): string | undefined {
     return this.#lastAppliedHash;
+  }
+  /** The CtsError code of the last failed run (e.g. CTS_ERR_STATE_LOCKED), so the engine can tell why. */
+  get lastErrorCode(): string | undefined {
+    return this.#lastErrorCode;
+  }
+
+  /** Records a failed event for a failure outside a run (the driver's init), so status and events show it. */
+  recordFailure(reason: TriggerReason, error: unknown): Promise<TaskEvent> {
+    const start = { task: this.#config, trigger: reason, instanceId: this.#ctx.instanceId, startedAt: new Date() };
+    return this.#record(finishEvent(start, { error: errorMessage(error) }));
   }
 
   /** Creates the driver (again when `reinit`) and runs its `init`. */
@@ -240,6 +251,7 @@ export class TaskRuntime {
     } catch (cause) {
       if (cause instanceof HaltedError) return undefined;
       error = errorMessage(cause);
+      this.#lastErrorCode = isCtsError(cause) ? cause.code : undefined;
       this.#logger.error("task run failed", { error });
     }
     if (error === undefined) {
