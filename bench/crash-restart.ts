@@ -112,7 +112,7 @@ try {
     killing = false;
     daemon = start();
     await until(`round ${round} to converge`, async () =>
-      JSON.stringify(readServiceLines(tmp.path, task)) === JSON.stringify(expected) && (await taskStatus(port, task)) === "successful",
+      JSON.stringify(readServiceLines(tmp.path, task)?.sort()) === JSON.stringify(expected) && (await taskStatus(port, task)) === "successful",
       300_000, 50);
     converged.push(Date.now() - restartedAt);
     console.error(`  round ${round}: terraform lived ${terraformLived.at(-1)} ms, any process ${anyLived.at(-1)} ms, converged in ${converged.at(-1)} ms`);
