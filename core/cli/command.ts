@@ -43,6 +43,10 @@ export interface CliCommand {
   /** Usage line(s) and description shown by `--help` above the flag list. */
   readonly usage: string;
   readonly flags: readonly FlagSpec[];
+  /** What follows the command name on the help's usage line (CTS: `[-help] [options] <task name>`); default `[options]`. */
+  readonly synopsis?: string;
+  /** Prints a flag parse error its own way (CTS's task commands) and returns the exit code; default: `==> <message>` + help. */
+  flagError?(message: string, args: readonly string[], io: CliIo): number;
   run(args: ParsedArgs, io: CliIo): Promise<number>;
 }
 

@@ -16,4 +16,5 @@ export const commandLoaders: Readonly<Record<string, () => Promise<{ default: Cl
   "task delete": () => import("./commands/task-delete.ts"),
   "consul-dev": () => import("../../plugins/consul-dev-server/src/consul-dev-command.ts"),
   "tfc-dev": () => import("../dev-servers/tfc/src/tfc-dev-command.ts"),
+  "vault-dev": () => import("../dev-servers/vault/src/vault-dev-command.ts"),
 };

@@ -4,7 +4,8 @@ import type { CliCommand, FlagSpec } from "./command.ts";
 export const PROGRAM = "cts-runtime";
 
 export function formatCommandHelp(command: CliCommand): string {
-  const lines = [`Usage: ${PROGRAM} ${command.name} ${command.flags.length ? "[options]" : ""}`.trimEnd(), ""];
+  const synopsis = command.synopsis ?? (command.flags.length ? "[options]" : "");
+  const lines = [`Usage: ${PROGRAM} ${command.name} ${synopsis}`.trimEnd(), ""];
   lines.push(...command.usage.split("\n").map((line) => (line ? `  ${line}` : "")), "");
   const visible = command.flags.filter((flag) => !flag.hidden);
   if (visible.length > 0) {

@@ -12,7 +12,7 @@ const HELP_FLAGS = new Set(["-h", "-help", "--help"]);
 const VERSION_FLAGS = new Set(["-v", "-version", "--version"]);
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
-  if (argv.some((arg) => VERSION_FLAGS.has(arg))) return runCommand("version", [], io);
+  if (versionRequested(argv)) return runCommand("version", [], io);
   if (argv.length === 0) {
     io.err(await generalHelp());
     return ExitCode.requiredFlagMissing;
@@ -30,6 +30,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   io.err(`==> Unknown command "${argv.join(" ")}"\n\n${await generalHelp()}`);
   return ExitCode.requiredFlagMissing;
+}
+
+/**
+ * CTS (mitchellh/cli) honours `-version` only before the command word: `cts-runtime -once -version`
+ * prints the version, `cts-runtime start -version` is an unknown flag of `start` (exit 14).
+ */
+function versionRequested(argv: readonly string[]): boolean {
+  for (const arg of argv) {
+    if (arg === "--" || !arg.startsWith("-")) return false;
+    if (VERSION_FLAGS.has(arg)) return true;
+  }
+  return false;
 }
 
 function matchCommand(argv: readonly string[]): { name: string; words: number } | undefined {
@@ -55,6 +67,7 @@ async function runCommand(name: string, args: readonly string[], io: CliIo): Pro
     parsed = parseFlags(args, command.flags, io.env);
   } catch (error) {
     if (!(error instanceof FlagParseError)) throw error;
+    if (command.flagError) return command.flagError(error.message, args, io);
     io.err(`==> ${error.message}\n\n${formatCommandHelp(command)}`);
     return ExitCode.flagParseError;
   }

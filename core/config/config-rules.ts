@@ -6,7 +6,7 @@
 import type { CtsConfig } from "../plugin-api/mod.ts";
 import type { ConfigIssue } from "./config-error.ts";
 import { negativeBufferFields, type RawBufferPeriod } from "./buffer-period.ts";
-import { hasSecretTemplate, templatePaths } from "./template-syntax.ts";
+import { secretTemplatePaths, templatePaths } from "./template-syntax.ts";
 
 type Json = Record<string, unknown>;
 const LOG_LEVELS = ["TRACE", "DEBUG", "INFO", "WARN", "ERR"];
@@ -54,9 +54,10 @@ export function configIssues(raw: Json, config: CtsConfig, fileOf: (path: string
           `a provider with auto_commit may be used by one task only, used by: ${users.join(", ")}`);
       }
     }
-    for (const [key, value] of Object.entries(provider.arguments)) {
-      if (typeof value === "string" && hasSecretTemplate(value) && config.vault?.enabled !== true) {
-        add(`terraform_provider[${index}].${provider.name}.${key}`,
+    if (config.vault?.enabled !== true) {
+      // Anywhere in the block, nested values and task_env included: all are resolved the same way.
+      for (const path of secretTemplatePaths({ ...provider.arguments, task_env: provider.task_env })) {
+        add(`terraform_provider[${index}].${provider.name}.${path}`,
           "uses {{ with secret }} but Vault is not configured (set vault { address = ... } or VAULT_ADDR)");
       }
     }

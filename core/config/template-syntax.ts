@@ -23,3 +23,13 @@ export function templatePaths(value: unknown, path = ""): string[] {
   }
   return [];
 }
+
+/** Paths of every string under `value` that reads Vault with `{{ with secret }}`. */
+export function secretTemplatePaths(value: unknown, path = ""): string[] {
+  if (typeof value === "string") return hasSecretTemplate(value) ? [path] : [];
+  if (Array.isArray(value)) return value.flatMap((item, index) => secretTemplatePaths(item, `${path}[${index}]`));
+  if (typeof value === "object" && value !== null) {
+    return Object.entries(value).flatMap(([key, item]) => secretTemplatePaths(item, path === "" ? key : `${path}.${key}`));
+  }
+  return [];
+}

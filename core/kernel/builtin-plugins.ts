@@ -16,6 +16,7 @@ export interface BuiltinPlugin {
 
 export const builtinPlugins: readonly BuiltinPlugin[] = [
   { id: "consul-client", load: () => import("../../plugins/consul-client/mod.ts") },
+  { id: "vault-client", load: () => import("../../plugins/vault-client/mod.ts") },
   // Drivers before the engine: a missing binary is reported before any task runs.
   { id: "driver-terraform", load: () => import("../../plugins/driver-terraform/mod.ts") },
   { id: "task-engine", load: () => import("../../plugins/task-engine/mod.ts") },

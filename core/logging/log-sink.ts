@@ -38,7 +38,7 @@ export function createLogSink(options: LogSinkOptions): LogSink {
       info: at("INFO"),
       warn: at("WARN"),
       error: at("ERROR"),
-      child: (childName, fields) => make(name ? `${name}.${childName}` : childName, { ...base, ...fields }),
+      child: (childName, fields) => make(childName && name ? `${name}.${childName}` : childName || name, { ...base, ...fields }),
     };
   };
 

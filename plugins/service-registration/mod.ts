@@ -1,10 +1,11 @@
 /**
  * @module Registers this daemon as a Consul service with a health check once the API listens,
- * and deregisters it on graceful stop. A failed registration is logged (with a hint for ACL
- * denials) and never stops CTS.
+ * and deregisters it on graceful stop. Transient failures (no answer, 429, 5xx) are retried with
+ * backoff until registered or stopped; a rejection (400, 403) is logged (with a hint for ACL
+ * denials). Neither ever stops CTS.
  */
 import {
-  configToken, consulClientToken, definePlugin, errorMessage, httpRouterToken, loggerToken,
+  configToken, consulClientToken, definePlugin, errorMessage, httpRouterToken, loggerToken, sleep,
 } from "../../core/plugin-api/mod.ts";
 import { serviceRegistration } from "./src/registration.ts";
 
@@ -12,6 +13,26 @@ export { defaultCheck, healthCheckBase, serviceRegistration } from "./src/regist
 
 /** How long registration waits for the API server to listen before registering anyway. */
 const WAIT_FOR_API_MS = 10_000;
+
+/** First retry after ~1 s, doubling up to 30 s (CTS: 1 s doubling, but it gives up after 8 retries). */
+const RETRY_BASE_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
+
+/**
+ * Worth retrying: no HTTP answer (refused, reset, timeout), 429 and 5xx — Consul restarting or
+ * rate-limiting. Any other 4xx (400 bad registration, 403 missing ACL) will not change by itself.
+ */
+function isTransient(error: unknown): boolean {
+  const status = (error as { status?: number }).status;
+  if (status === undefined) return (error as { code?: string }).code === "CTS_ERR_CONSUL";
+  return status === 429 || status >= 500;
+}
+
+/** Capped exponential delay; the upper half is random so restarted fleets do not retry in step. */
+function retryDelay(attempt: number): number {
+  const ceiling = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.min(attempt, 10));
+  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+}
 
 /** Resolves with the API's URL once the kernel serves it (the kernel serves after start hooks). */
 async function apiUrl(router: { readonly url: string | undefined }, signal: AbortSignal): Promise<string | undefined> {
@@ -43,21 +64,28 @@ export default definePlugin({
       // `port = 0` (tests) listens on a random port: advertise the real one.
       const port = config.port === 0 && url ? Number(new URL(url).port) : config.port;
       const service = serviceRegistration(config, port);
-      try {
-        await consul.registerService(service);
-        logger.info("registered service with Consul", { id: service.ID, service_name: service.Name });
-        return true;
-      } catch (error) {
-        const status = (error as { status?: number }).status;
-        logger.error("error registering service with Consul", {
-          id: service.ID,
-          service_name: service.Name,
-          error: errorMessage(error),
-          ...(status === 403
-            ? { hint: "the Consul token needs service:write on this service; CTS keeps running unregistered" }
-            : {}),
-        });
-        return false;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await consul.registerService(service);
+          logger.info("registered service with Consul", { id: service.ID, service_name: service.Name });
+          return true;
+        } catch (error) {
+          const status = (error as { status?: number }).status;
+          const fields = { id: service.ID, service_name: service.Name, error: errorMessage(error) };
+          if (!isTransient(error) || ctx.signal.aborted) {
+            logger.error("error registering service with Consul", {
+              ...fields,
+              ...(status === 403
+                ? { hint: "the Consul token needs service:write on this service; CTS keeps running unregistered" }
+                : {}),
+            });
+            return false;
+          }
+          const delay = retryDelay(attempt);
+          logger.warn("error registering service with Consul, retrying", { ...fields, attempt: attempt + 1, retry_in_ms: delay });
+          await sleep(delay, ctx.signal);
+          if (ctx.signal.aborted) return false;
+        }
       }
     };
 

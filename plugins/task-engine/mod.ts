@@ -7,7 +7,7 @@
 import {
   conditionRegistryToken, configToken, consulClientToken, CtsError, defineService, definePlugin, driverRegistryToken,
   fileSystemToken, leadershipToken, loggerToken, moduleInputRegistryToken, queryWatcherToken, runOptionsToken,
-  shutdownToken, taskManagerToken, taskStoreToken,
+  shutdownToken, taskManagerToken, taskStoreToken, vaultSecretsToken,
 } from "../../core/plugin-api/mod.ts";
 import type { Leadership, PluginContext, TaskManager } from "../../core/plugin-api/mod.ts";
 import { parseDuration } from "../../core/config/duration.ts";
@@ -47,7 +47,7 @@ const taskManagerService = defineService({
     config: configToken, runOptions: runOptionsToken, store: taskStoreToken, leadership: leadershipToken,
     drivers: driverRegistryToken, conditions: conditionRegistryToken, moduleInputs: moduleInputRegistryToken,
     shutdown: shutdownToken, logger: loggerToken, fileSystem: fileSystemToken, watcher: queryWatcherToken,
-    consul: consulClientToken,
+    consul: consulClientToken, vault: vaultSecretsToken,
   },
   create(deps): TaskManager {
     const stop = new AbortController();
@@ -63,7 +63,7 @@ const taskManagerService = defineService({
         moduleInputs: deps.moduleInputs,
         fileSystem: deps.fileSystem,
         limiter: new RunLimiter(deps.config.max_concurrent_runs ?? 0),
-        providerTemplates: new ProviderTemplates(deps.consul),
+        providerTemplates: new ProviderTemplates(deps.consul, deps.vault),
         instanceId: deps.leadership.instanceId,
         signal: stop.signal,
         eventLimit: deps.config.events_per_task > 0 ? deps.config.events_per_task : 5,

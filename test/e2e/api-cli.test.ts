@@ -48,7 +48,7 @@ describe("API + CLI end to end (Deno daemon)", () => {
 
     const create = await daemon.cli(["task", "create", "-task-file=task.hcl"], { input: "yes\n" });
     expect(create.code, create.stderr).toBe(0);
-    expect(create.stdout).toContain("==> Inspecting changes to resources if creating task 'web_task'...");
+    expect(create.stdout).toContain("==> Inspecting changes to resource if creating task 'web_task'...");
     expect(create.stdout).toMatch(/ {4}Request ID: [0-9a-f-]{36}/);
     expect(create.stdout).toContain("    recording plan for web_task: 1 service instance(s)");
     expect(create.stdout).toContain("Enter a value: ");
@@ -77,13 +77,13 @@ describe("API + CLI end to end (Deno daemon)", () => {
     const before = applies().length;
     const enable = await daemon.cli(["task", "enable", "-auto-approve", "web_task"]);
     expect(enable.code, enable.stderr).toBe(0);
-    expect(enable.stdout).toContain("    Plan:");
+    expect(enable.stdout).toContain("    Generating plan that Consul-Terraform-Sync will use Terraform to execute");
     expect(enable.stdout).toContain("==> 'web_task' enable complete!");
     expect(applies().length).toBe(before + 1);
 
     const cancelled = await daemon.cli(["task", "delete", "web_task"], { input: "no\n" });
     expect(cancelled.code).toBe(0);
-    expect(cancelled.stdout).toContain("Cancelled deleting 'web_task'");
+    expect(cancelled.stdout).toContain("    Cancelled deleting task 'web_task'");
     const del = await daemon.cli(["task", "delete", "-auto-approve", "web_task"]);
     expect(del.code, del.stderr).toBe(0);
     expect(del.stdout).toContain("marked for deletion");
@@ -92,7 +92,8 @@ describe("API + CLI end to end (Deno daemon)", () => {
 
     const missing = await daemon.cli(["task", "disable", "web_task"]);
     expect(missing.code).toBe(11);
-    expect(missing.stderr).toContain("does not exist");
+    expect(missing.stderr).toContain("==> Error: unable to disable 'web_task'");
+    expect(missing.stdout).toContain("does not exist");
   }, 120_000);
 
   it("registers itself in Consul with a passing health check", async () => {

@@ -47,7 +47,9 @@ describe("API over mTLS end to end (Deno daemon)", () => {
       "task", "disable", `-client-cert=${certs.clientCert}`, `-client-key=${certs.clientKey}`, "nope",
     ]);
     expect(flags.code).toBe(11);
-    expect(flags.stderr).toContain("does not exist");
+    // CTS's layout: the step's headline on stderr, the daemon's message on stdout.
+    expect(flags.stderr).toContain("==> Error: unable to disable 'nope'");
+    expect(flags.stdout).toContain("does not exist");
 
     const without = await daemon.cli(["status"]);
     expect(without.code).toBe(11);

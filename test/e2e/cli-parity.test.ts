@@ -11,9 +11,16 @@ const cases: { name: string; args: string[]; code: number; stream: "stdout" | "s
   { name: "general help", args: ["--help"], code: 0, stream: "stdout", expect: /Usage: cts-runtime/ },
   { name: "no arguments prints help and exits 13", args: [], code: 13, stream: "stderr", expect: /Available commands/ },
   { name: "start help", args: ["start", "-help"], code: 0, stream: "stdout", expect: /-config-file=<path>/ },
-  { name: "version anywhere", args: ["start", "-version"], code: 0, stream: "stdout", expect: /^cts-runtime v\d+\.\d+\.\d+\n/ },
+  // CTS: the version flag exists only before the command word (mitchellh/cli), so `start -version`
+  // is an unknown flag of `start`, while `-once -version` (no command yet) prints the version.
+  { name: "top-level version", args: ["-once", "-version"], code: 0, stream: "stdout", expect: /^cts-runtime v\d+\.\d+\.\d+\n/ },
+  { name: "start -version is an unknown flag", args: ["start", "-version"], code: 14, stream: "stdout", expect: /^flag provided but not defined: -version\n/ },
+  { name: "task enable -v is an unknown flag", args: ["task", "enable", "-v", "web"], code: 14, stream: "stdout", expect: /^flag provided but not defined: -v\n/ },
   { name: "start without config exits 13", args: ["start"], code: 13, stream: "stderr", expect: /-config-file or -config-dir/ },
-  { name: "unknown flag exits 14", args: ["start", "-bogus"], code: 14, stream: "stderr", expect: /flag provided but not defined: -bogus/ },
+  // CTS (command/start.go): `unable to start consul-terraform-sync` / `no config file provided`.
+  { name: "start without config says so as CTS", args: ["start"], code: 13, stream: "stdout", expect: /^ {4}no config file provided\n {4}For additional help try 'cts-runtime start --help'\n$/ },
+  // CTS (command/start.go): Go's flag error, then the help, on stdout.
+  { name: "unknown flag exits 14", args: ["start", "-bogus"], code: 14, stream: "stdout", expect: /^flag provided but not defined: -bogus\nUsage: cts-runtime start \[-help\] \[options\]\n/ },
   { name: "missing config file exits 15", args: ["validate", "-config-file=does-not-exist.hcl"], code: 15, stream: "stderr", expect: /does-not-exist\.hcl/ },
   {
     name: "a missing terraform binary exits 16 before any task runs",

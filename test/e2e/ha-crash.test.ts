@@ -72,7 +72,7 @@ describe("HA: the leader's host dies during an apply", () => {
 
     const next = await waitForLeader(instances.filter((instance) => instance !== leader));
     await until(`${next.id} to wait for the lock`, () => (/the Terraform state is locked, waiting for it: task_name=ha-slow/.test(next.output) ? true : undefined));
-    await until(`${next.id}'s run of the task`, () => (/task run completed: task_name=ha-slow/.test(next.output) ? true : undefined), 120_000);
+    await until(`${next.id}'s run of the task`, () => (/task completed: task_name=ha-slow/.test(next.output) ? true : undefined), 120_000);
     expect(readServiceLines(tmp.path, task)).toEqual(["ha-slow-web 10.2.0.1:80"]);
     expect(next.output).not.toMatch(/task failed in the start-up run/);
   }, 200_000);

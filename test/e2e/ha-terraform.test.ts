@@ -60,7 +60,7 @@ describe("HA with the Terraform driver", () => {
     await until("the first apply", () => (JSON.stringify(lines()) === JSON.stringify(["web 10.0.0.1:80"]) ? true : undefined), 120_000);
     await until("the state in Consul", async () => (demoStateLines(await readTerraformState(consul.url, "tf-web")) ? true : undefined));
     expect(demoStateLines(await readTerraformState(consul.url, "tf-web"))).toEqual(["web 10.0.0.1:80"]);
-    await until(`${leader.id} to log the run`, () => (/task run completed: task_name=tf-web/.test(leader.output) ? true : undefined), 10_000);
+    await until(`${leader.id} to log the run`, () => (/task completed: task_name=tf-web/.test(leader.output) ? true : undefined), 10_000);
     expect((await currentLeaders(instances)).length).toBe(1);
   }, 150_000);
 
@@ -70,7 +70,7 @@ describe("HA with the Terraform driver", () => {
     const { next } = await failover(instances, leader, "SIGKILL");
     await until(`${next.id}'s once-pass`, () => (next.output.includes("all tasks ran once; watching for changes") ? true : undefined), 120_000);
     // Unchanged inputs: no second apply, so the state's serial has not moved.
-    expect(next.output).not.toMatch(/running task: task_name=tf-web/);
+    expect(next.output).not.toMatch(/executing task: task_name=tf-web/);
     expect((await readTerraformState(consul.url, "tf-web"))!.serial).toBe(serial);
 
     await registerService(consul.url, "web-2", "web", "10.0.0.2");
@@ -78,6 +78,6 @@ describe("HA with the Terraform driver", () => {
       (JSON.stringify(lines()) === JSON.stringify(["web 10.0.0.1:80", "web 10.0.0.2:80"]) ? true : undefined), 120_000);
     await until("the new state", async () => ((await readTerraformState(consul.url, "tf-web"))!.serial > serial ? true : undefined));
     expect(demoStateLines(await readTerraformState(consul.url, "tf-web"))).toEqual(["web 10.0.0.1:80", "web 10.0.0.2:80"]);
-    await until(`${next.id} to log the run`, () => (/task run completed: task_name=tf-web/.test(next.output) ? true : undefined), 10_000);
+    await until(`${next.id} to log the run`, () => (/task completed: task_name=tf-web/.test(next.output) ? true : undefined), 10_000);
   }, 180_000);
 });

@@ -6,11 +6,15 @@ import { ExitCode, type CliCommand, type CliIo } from "../command.ts";
 import { configPathFlags, configPathsOf, type ConfigPath } from "../config-paths.ts";
 import { createShutdownRequest } from "../shutdown-request.ts";
 import { bootDaemon, type BootedDaemon } from "../boot-daemon.ts";
+import { formatCommandHelp } from "../format-help.ts";
 import { onShutdownSignal } from "../../runtime/signals.ts";
 import type { PluginDefinition, RunOptions } from "../../plugin-api/mod.ts";
 
 /** CTS waits up to 10 s for a graceful stop, then exits 12. */
 const STOP_GRACE_MS = 10_000;
+
+/** Go's names for the signals (`os.Signal.String()`), as CTS logs them. */
+const GO_SIGNAL_NAMES: Readonly<Record<string, string>> = { SIGINT: "interrupt", SIGTERM: "terminated", SIGQUIT: "quit" };
 
 export interface DaemonOptions {
   readonly configPaths: readonly ConfigPath[];
@@ -30,13 +34,23 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
   const booted = await bootDaemon({ ...options, shutdown });
   if (typeof booted === "number") return booted;
 
-  const unhook = onShutdownSignal((signal) => shutdown.requestExit(ExitCode.ok, `received ${signal}`));
+  // CTS logs its shutdown lines under `cli` (command/start.go).
+  const cliLogger = booted.logSink.logger("cli");
+  let signalled = false;
+  const unhook = onShutdownSignal((signal) => {
+    // CTS's lines (command/start.go), which operators alert on: this one, then `graceful shutdown`.
+    if (!signalled) cliLogger.info("signal received to initiate graceful shutdown", { signal: GO_SIGNAL_NAMES[signal] ?? signal });
+    signalled = true;
+    shutdown.requestExit(ExitCode.ok, `received ${signal}`);
+  });
   options.signal?.addEventListener("abort", () => shutdown.requestExit(ExitCode.ok, "stopped"), { once: true });
   try {
     await options.onRunning?.(booted);
     const { code, reason } = await shutdown.requested;
     booted.logger.info("stopping", { reason });
     const stopped = await stopWithin(booted, STOP_GRACE_MS);
+    if (!stopped) cliLogger.info("graceful shutdown timed out, exiting");
+    else if (code === ExitCode.ok) cliLogger.info("graceful shutdown");
     // Logs may be JSON or filtered by level; the reason for a failing exit is always said plainly.
     if (code !== ExitCode.ok) options.io.err(`==> Error: ${reason}\n`);
     return stopped ? code : ExitCode.interrupt;
@@ -65,6 +79,12 @@ async function stopWithin(daemon: BootedDaemon, ms: number): Promise<boolean> {
 const startCommand: CliCommand = {
   name: "start",
   summary: "Starts the daemon (or runs tasks once with -once, or plans them with -inspect)",
+  synopsis: "[-help] [options]",
+  // CTS (command/start.go): Go's flag line, then the help, both on stdout; exit 14.
+  flagError(message, _args, io) {
+    io.out(`${message}\n${formatCommandHelp(startCommand)}`);
+    return ExitCode.flagParseError;
+  },
   usage: [
     "Starts cts-runtime: watches Consul and runs every task when its watched data changes.",
     "With -once it runs each task once and exits; with -inspect it plans each task and exits.",
@@ -89,6 +109,9 @@ const startCommand: CliCommand = {
   run(args, io) {
     const configPaths = configPathsOf(args);
     if (configPaths.length === 0) {
+      // CTS's lines (command/start.go): the headline on stderr, the reason and the hint on stdout.
+      io.err("==> unable to start consul-terraform-sync\n");
+      io.out("    no config file provided\n    For additional help try 'cts-runtime start --help'\n");
       io.err("==> Error: at least one -config-file or -config-dir is required\n");
       return Promise.resolve(ExitCode.requiredFlagMissing);
     }

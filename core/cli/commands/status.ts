@@ -61,7 +61,7 @@ const statusCommand: CliCommand = {
       makeUi(io).error(`this command takes at most 1 argument (a task name), got ${args.positionals.length}\n\nUsage: ${usage}`);
       return ExitCode.requiredFlagMissing;
     }
-    return await runTaskCommand(args, io, args.positionals.length, usage, async (client, [name], ui) => {
+    return await runTaskCommand(args, io, "status", args.positionals.length === 1 ? 1 : 0, async (client, [name], ui) => {
       const path = name === undefined ? "/v1/status/tasks" : `/v1/status/tasks/${encodeURIComponent(name)}`;
       const body = (await client.request("GET", `${path}?include=events`)).body as Record<string, StatusEntry>;
       const entries = Object.values(body ?? {}).sort((a, b) => (a.task_name < b.task_name ? -1 : 1));

@@ -1,31 +1,36 @@
-/** @module `task delete <name> [-auto-approve]`: asks, then deletes the task (not its infrastructure). */
+/** @module `task delete <name> [-auto-approve]`: asks, then deletes the task (not its infrastructure), in CTS's words. */
 import type { CliCommand } from "../command.ts";
 import { clientFlags } from "../api-client.ts";
-import { approvedOrCancelled, autoApproveFlag, runTaskCommand } from "./task-shared.ts";
-
-const usage = "cts-runtime task delete [options] <task name>";
+import { approvedOrCancelled, autoApproveFlag, runTaskCommand, taskFlagError } from "./task-shared.ts";
 
 const taskDeleteCommand: CliCommand = {
   name: "task delete",
   summary: "Deletes a task (its infrastructure is left as it is)",
+  synopsis: "[-help] [options] <task name>",
   usage: "Deletes the task from the running daemon: at once if idle, else when its current run ends.\n\nArguments: <task name> (after the options)",
   flags: [...clientFlags, autoApproveFlag],
+  flagError: taskFlagError(() => taskDeleteCommand),
   run: (args, io) =>
-    runTaskCommand(args, io, 1, usage, async (client, [name], ui) => {
+    runTaskCommand(args, io, "task delete", 1, async (client, [name], ui, step) => {
       const approved = await approvedOrCancelled(args, ui, {
-        question: `Delete task '${name}'?\n` +
-          " - This cannot be undone.\n" +
-          " - The resources the task's module created are NOT destroyed.\n" +
-          " - If the task is running, it is deleted when the run ends.",
-        cancelled: `Cancelled deleting '${name}'`,
+        action: "deleting",
+        name: name!,
+        ask: () => {
+          ui.info(`Do you want to delete '${name}'?`);
+          ui.output(" - This action cannot be undone.\n" +
+            " - Deleting a task will not destroy the infrastructure managed by the task.\n" +
+            " - If the task is not running, it will be deleted immediately.\n" +
+            " - If the task is running, it will be deleted once it has completed.");
+        },
       });
       if (!approved) return 0;
-      ui.info(`Deleting task '${name}'...`);
+      ui.info(`Marking task '${name}' for deletion...\n`);
+      step.failing = `unable to delete '${name}'`;
       const answer = (await client.request("DELETE", `/v1/tasks/${encodeURIComponent(name!)}`)).body as
         | { request_id?: string }
         | undefined;
-      if (answer?.request_id) ui.output(`Request ID: ${answer.request_id}`);
-      ui.info(`Task '${name}' has been marked for deletion and will be deleted when it is not running.`);
+      ui.info(`Task '${name}' has been marked for deletion and will be deleted when not running.`);
+      if (answer?.request_id) ui.output(`Request ID: '${answer.request_id}'`);
       return 0;
     }),
 };

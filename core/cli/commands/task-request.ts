@@ -64,6 +64,14 @@ export function toRequestTask(task: TaskConfig): Json {
   return out;
 }
 
+/** The task file holds no task or more than one (CTS reports it without "unable to read task file"). */
+export class TaskCountError extends CtsError {
+  override readonly name = "TaskCountError";
+  constructor(message: string) {
+    super("CTS_ERR_CONFIG_INVALID", message);
+  }
+}
+
 /** Reads `file` (HCL or JSON) relative to `cwd` and returns the `task` request body. */
 export async function taskRequestFromFile(
   file: string,
@@ -85,11 +93,12 @@ export async function taskRequestFromFile(
   }
   const loaded = await loadConfig({ paths: [{ kind: "file", path: file }], env, cwd, hostName: "cli" });
   const tasks = loaded.config.tasks;
-  if (tasks.length !== 1) {
-    throw new CtsError(
-      "CTS_ERR_CONFIG_INVALID",
-      `Cannot create a task from "${file}": it must define exactly one task, found ${tasks.length}`,
-    );
+  // CTS's own sentences (command/task_create.go), which scripts match.
+  if (tasks.length > 1) {
+    throw new TaskCountError(`task file '${file}' cannot contain more than 1 task, contains ${tasks.length} tasks`);
+  }
+  if (tasks.length === 0) {
+    throw new TaskCountError(`task file '${file}' does not contain a task, must contain at least one task`);
   }
   return toRequestTask(tasks[0]!);
 }

@@ -1,4 +1,4 @@
-/** @module `cts-runtime version` (also `-v`, `-version`, `--version` anywhere). */
+/** @module `cts-runtime version` (also `-v`, `-version`, `--version` before the command word, as CTS). */
 import { ExitCode, type CliCommand } from "../command.ts";
 import { TERRAFORM_CONSTRAINT, VERSION } from "../../version.ts";
 

@@ -28,8 +28,16 @@ export interface QueryWatcher {
   /**
    * Calls `listener` with the current result as soon as it is known and after every change.
    * Returns an unsubscribe function; the blocking query stops when its last listener leaves.
+   *
+   * Refinement (additive): `onError` hears permanent errors of the query (`isPermanentConsulError`:
+   * an unknown datacenter, a bad filter, a 400 or 403), also at once when the query is failing
+   * as one subscribes. The watch goes on; a later result means the error was fixed.
    */
-  subscribe(query: ConsulQuery, listener: (result: ConsulQueryResult) => void): () => void;
+  subscribe(
+    query: ConsulQuery,
+    listener: (result: ConsulQueryResult) => void,
+    onError?: (error: Error) => void,
+  ): () => void;
   /** Optional (the engine's watcher has it): blocking queries open and subscriptions, for metrics. */
   stats?(): { readonly open: number; readonly subscribers: number };
 }
@@ -42,13 +50,28 @@ export interface InputContext {
   publish(variable: InputVariable, value: unknown): void;
   /** Conditions only: asks the engine to run the task (buffer periods apply). */
   trigger(reason: TriggerReason): void;
+  /**
+   * Refinement (additive, the engine's context has it): reports the latest data a source watches
+   * without publishing it (a condition with `use_as_module_input = false`). The engine skips a run
+   * only when neither the rendered inputs nor this data changed since the last successful run, so a
+   * condition that triggers without publishing must report what it watched, or its runs are skipped.
+   */
+  observe?(value: unknown): void;
+  /**
+   * Refinement (additive, optional): reports a permanent error of a query after `start` resolved
+   * (before that, `start` rejects with it). The engine marks the task errored.
+   */
+  reportError?(error: Error): void;
 }
 
 /** A running condition or module input for one task. */
 export interface InputSource {
   /** The variable this source renders, if any (a schedule renders none). */
   readonly variable?: InputVariable;
-  /** Starts watching; resolves once the first value has been published (or at once if none). */
+  /**
+   * Starts watching; resolves once the first value has been published (or at once if none).
+   * Rejects when a query fails permanently before that (`isPermanentConsulError`).
+   */
   start(ctx: InputContext): Promise<void>;
   stop(): void;
 }

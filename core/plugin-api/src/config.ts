@@ -86,6 +86,11 @@ export interface ProviderConfig {
   readonly arguments: Readonly<Record<string, unknown>>;
   readonly task_env: Readonly<Record<string, string>>;
   readonly auto_commit?: boolean;
+  /**
+   * Set by the engine when `arguments` hold values read from Vault: a driver must pass them to its
+   * tool through the environment (or another channel that is not a file), never write them down.
+   */
+  readonly sensitive?: boolean;
 }
 
 export interface ServicesSelectorConfig {

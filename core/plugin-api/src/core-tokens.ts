@@ -12,6 +12,7 @@ import type { TaskManager } from "./services/task-manager.ts";
 import type { TaskStore } from "./services/task-store.ts";
 import type { Shutdown } from "./services/shutdown.ts";
 import type { Leadership } from "./services/leadership.ts";
+import type { VaultSecrets } from "./services/vault-secrets.ts";
 import { createToken, type Token } from "./token.ts";
 
 /** A logger named after the plugin that asks for it. */
@@ -39,3 +40,5 @@ export const taskManagerToken: Token<TaskManager> = createToken("engine.taskMana
 export const shutdownToken: Token<Shutdown> = createToken("core.shutdown");
 /** Provided by plugins/leadership-standalone, or by plugins/ha-consul when HA is configured. */
 export const leadershipToken: Token<Leadership> = createToken("core.leadership");
+/** Provided by plugins/vault-client: `{{ with secret }}` reads (disabled without a `vault {}` block). */
+export const vaultSecretsToken: Token<VaultSecrets> = createToken("vault.secrets");

@@ -18,7 +18,8 @@ export type CtsErrorCode =
   | "CTS_ERR_CONFLICT"
   | "CTS_ERR_BAD_REQUEST"
   | "CTS_ERR_NOT_LEADER"
-  | "CTS_ERR_TASK";
+  | "CTS_ERR_TASK"
+  | "CTS_ERR_VAULT";
 
 export class CtsError extends Error {
   override readonly name: string = "CtsError";

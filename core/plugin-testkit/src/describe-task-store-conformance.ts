@@ -46,12 +46,12 @@ export function describeTaskStoreConformance(name: string, makeStore: () => Prom
     it("stores, lists in creation order, overwrites and deletes tasks", async () => {
       const store = await makeStore();
       const a: StoredTask = { config: sampleTask("a") };
-      const b: StoredTask = { config: sampleTask("b"), lastAppliedInputHash: "abc123" };
+      const b: StoredTask = { config: sampleTask("b"), lastRun: { fingerprint: "abc123", state: "started" } };
       await store.putTask(a);
       await store.putTask(b);
       expect((await store.listTasks()).map((task) => task.config.name)).toEqual(["a", "b"]);
       expect(await store.getTask("b")).toEqual(b);
-      const disabled: StoredTask = { config: sampleTask("a", { enabled: false }), lastAppliedInputHash: "def" };
+      const disabled: StoredTask = { config: sampleTask("a", { enabled: false }), lastRun: { fingerprint: "def", state: "failed" } };
       await store.putTask(disabled);
       expect(await store.getTask("a")).toEqual(disabled);
       expect((await store.listTasks()).length).toBe(2);

@@ -8,7 +8,7 @@ import type {
 } from "../../../core/plugin-api/mod.ts";
 import { backoffDelay, type BackoffPolicy, retryAfterMs, sleep } from "./backoff.ts";
 import { type ConnectionMonitor } from "./connection-monitor.ts";
-import { isTransientStatus, responseError, transportError } from "./consul-error.ts";
+import { isTransientAnswer, responseError, transportError } from "./consul-error.ts";
 import { type ConsulTransport, ConsulTransportError } from "./consul-transport.ts";
 import { type FetchSpacer } from "./fetch-spacer.ts";
 import { durationMs } from "./go-duration.ts";
@@ -28,9 +28,9 @@ const CONNECTION_WARN_AT = 180;
 
 type FetchOutcome =
   | { readonly kind: "ok"; readonly data: unknown; readonly index: number }
-  /** Worth retrying: transport failure, 5xx, 429, or an unreadable body. */
+  /** Worth retrying: transport failure, 429, a 5xx other than the permanent texts, or an unreadable body. */
   | { readonly kind: "transient"; readonly error: CtsError; readonly retryAfterMs?: number }
-  /** A 4xx other than 429: retrying the same request will not help. */
+  /** A permanent error of the query (consul-error.ts `isPermanentAnswer`): retrying will not help. */
   | { readonly kind: "rejected"; readonly error: CtsError };
 
 export interface BlockingQueriesDeps {
@@ -88,17 +88,23 @@ export class BlockingQueries {
     query: ConsulQuery,
     onResult: (result: ConsulQueryResult) => void,
     signal: AbortSignal,
+    onError?: (error: CtsError) => void,
   ): Promise<void> {
     allowManyAbortListeners(signal);
     try {
-      await this.#watchLoop(query, onResult, signal);
+      await this.#watchLoop(query, onResult, signal, onError);
     } catch (error) {
       if (signal.aborted) return;
       throw error;
     }
   }
 
-  async #watchLoop(query: ConsulQuery, onResult: (result: ConsulQueryResult) => void, signal: AbortSignal) {
+  async #watchLoop(
+    query: ConsulQuery,
+    onResult: (result: ConsulQueryResult) => void,
+    signal: AbortSignal,
+    onError: ((error: CtsError) => void) | undefined,
+  ) {
     const { monitor, spacer, backoff, logger } = this.#deps;
     const path = this.#safeKey(query);
     let index = 0;
@@ -154,6 +160,13 @@ export class BlockingQueries {
       } else if (outcome.error.message !== lastRejection) {
         lastRejection = outcome.error.message;
         logger.warn("Consul rejected a watched query, retrying", { path, error: outcome.error.message, retry_in_ms: delay });
+        // Once per distinct rejection: the owner decides (fail a -once run, mark the task errored);
+        // the watch itself goes on slowly, so a fix on Consul's side (an ACL, a joined datacenter) heals it.
+        try {
+          onError?.(outcome.error);
+        } catch (error) {
+          logger.error("Consul watch error listener failed", { path, error: error instanceof Error ? error.message : String(error) });
+        }
       } else {
         logger.debug("Consul still rejects a watched query, retrying", { path, retry_in_ms: delay });
       }
@@ -187,8 +200,9 @@ export class BlockingQueries {
       if (index > 0) this.#openBlocking--;
     }
     const redact = transport.redact.bind(transport);
-    // 5xx/429 keep an outage going; any other answer proves Consul is reachable.
-    if (!isTransientStatus(response.status)) monitor.succeeded();
+    // 429 and 5xx from a restarting Consul keep an outage going; any other answer proves Consul is reachable.
+    const transient = isTransientAnswer(response.status, response.text);
+    if (!transient) monitor.succeeded();
     if (response.status === 200 || response.status === 404) {
       let data: unknown;
       if (response.status === 200 && response.text.trim() !== "") {
@@ -201,7 +215,7 @@ export class BlockingQueries {
       return { kind: "ok", data, index: parseConsulIndex(response.header("x-consul-index")) };
     }
     const error = responseError(action, response, redact);
-    if (!isTransientStatus(response.status)) return { kind: "rejected", error };
+    if (!transient) return { kind: "rejected", error };
     const retryAfter = response.status === 429 ? retryAfterMs(response.header("retry-after")) : undefined;
     return { kind: "transient", error, ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) };
   }

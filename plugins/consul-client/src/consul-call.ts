@@ -1,5 +1,5 @@
 /** @module One non-retried call for the typed methods: maps failures to CtsError and feeds connection state. */
-import { responseError, transportError } from "./consul-error.ts";
+import { isTransientAnswer, responseError, transportError } from "./consul-error.ts";
 import type { ConnectionMonitor } from "./connection-monitor.ts";
 import { type ConsulRequest, type ConsulResponse, type ConsulTransport, ConsulTransportError } from "./consul-transport.ts";
 
@@ -29,7 +29,7 @@ export class ConsulCall {
       this.#monitor.failed(failure.message, { path: redact(request.path) });
       throw failure;
     }
-    if (response.status >= 500 || response.status === 429) {
+    if (isTransientAnswer(response.status, response.text)) {
       const failure = responseError(action, response, redact);
       this.#monitor.failed(failure.message, { path: redact(request.path) });
       throw failure;

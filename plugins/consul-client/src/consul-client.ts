@@ -2,6 +2,7 @@
 import type {
   ConsulClient, ConsulConfig, ConsulConnectionState, FileSystem, Logger,
 } from "../../../core/plugin-api/mod.ts";
+import { readTlsFiles } from "../../../core/plugin-api/mod.ts";
 import { createConsulHttpAgent } from "../../../core/runtime/consul-http-agent.ts";
 import { AgentApi } from "./agent-api.ts";
 import { DEFAULT_BACKOFF, type BackoffPolicy } from "./backoff.ts";
@@ -14,7 +15,6 @@ import { FetchSpacer, MIN_FETCH_GAP_MS } from "./fetch-spacer.ts";
 import { durationMs } from "./go-duration.ts";
 import { KvApi } from "./kv-api.ts";
 import { SessionApi } from "./session-api.ts";
-import { readTlsFiles } from "./tls-files.ts";
 
 /** The service plus what its owner needs: closing sockets, and a socket count for benches. */
 export interface ClosableConsulClient extends ConsulClient {
@@ -39,7 +39,7 @@ export async function createConsulClient(options: ConsulClientOptions): Promise<
   const tls = consul.tls;
   const endpoint = parseConsulAddress(consul.address, tls.enabled);
   const transportCfg = consul.transport ?? {};
-  const material = endpoint.secure ? await readTlsFiles(tls, options.fs) : { ca: [] };
+  const material = endpoint.secure ? await readTlsFiles(tls, options.fs, "Consul") : { ca: [] };
   const maxIdle = transportCfg["max_idle_conns_per_host"];
   const agent = createConsulHttpAgent({
     secure: endpoint.secure,
@@ -78,7 +78,7 @@ export async function createConsulClient(options: ConsulClientOptions): Promise<
   return Object.freeze({
     address: endpoint.baseUrl,
     query: (query, opts) => blocking.query(query, opts),
-    watch: (query, onResult, signal) => blocking.watch(query, onResult, signal),
+    watch: (query, onResult, signal, onError) => blocking.watch(query, onResult, signal, onError),
     kvGet: (key, opts) => kv.get(key, opts),
     kvList: (prefix, opts) => kv.list(prefix, opts),
     kvPut: (key, value, opts) => kv.put(key, value, opts),

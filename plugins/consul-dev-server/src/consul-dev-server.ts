@@ -7,6 +7,7 @@ import { serveHttp } from "../../../core/runtime/serve-http.ts";
 import type { AclRules } from "./acl.ts";
 import { AgentChecks } from "./agent/agent-checks.ts";
 import { createConsulApp } from "./http/consul-app.ts";
+import type { FaultHook } from "./http/fault-hook.ts";
 import { QueryMemo } from "./http/query-memo.ts";
 import { serfHealth } from "./routes/catalog-routes.ts";
 import { SnapshotWriter } from "./snapshot-writer.ts";
@@ -34,6 +35,8 @@ export interface ConsulDevServerOptions {
   readonly snapshotDebounceMs?: number;
   /** Smallest session TTL accepted, in ms; lower it so HA tests fail over fast. @default 10000 (Consul's) */
   readonly sessionTtlMinMs?: number;
+  /** Test-only: answers chosen requests in place of the server (429s, 5xx ...), e.g. to test retries. */
+  readonly faults?: FaultHook;
 }
 
 export interface ConsulDevServer {
@@ -89,6 +92,7 @@ export async function startConsulDevServer(options: ConsulDevServerOptions = {})
     agentChecks,
     memo: new QueryMemo(),
     ...(options.sessionTtlMinMs !== undefined ? { sessionTtlMinNs: options.sessionTtlMinMs * 1e6 } : {}),
+    ...(options.faults ? { faults: options.faults } : {}),
   });
   let writer: SnapshotWriter | undefined;
   if (options.snapshotPath && options.fileSystem) {

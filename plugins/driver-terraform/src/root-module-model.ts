@@ -11,6 +11,8 @@ export interface ProviderModel {
   readonly auto_commit?: boolean;
   /** Provider arguments without the meta-arguments. */
   readonly arguments: Readonly<Record<string, unknown>>;
+  /** Holds values read from Vault: passed as `TF_VAR_<name>`, never written to providers.auto.tfvars. */
+  readonly sensitive?: boolean;
 }
 
 export interface RootModuleModel {
@@ -61,6 +63,7 @@ export function taskProviders(task: TaskConfig, resolved: readonly ProviderConfi
       ...(provider.alias !== undefined ? { alias: provider.alias } : {}),
       ...(provider.auto_commit !== undefined ? { auto_commit: provider.auto_commit } : {}),
       arguments: provider.arguments,
+      ...(provider.sensitive ? { sensitive: true } : {}),
     };
   });
   return models.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

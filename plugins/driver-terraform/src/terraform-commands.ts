@@ -39,6 +39,8 @@ export interface TerraformEnvSource {
   readonly consulEnv?: Readonly<Record<string, string>>;
   /** `<working dir>/terraform.log` when `persist_log = true`. */
   readonly logPath?: string;
+  /** `TF_VAR_<provider>` values that must not be written to a file (read from Vault). */
+  readonly sensitiveVariables?: Readonly<Record<string, string>>;
 }
 
 /** The environment added to the daemon's for every Terraform command of a task. */
@@ -50,6 +52,7 @@ export function terraformEnvironment(source: TerraformEnvSource): Record<string,
     ...source.consulEnv,
   };
   for (const providerEnv of source.providerEnv) Object.assign(env, providerEnv);
+  Object.assign(env, source.sensitiveVariables);
   if (source.logPath) {
     env.TF_LOG = "TRACE";
     env.TF_LOG_PATH = source.logPath;

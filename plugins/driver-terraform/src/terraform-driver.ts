@@ -10,6 +10,7 @@ import { consulEnvironment } from "./backend.ts";
 import { buildRootModuleModel, renderRootModuleFiles } from "./build-root-module.ts";
 import type { TerraformOptions } from "./options.ts";
 import { renderTfvars } from "./render-tfvars.ts";
+import { sensitiveProviderVariables } from "./render-providers-tfvars.ts";
 import { isLocalModuleSource, type RootModuleModel } from "./root-module-model.ts";
 import type { TerraformBinary, TerraformVersion } from "./terraform-binary.ts";
 import { TerraformCli } from "./terraform-cli.ts";
@@ -76,6 +77,7 @@ export class TerraformDriver implements Driver {
         providerEnv: this.#ctx.providers.filter((p) => task.providers.includes(p.id)).map((p) => p.task_env),
         consulEnv: model.backend?.type === "consul" ? consulEnvironment(this.#ctx.consul) : undefined,
         logPath: options.persist_log ? this.#path("terraform.log") : undefined,
+        sensitiveVariables: sensitiveProviderVariables(model),
       }),
       logger: this.#ctx.logger,
       log: options.log,

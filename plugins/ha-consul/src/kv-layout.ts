@@ -2,7 +2,7 @@
  * @module Where a cluster keeps its state in Consul KV. Documented in the README ("High availability").
  *
  *   <parent_path>/<cluster>/leader          lock key, held with the leader's session; value {id, address}
- *   <parent_path>/<cluster>/tasks/<name>    one task: {config, lastAppliedInputHash}
+ *   <parent_path>/<cluster>/tasks/<name>    one task: {config, lastRun: {fingerprint, state}}
  *   <parent_path>/<cluster>/events/<name>   that task's events, newest first (JSON array)
  *
  * One key per task and one per task's events keeps every write a single CAS on a small value, so two

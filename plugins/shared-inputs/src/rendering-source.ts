@@ -6,6 +6,8 @@
  * index bumps that change nothing the task sees (check output, same-value KV writes, spurious
  * wake-ups) never reach the engine. The first value resolves `start` and never triggers: the
  * engine decides what a task does with its first data (CTS runs every task once at start-up).
+ * A permanent error of a query (unknown datacenter, bad filter, 400/403) rejects `start` when it
+ * comes first, and is reported to the engine when it comes later.
  */
 import { CtsError } from "../../../core/plugin-api/mod.ts";
 import type {
@@ -25,6 +27,7 @@ export abstract class RenderingSource<T> implements InputSource {
   #ctx: InputContext | undefined;
   #last: { readonly json: string; readonly value: T } | undefined;
   #ready: (() => void) | undefined;
+  #fail: ((error: Error) => void) | undefined;
   readonly #unsubscribes = new Set<() => void>();
   #stopped = false;
 
@@ -44,8 +47,9 @@ export abstract class RenderingSource<T> implements InputSource {
   start(ctx: InputContext): Promise<void> {
     if (this.#ctx) throw new CtsError("CTS_ERR_TASK", "Cannot start an input source twice: create one per task");
     this.#ctx = ctx;
-    return new Promise<void>((resolve) => {
+    return new Promise<void>((resolve, reject) => {
       this.#ready = resolve;
+      this.#fail = reject;
       if (ctx.signal.aborted) return this.stop();
       ctx.signal.addEventListener("abort", () => this.stop(), { once: true });
       this.watch(ctx);
@@ -76,6 +80,8 @@ export abstract class RenderingSource<T> implements InputSource {
     this.#unsubscribes.add(drop);
     unsubscribe = this.#ctx!.watcher.subscribe(query, (result) => {
       if (!done && !this.#stopped) listener(result);
+    }, (error) => {
+      if (!done && !this.#stopped) this.#failed(error);
     });
     // The listener may have run (and dropped itself) synchronously inside subscribe.
     if (done) unsubscribe();
@@ -90,7 +96,9 @@ export abstract class RenderingSource<T> implements InputSource {
     if (previous?.json === json) return;
     this.#last = { json, value };
     const ctx = this.#ctx!;
+    // Unpublished data still decides whether a triggered run is needed (CTS runs on any change of it).
     if (this.variable !== undefined) ctx.publish(this.variable, value);
+    else ctx.observe?.(value);
     if (previous === undefined) return this.#resolveReady();
     if (!this.#triggers) return;
     if (this.shouldTrigger(previous.value, value)) {
@@ -109,6 +117,20 @@ export abstract class RenderingSource<T> implements InputSource {
   #resolveReady(): void {
     const ready = this.#ready;
     this.#ready = undefined;
+    this.#fail = undefined;
     ready?.();
+  }
+
+  /** Before the first value: `start` rejects (and nothing renders); after it: the engine hears of it. */
+  #failed(error: Error): void {
+    const fail = this.#fail;
+    if (fail) {
+      this.#ready = undefined;
+      this.#fail = undefined;
+      this.stop();
+      fail(error);
+      return;
+    }
+    this.#ctx?.reportError?.(error);
   }
 }

@@ -5,7 +5,7 @@
 import type {
   CtsConfig, Leadership, Logger, RunOptions, Shutdown, StoredTask, TaskConfig, TaskStore,
 } from "../../../core/plugin-api/mod.ts";
-import { CtsError, errorMessage, isCtsError, sleep } from "../../../core/plugin-api/mod.ts";
+import { CtsError, errorMessage, isCtsError, isPermanentConsulError, sleep } from "../../../core/plugin-api/mod.ts";
 import { formatDuration } from "../../../core/config/duration.ts";
 import type { EngineContext } from "./engine-context.ts";
 import { lockedRetryDelayMs } from "./retry.ts";
@@ -145,6 +145,17 @@ export class Engine {
         const event = await runtime.request({ reason: { kind: allowFail ? "leader" : "startup" }, force: false, retries: false });
         if (event && !event.success) throw new Error(event.error?.message ?? "apply failed");
       } catch (error) {
+        // Stepped down or stopping while the task waited for its data: it did not run, nothing failed.
+        if (generation !== this.#generation) return;
+        if (isPermanentConsulError(error)) {
+          // Beyond CTS (which exits): one task's bad query (unknown datacenter, bad filter) must not
+          // take the others down. The task shows as errored until it is re-created or the daemon restarts.
+          await runtime.recordQueryError(error, { kind: allowFail ? "leader" : "startup" });
+          this.#logger.error("task cannot start: Consul rejected its query; other tasks go on", {
+            task_name: task.config.name, error: errorMessage(error),
+          });
+          continue;
+        }
         this.#logger.error("task failed in the start-up run", { task_name: task.config.name, error: errorMessage(error) });
         if (stateLocked(error, runtime)) {
           // Someone else's lock (a crashed run's, until Consul drops it; a hand-run apply) is not a
@@ -239,15 +250,19 @@ export class Engine {
 
   async #runOnceMode(): Promise<void> {
     for (const config of this.#config.tasks) {
+      if (this.#stopping(config.name)) return;
       const runtime = new TaskRuntime({ config }, this.context);
       try {
         await this.#store.putTask({ config });
         await runtime.prepare();
         if (!config.enabled) continue;
+        // CTS's once-mode lines (controller/once.go): this, the run's own lines, then `task completed`.
+        this.#logger.info("running task once", { task_name: config.name });
         await this.#startSourcesWithin(runtime, config.name);
         const event = await runtime.request({ reason: { kind: "startup", detail: "once" }, force: true, retries: false });
         if (event && !event.success) throw new Error(event.error?.message ?? "apply failed");
       } catch (error) {
+        if (this.#stopping(config.name)) return;
         this.#logger.error("task failed", { task_name: config.name, error: errorMessage(error) });
         this.#shutdown.requestExit(11, `Cannot run task "${config.name}": ${errorMessage(error)}`);
         return;
@@ -260,6 +275,13 @@ export class Engine {
     this.#shutdown.requestExit(0, "all tasks completed once");
   }
 
+  /** A stop (signal) ended the pass: the signal's exit stands, and no later task may start. */
+  #stopping(taskName: string): boolean {
+    if (!this.#stopped && !this.context.signal.aborted) return false;
+    this.#logger.info("stopped before the task ran", { task_name: taskName });
+    return true;
+  }
+
   async #runInspectMode(): Promise<void> {
     const wanted = this.#runOptions.inspectTasks;
     const unknown = wanted.filter((name) => !this.#config.tasks.some((task) => task.name === name));
@@ -269,12 +291,14 @@ export class Engine {
     }
     const tasks: TaskConfig[] = this.#config.tasks.filter((task) => wanted.length === 0 || wanted.includes(task.name));
     for (const config of tasks) {
+      if (this.#stopping(config.name)) return;
       const runtime = new TaskRuntime({ config }, this.context);
       try {
         await this.#startSourcesWithin(runtime, config.name);
         const plan = await runtime.plan();
         this.#logger.info("inspection results", { task_name: config.name, plan: plan.plan, ...(plan.url ? { url: plan.url } : {}) });
       } catch (error) {
+        if (this.#stopping(config.name)) return;
         this.#logger.error("inspection failed", { task_name: config.name, error: errorMessage(error) });
         this.#shutdown.requestExit(11, `Cannot inspect task "${config.name}": ${errorMessage(error)}`);
         return;

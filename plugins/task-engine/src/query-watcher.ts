@@ -11,6 +11,7 @@ import type {
 import { errorMessage } from "../../../core/plugin-api/mod.ts";
 
 type Listener = (result: ConsulQueryResult) => void;
+type ErrorListener = (error: Error) => void;
 
 /** Pause before reopening a watch the client gave up on (it normally never does). */
 const RESTART_DELAY_MS = 1000;
@@ -18,8 +19,11 @@ const RESTART_DELAY_MS = 1000;
 interface Watch {
   readonly query: ConsulQuery;
   readonly listeners: Set<Listener>;
+  readonly errorListeners: Map<Listener, ErrorListener>;
   readonly abort: AbortController;
   latest?: ConsulQueryResult;
+  /** The permanent error Consul answers the query with now; cleared by the next result. */
+  error?: Error;
 }
 
 export interface QueryWatcherStats {
@@ -39,15 +43,18 @@ export class SharedQueryWatcher implements QueryWatcher {
     this.#logger = logger;
   }
 
-  subscribe(query: ConsulQuery, listener: Listener): () => void {
+  subscribe(query: ConsulQuery, listener: Listener, onError?: ErrorListener): () => void {
     const watch = this.#watches.get(query.key) ?? this.#open(query);
     // A fresh function per subscription, so one listener subscribed twice counts twice.
     const entry: Listener = (result) => listener(result);
     watch.listeners.add(entry);
+    if (onError) watch.errorListeners.set(entry, onError);
     const cached = watch.latest;
-    if (cached) {
+    const failing = watch.error;
+    if (cached || failing) {
       queueMicrotask(() => {
-        if (watch.listeners.has(entry)) entry(cached);
+        if (cached && watch.listeners.has(entry)) entry(cached);
+        if (failing && watch.error === failing && watch.listeners.has(entry)) onError?.(failing);
       });
     }
     let subscribed = true;
@@ -55,6 +62,7 @@ export class SharedQueryWatcher implements QueryWatcher {
       if (!subscribed) return;
       subscribed = false;
       watch.listeners.delete(entry);
+      watch.errorListeners.delete(entry);
       if (watch.listeners.size === 0 && this.#watches.get(query.key) === watch) {
         this.#watches.delete(query.key);
         watch.abort.abort();
@@ -75,11 +83,12 @@ export class SharedQueryWatcher implements QueryWatcher {
   }
 
   #open(query: ConsulQuery): Watch {
-    const watch: Watch = { query, listeners: new Set(), abort: new AbortController() };
+    const watch: Watch = { query, listeners: new Set(), errorListeners: new Map(), abort: new AbortController() };
     this.#watches.set(query.key, watch);
     this.#logger.debug("watching consul query", { query: query.key });
     const deliver = (result: ConsulQueryResult) => {
       watch.latest = result;
+      delete watch.error;
       for (const listener of [...watch.listeners]) {
         try {
           listener(result);
@@ -88,19 +97,29 @@ export class SharedQueryWatcher implements QueryWatcher {
         }
       }
     };
-    this.#run(watch, deliver);
+    const failed = (error: Error) => {
+      watch.error = error;
+      for (const onError of [...watch.errorListeners.values()]) {
+        try {
+          onError(error);
+        } catch (cause) {
+          this.#logger.error("query error listener failed", { query: query.key, error: errorMessage(cause) });
+        }
+      }
+    };
+    this.#run(watch, deliver, failed);
     return watch;
   }
 
   /** Keeps the watch going: the client retries outages itself; should it still give up, start over. */
-  #run(watch: Watch, deliver: Listener): void {
+  #run(watch: Watch, deliver: Listener, failed: ErrorListener): void {
     const { query, abort } = watch;
     const ended = (error?: unknown) => {
       if (abort.signal.aborted || this.#watches.get(query.key) !== watch) return;
       this.#logger.error("consul watch ended, restarting it", { query: query.key, error: error === undefined ? "ended" : errorMessage(error) });
-      const timer = setTimeout(() => this.#run(watch, deliver), RESTART_DELAY_MS);
+      const timer = setTimeout(() => this.#run(watch, deliver, failed), RESTART_DELAY_MS);
       abort.signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
     };
-    this.#client.watch(query, deliver, abort.signal).then(() => ended(), ended);
+    this.#client.watch(query, deliver, abort.signal, failed).then(() => ended(), ended);
   }
 }

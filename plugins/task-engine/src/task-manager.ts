@@ -6,7 +6,7 @@
 import type {
   InspectPlan, RunRequest, TaskConfig, TaskEvent, TaskManager, TaskState, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
-import { CtsError } from "../../../core/plugin-api/mod.ts";
+import { CtsError, errorMessage, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import type { Engine } from "./engine.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 import { taskStatus } from "./task-status.ts";
@@ -34,7 +34,8 @@ export class EngineTaskManager implements TaskManager {
       if (this.#engine.tasks.has(task.name)) {
         throw new CtsError("CTS_ERR_CONFLICT", `Cannot create task "${task.name}": a task with that name already exists`);
       }
-      const runtime = new TaskRuntime({ config: task }, this.#engine.context);
+      // Not in the store until the create succeeds (a failed run=now must leave nothing stored).
+      const runtime = new TaskRuntime({ config: task }, this.#engine.context, [], false);
       try {
         await runtime.prepare();
         await runtime.startSources();
@@ -50,7 +51,8 @@ export class EngineTaskManager implements TaskManager {
           }
         }
         this.#requireLeader(`create task "${task.name}"`);
-        await this.#engine.context.store.putTask({ config: task, lastAppliedInputHash: runtime.lastAppliedHash });
+        await this.#engine.context.store.putTask(runtime.runState.stored(task));
+        runtime.runState.markStored();
         if (this.#engine.active) {
           this.#engine.tasks.set(task.name, runtime);
           runtime.arm();
@@ -61,6 +63,11 @@ export class EngineTaskManager implements TaskManager {
         return event ? { task, event } : { task };
       } catch (error) {
         await discard(runtime);
+        if (isPermanentConsulError(error)) {
+          // The task's own settings (datacenter, namespace, filter) make Consul refuse: the request is at fault.
+          const message = `Cannot create task "${task.name}": Consul rejected its query: ${errorMessage(error)}`;
+          throw new CtsError("CTS_ERR_BAD_REQUEST", message, { cause: error });
+        }
         throw error;
       } finally {
         if (run === "inspect") await discard(runtime);
@@ -79,7 +86,7 @@ export class EngineTaskManager implements TaskManager {
       return { plan: await this.#inspect(runtime) };
     }
     const wasEnabled = runtime.config.enabled;
-    await this.#engine.context.store.putTask({ config, lastAppliedInputHash: runtime.lastAppliedHash });
+    await this.#engine.context.store.putTask(runtime.runState.stored(config));
     runtime.setConfig(config);
     // CTS regenerates and re-initialises the workspace when a disabled task is enabled.
     if (enabled && !wasEnabled) await runtime.prepare(true);

@@ -1,19 +1,21 @@
 /**
  * @module One task inside the engine: its driver, its input sources, its buffer period and its
- * serial run queue. A run reads the newest inputs when it starts and applies only if they differ
- * from the last successfully applied ones (unless forced).
+ * serial run queue. A run reads the newest inputs when it starts and is skipped only when the last
+ * run succeeded with exactly the same fingerprint (rendered inputs and watched data), unless forced.
  */
 import type {
   Driver, InputContext, InputSource, InspectPlan, Logger, StoredTask, TaskConfig, TaskEvent, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
-import { CtsError, errorMessage, isCtsError } from "../../../core/plugin-api/mod.ts";
+import { CtsError, errorMessage, isCtsError, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import { BufferTimer } from "./buffer-timer.ts";
 import { createTaskDriver } from "./task-driver.ts";
 import type { EngineContext } from "./engine-context.ts";
 import { inputHash } from "./input-hash.ts";
 import { InputSlots } from "./input-slots.ts";
 import { withRetries } from "./retry.ts";
+import { HaltedError, missingInputsText, stoppedError } from "./run-guards.ts";
 import { RunQueue, type RunRequest } from "./run-queue.ts";
+import { RunState } from "./run-state.ts";
 import { finishEvent, pushEvent } from "./task-event.ts";
 
 /** Applies are never cancelled half-way (a half-written apply is worse than a late stop). */
@@ -35,15 +37,19 @@ export class TaskRuntime {
   /** Set once watching stopped (step-down, delete, discard): runs not yet started are skipped. */
   #halted = false;
   #deleting = false;
-  #lastAppliedHash: string | undefined;
+  readonly #runState: RunState;
   #lastErrorCode: string | undefined;
   #events: TaskEvent[];
+  /** Set when Consul rejected a query before the first data: no run may use the missing inputs. */
+  #inputsRejected: string | undefined;
 
-  constructor(stored: StoredTask, ctx: EngineContext, events: readonly TaskEvent[] = []) {
+  constructor(stored: StoredTask, ctx: EngineContext, events: readonly TaskEvent[] = [], inStore = true) {
     this.#config = stored.config;
-    this.#lastAppliedHash = stored.lastAppliedInputHash;
     this.#ctx = ctx;
-    this.#logger = ctx.logger.child("task", { task_name: stored.config.name });
+    // Same name as the engine's, as CTS logs task lines under `tasksmanager` with `task_name`.
+    this.#logger = ctx.logger.child("", { task_name: stored.config.name });
+    // Not in the store yet (a task being created) means its runs must not store it early.
+    this.#runState = new RunState(ctx.store, this.#logger, stored.lastRun, inStore);
     this.#events = events.slice(0, ctx.eventLimit);
     this.#queue = new RunQueue((request) => this.#execute(request));
   }
@@ -63,8 +69,9 @@ export class TaskRuntime {
   get deleting(): boolean {
     return this.#deleting;
   }
-  get lastAppliedHash(): string | undefined {
-    return this.#lastAppliedHash;
+  /** The last run, and what the task store keeps for this task. */
+  get runState(): RunState {
+    return this.#runState;
   }
   /** The CtsError code of the last failed run (e.g. CTS_ERR_STATE_LOCKED), so the engine can tell why. */
   get lastErrorCode(): string | undefined {
@@ -96,6 +103,7 @@ export class TaskRuntime {
     if (!condition) {
       throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot start task "${task.name}": no condition type "${task.condition.type}" is registered`);
     }
+    if (this.#ctx.signal.aborted) throw stoppedError(task.name);
     const sources = [condition.create(task.condition as Record<string, unknown>, task.name, task)];
     for (const input of task.module_input) {
       const factory = this.#ctx.moduleInputs.get(input.type);
@@ -116,12 +124,16 @@ export class TaskRuntime {
     this.#ctx.signal.addEventListener("abort", onStop, { once: true });
     abort.signal.addEventListener("abort", () => this.#ctx.signal.removeEventListener("abort", onStop), { once: true });
     this.#sources = sources;
+    this.#slots.expect(sources);
     try {
       await Promise.all(sources.map((source, index) => source.start(this.#inputContext(index, abort.signal))));
     } catch (error) {
+      if (isPermanentConsulError(error)) this.#inputsRejected = errorMessage(error);
       this.stopWatching();
       throw error;
     }
+    // A stop ends the sources' start early, with their first data maybe still missing: nothing may run on that.
+    if (abort.signal.aborted) throw stoppedError(task.name);
   }
 
   /** From now on condition triggers queue runs (before this, first values only fill inputs). */
@@ -155,6 +167,10 @@ export class TaskRuntime {
 
   /** Renders the current inputs and plans (inspect); nothing is applied or recorded. */
   async plan(): Promise<InspectPlan> {
+    const missing = this.#slots.missing();
+    if (missing.length > 0) {
+      throw new CtsError("CTS_ERR_TASK", `Cannot plan task "${this.#config.name}": ${missingInputsText(missing)}`);
+    }
     await this.prepare();
     const driver = this.#driver!;
     await driver.render(this.#slots.current(), this.#ctx.signal);
@@ -182,6 +198,13 @@ export class TaskRuntime {
     await driver?.dispose?.();
   }
 
+  /** Records a permanent Consul error of the task's queries as a failed event (the task's status shows it). */
+  async recordQueryError(error: unknown, trigger: TriggerReason): Promise<TaskEvent> {
+    const message = errorMessage(error);
+    this.#logger.error("Consul rejected a query of the task", { error: message });
+    return this.recordFailure(trigger, error);
+  }
+
   #inputContext(index: number, signal: AbortSignal): InputContext {
     return {
       watcher: this.#ctx.watcher,
@@ -190,9 +213,15 @@ export class TaskRuntime {
       publish: (variable, value) => {
         if (!signal.aborted) this.#slots.publish(index, variable, value);
       },
+      observe: (value) => {
+        if (!signal.aborted) this.#slots.observe(index, value);
+      },
       // Only the condition (source 0) decides when the task runs; module inputs only supply data.
       trigger: (reason) => {
         if (index === 0 && !signal.aborted) this.#triggered(reason);
+      },
+      reportError: (error) => {
+        if (!signal.aborted) void this.recordQueryError(error, { kind: "dependency", detail: "Consul rejected a query" });
       },
     };
   }
@@ -224,10 +253,21 @@ export class TaskRuntime {
   async #execute(request: RunRequest): Promise<TaskEvent | undefined> {
     const task = this.#config;
     if (this.#deleting || !task.enabled) return undefined;
-    const inputs = this.#slots.current();
-    const hash = await inputHash(inputs);
     const start = { task, trigger: request.reason, instanceId: this.#ctx.instanceId, startedAt: new Date() };
-    if (!request.force && hash === this.#lastAppliedHash) {
+    if (this.#inputsRejected !== undefined) {
+      return this.#record(finishEvent(start, { error: `Cannot run task "${task.name}": its Consul data never arrived: ${this.#inputsRejected}` }));
+    }
+    const missing = this.#slots.missing();
+    if (missing.length > 0) {
+      // A run on an input not received yet could render it empty and destroy what the module manages.
+      const error = `Cannot start the run: ${missingInputsText(missing)}`;
+      this.#logger.warn("run not started", { trigger: request.reason.kind, error });
+      // A forced run (-once, run=now) was asked for explicitly: it fails visibly instead of vanishing.
+      return request.force ? this.#record(finishEvent(start, { error })) : undefined;
+    }
+    const inputs = this.#slots.current();
+    const fingerprint = await inputHash(this.#slots.fingerprinted(inputs));
+    if (!request.force && this.#runState.unchanged(fingerprint)) {
       // CTS records "no changes" for scheduled runs; a new leader records that it skipped the apply.
       if (request.reason.kind === "schedule" || request.reason.kind === "leader") {
         this.#logger.info("inputs unchanged since the last apply, apply skipped", { trigger: request.reason.kind });
@@ -236,12 +276,15 @@ export class TaskRuntime {
       this.#logger.debug("inputs unchanged since the last apply, run dropped", { trigger: request.reason.kind });
       return undefined;
     }
-    this.#logger.info("running task", { trigger: request.reason.kind, ...detail(request.reason) });
+    // CTS's wording (tasks_manager.go), which operators alert on; our fields follow.
+    this.#logger.info("executing task", { trigger: request.reason.kind, ...detail(request.reason) });
     let error: string | undefined;
     try {
       await this.#ctx.limiter.run(async () => {
-        // Waiting for a slot can outlast leadership; a run that has not started yet is skipped.
-        if (this.#halted && request.reason.kind !== "api") throw new HaltedError();
+        // Waiting for a slot can outlast leadership or the process; a run that has not started yet is skipped.
+        if ((this.#halted || this.#ctx.signal.aborted) && request.reason.kind !== "api") throw new HaltedError();
+        // Stored before anything is applied: a crash from here on leaves "started", never a success.
+        await this.#runState.record(task, fingerprint, "started");
         await this.prepare();
         const driver = this.#driver!;
         await driver.render(inputs, this.#ctx.signal);
@@ -252,22 +295,11 @@ export class TaskRuntime {
       if (cause instanceof HaltedError) return undefined;
       error = errorMessage(cause);
       this.#lastErrorCode = isCtsError(cause) ? cause.code : undefined;
-      this.#logger.error("task run failed", { error });
+      this.#logger.error("error running task", { error });
     }
-    if (error === undefined) {
-      this.#lastAppliedHash = hash;
-      await this.#persist({ config: task, lastAppliedInputHash: hash });
-      this.#logger.info("task run completed");
-    }
+    await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed");
+    if (error === undefined) this.#logger.info("task completed");
     return this.#record(finishEvent(start, { error }));
-  }
-
-  async #persist(stored: StoredTask): Promise<void> {
-    try {
-      await this.#ctx.store.putTask(stored);
-    } catch (error) {
-      this.#logger.error("cannot store task state", { error: errorMessage(error) });
-    }
   }
 
   async #record(event: TaskEvent): Promise<TaskEvent> {
@@ -288,8 +320,6 @@ export class TaskRuntime {
     return event;
   }
 }
-
-class HaltedError extends Error {}
 
 function detail(reason: TriggerReason): Record<string, string> {
   return reason.detail ? { detail: reason.detail } : {};

@@ -387,6 +387,16 @@ describe("beyond CTS and HCL details", () => {
     });
     expect(config.terraform_providers[0]!.arguments.region).toBe("eu-west-1");
   });
+
+  test("{{ with secret }} in task_env and nested values needs Vault too, each named by its path", async () => {
+    const secret = `{{ with secret \\"kv/x\\" }}{{ .Data.t }}{{ end }}`;
+    const cwd = dir({
+      "a.hcl": `terraform_provider "x" {\n  task_env {\n    "TOKEN" = "${secret}"\n  }\n  auth {\n    key = "${secret}"\n  }\n}\n`,
+    });
+    const issues = await issuesOf(load(cwd, [{ kind: "file", path: "a.hcl" }]));
+    expect(issues.map((issue) => issue.path).sort()).toEqual(["terraform_provider[0].x.auth[0].key", "terraform_provider[0].x.task_env.TOKEN"]);
+    await expect(load(cwd, [{ kind: "file", path: "a.hcl" }], { VAULT_ADDR: "http://127.0.0.1:8200" })).resolves.toBeDefined();
+  });
 });
 
 test("two files naming two different drivers is an error naming the second file", async () => {

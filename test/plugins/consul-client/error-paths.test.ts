@@ -3,7 +3,7 @@
  * Retry-After, secrets never logged, and cancellation of in-flight requests.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { consulQuery, isCtsError, type ConsulQueryResult } from "../../../core/plugin-api/mod.ts";
+import { consulQuery, isCtsError, isPermanentConsulError, type ConsulQueryResult } from "../../../core/plugin-api/mod.ts";
 import type { ClosableConsulClient } from "../../../plugins/consul-client/mod.ts";
 import { retryAfterMs } from "../../../plugins/consul-client/src/backoff.ts";
 import { testClient } from "./client-options.ts";
@@ -66,17 +66,54 @@ describe("consul client error paths", () => {
   });
 
   it("reports the outage in connectionState while retrying, and surfaces it with retry: false", async () => {
-    server = await startScriptedServer((_req, res) => answer(res, 500, "No path to datacenter"));
+    server = await startScriptedServer((_req, res) => answer(res, 503, "rpc error making call: No cluster leader"));
     const made = await testClient(server.address);
     client = made.client;
-    const error = await client.query(consulQuery("/v1/health/service/web", { dc: "dc9" }), { retry: false })
+    const error = await client.query(consulQuery("/v1/health/service/web"), { retry: false })
       .catch((e: unknown) => e);
     expect(isCtsError(error)).toBe(true);
-    expect((error as Error).message).toBe("Cannot query /v1/health/service/web?dc=dc9: 500 No path to datacenter");
+    expect((error as Error).message).toBe("Cannot query /v1/health/service/web: 503 rpc error making call: No cluster leader");
+    expect(isPermanentConsulError(error)).toBe(false);
     const state = client.connectionState();
     expect(state.healthy).toBe(false);
     expect(state.failures).toBe(1);
-    expect(state.lastError).toContain("No path to datacenter");
+    expect(state.lastError).toContain("No cluster leader");
+  });
+
+  // Issue 10 item 4. CTS's hcat retries 500s (view.go) and gives up after its retries; these two
+  // 500 texts never change on retry, so cts-runtime treats them like a 400 (never retried by CTS).
+  for (const text of ["No path to datacenter", "Failed to create boolean expression evaluator: Selector \"Bogus\" is not valid"]) {
+    it(`fails at once on the permanent 500 "${text.slice(0, 28)}", even with retries on, and Consul stays healthy`, async () => {
+      server = await startScriptedServer((_req, res) => answer(res, 500, text));
+      const made = await testClient(server.address);
+      client = made.client;
+      const error = await client.query(consulQuery("/v1/health/service/web", { dc: "dc9" })).catch((e: unknown) => e);
+      expect((error as Error).message).toBe(`Cannot query /v1/health/service/web?dc=dc9: 500 ${text}`);
+      expect(isPermanentConsulError(error)).toBe(true);
+      expect(server.requests).toHaveLength(1);
+      expect(client.connectionState().healthy).toBe(true);
+    });
+  }
+
+  it("tells a watch's error listener once per distinct permanent error, and keeps watching", async () => {
+    server = await startScriptedServer((_req, res, n) => {
+      if (n <= 3) return answer(res, 400, `Invalid query parameter: "ns" - Namespaces are a Consul Enterprise feature`);
+      answer(res, 200, "[]", { "x-consul-index": "5" });
+    });
+    const made = await testClient(server.address);
+    client = made.client;
+    const errors: Error[] = [];
+    const results: ConsulQueryResult[] = [];
+    const abort = new AbortController();
+    const watching = client.watch(consulQuery("/v1/health/service/web", { ns: "team" }), (r) => results.push(r), abort.signal,
+      (e) => errors.push(e));
+    await until(() => results.length > 0);
+    abort.abort();
+    await watching;
+    expect(errors).toHaveLength(1);
+    expect(isPermanentConsulError(errors[0])).toBe(true);
+    expect(errors[0]!.message).toContain("400 Invalid query parameter");
+    expect(results[0]).toEqual({ data: [], index: 5 });
   });
 
   it("honours 429 with Retry-After and then succeeds", async () => {

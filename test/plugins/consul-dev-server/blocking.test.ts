@@ -120,6 +120,13 @@ describe("blocking queries", () => {
     });
     expect(await http.get("/v1/kv/a?dc=dc9")).toMatchObject({ status: 500, text: "No path to datacenter" });
     expect((await http.get("/v1/kv/a?ns=team")).status).toBe(400);
+    // Consul CE refuses any namespace, `default` included (agent/http_ce.go parseEntMeta).
+    expect(await http.get("/v1/health/service/web?ns=default")).toMatchObject({
+      status: 400, text: `Invalid query parameter: "ns" - Namespaces are a Consul Enterprise feature`,
+    });
+    const header = await fetch(`${server.url}/v1/catalog/services`, { headers: { "X-Consul-Namespace": "default" } });
+    expect(header.status).toBe(400);
+    expect(await header.text()).toBe(`Invalid header: "X-Consul-Namespace" - Namespaces are a Consul Enterprise feature`);
   });
 
   it("restart keeps data on the same port and never moves the index backwards", async () => {

@@ -83,7 +83,7 @@ describe("API and CLI against the real engine", () => {
     const io = bufferIo(["yes"], env(), dir);
     expect(await runCli(["task", "create", "-task-file", "task.hcl"], io)).toBe(0);
     const out = io.stdout.join("");
-    expect(out).toContain("==> Inspecting changes to resources if creating task 'cli_task'...");
+    expect(out).toContain("==> Inspecting changes to resource if creating task 'cli_task'...");
     expect(out).toContain("    Request Payload:");
     expect(out).toContain("    recording plan for cli_task");
     expect(out).toContain("==> Task 'cli_task' created");
@@ -118,22 +118,26 @@ describe("API and CLI against the real engine", () => {
     expect(await runCli(["task", "create"], bufferIo([], env()))).toBe(13);
     const missing = bufferIo([], env());
     expect(await runCli(["task", "disable", "nope"], missing)).toBe(11);
-    expect(missing.stderr.join("")).toContain("does not exist");
-    expect(missing.stderr.join("")).toMatch(/Request ID: [0-9a-f-]{36}/);
+    // CTS (command/task_disable.go): the step's headline on stderr, the daemon's message on stdout.
+    expect(missing.stderr.join("")).toBe("==> Error: unable to disable 'nope'\n");
+    expect(missing.stdout.join("")).toContain("does not exist");
+    expect(missing.stdout.join("")).toMatch(/Request ID: [0-9a-f-]{36}/);
     expect(await runCli(["task", "disable", "-bogus", "x"], bufferIo([], env()))).toBe(14);
     const two = path.join(dir, "two.hcl");
     writeFileSync(two, `task {\n  name = "a"\n  module = "m"\n  condition "schedule" {\n    cron = "${NEVER}"\n  }\n}\ntask {\n  name = "b"\n  module = "m"\n  condition "schedule" {\n    cron = "${NEVER}"\n  }\n}\n`);
     const twoIo = bufferIo([], env(), dir);
     expect(await runCli(["task", "create", "-task-file=two.hcl"], twoIo)).toBe(11);
-    expect(twoIo.stderr.join("")).toContain("exactly one task, found 2");
+    expect(twoIo.stderr.join("")).toBe("==> Error: unable to create request\n");
+    expect(twoIo.stdout.join("")).toContain("    task file 'two.hcl' cannot contain more than 1 task, contains 2 tasks");
     const old = path.join(dir, "old.hcl");
     writeFileSync(old, `task {\n  name = "a"\n  source = "m"\n  services = ["web"]\n}\n`);
     const oldIo = bufferIo([], env(), dir);
     expect(await runCli(["task", "create", "-task-file=old.hcl"], oldIo)).toBe(11);
-    expect(oldIo.stderr.join("")).toContain("'source' is deprecated");
+    expect(oldIo.stdout.join("")).toContain("'source' is deprecated");
     const down = bufferIo([], { CTS_ADDRESS: "http://127.0.0.1:9" });
     expect(await runCli(["task", "disable", "x"], down)).toBe(11);
-    expect(down.stderr.join("")).toContain("Cannot reach the daemon");
+    expect(down.stderr.join("")).toBe("==> Error: unable to disable 'x'\n");
+    expect(down.stdout.join("")).toContain("Cannot reach the daemon");
   });
 
   it("creates from a JSON task file, loading variable_files client-side; status shows one task", async () => {

@@ -16,7 +16,7 @@ import type { SharedQueryWatcher } from "../../../plugins/task-engine/src/query-
 import { recordingDriverPlugin, type RecordingOptions } from "../../fixtures/plugins/driver-recording/mod.ts";
 
 const ENGINE_PLUGINS = [
-  "consul-client", "condition-services", "condition-catalog-services", "condition-consul-kv", "condition-schedule",
+  "consul-client", "vault-client", "condition-services", "condition-catalog-services", "condition-consul-kv", "condition-schedule",
   "module-input-services", "module-input-consul-kv", "task-engine", "task-store-memory", "leadership-standalone",
 ];
 

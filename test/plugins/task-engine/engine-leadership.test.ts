@@ -127,7 +127,7 @@ describe("leadership", () => {
     await waitFor(() => recorded("apply", "ha-b")[0], "first leader's pass");
     await a.manager.idle();
     await a.manager.create(servicesTask("ha-api", ["ha"]), "now");
-    expect((await store.getTask("ha-a"))?.lastAppliedInputHash).toMatch(/^[0-9a-f]{64}$/);
+    expect((await store.getTask("ha-a"))?.lastRun).toMatchObject({ fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), state: "succeeded" });
 
     first.set(false);
     expect(a.watcher.stats().open).toBe(0);

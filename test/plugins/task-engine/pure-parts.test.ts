@@ -45,6 +45,19 @@ describe("InputSlots", () => {
     slots.publish(0, "catalog_services", { api: [] });
     expect(slots.current()).toEqual({ services: {}, consul_kv: { a: "0", b: "2" }, catalog_services: { api: [] } });
   });
+
+  it("fingerprints watched-but-unpublished data with the inputs, and knows which variables arrived", async () => {
+    const slots = new InputSlots();
+    expect(slots.has(1, "consul_kv")).toBe(false);
+    slots.publish(1, "consul_kv", { a: "1" });
+    expect(slots.has(1, "consul_kv")).toBe(true);
+    const inputs = slots.current();
+    expect(slots.fingerprinted(inputs)).toBe(inputs);
+    slots.observe(0, { "web-1": { address: "10.0.0.1" } });
+    const first = await inputHash(slots.fingerprinted(inputs));
+    slots.observe(0, { "web-1": { address: "10.0.0.2" } });
+    expect(await inputHash(slots.fingerprinted(slots.current()))).not.toBe(first);
+  });
 });
 
 describe("retryDelayMs (CTS: [1, 1.5) s then [2, 3) s)", () => {

@@ -1,6 +1,6 @@
 /** The shared watcher pool over the real consul-client against the embedded server. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { consulQuery, type ConsulQueryResult } from "../../../core/plugin-api/mod.ts";
+import { consulQuery, isPermanentConsulError, type ConsulQueryResult } from "../../../core/plugin-api/mod.ts";
 import { createLogSink } from "../../../core/logging/log-sink.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createConsulClient, type ClosableConsulClient } from "../../../plugins/consul-client/mod.ts";
@@ -62,5 +62,24 @@ describe("SharedQueryWatcher", () => {
     offB();
     expect(watcher.stats()).toEqual({ open: 0, subscribers: 0 });
     watcher.close();
+  });
+
+  it("tells every subscriber of a query Consul rejects, late ones at once, over one blocking query", async () => {
+    // Issue 10 item 4: an unknown datacenter is a permanent error of the query, not an outage.
+    const watcher = new SharedQueryWatcher(client, createLogSink({ level: "ERROR", write: () => {} }).logger("w"));
+    const query = consulQuery("/v1/kv/wq/dc", { dc: "dc9" });
+    const errorsA: Error[] = [];
+    const errorsB: Error[] = [];
+    const offA = watcher.subscribe(query, () => {}, (error) => errorsA.push(error));
+    await waitFor(() => errorsA.length === 1, "the first subscriber hears the rejection");
+    const offB = watcher.subscribe(query, () => {}, (error) => errorsB.push(error));
+    await waitFor(() => errorsB.length === 1, "the late subscriber hears it at once");
+    expect(errorsB[0]!.message).toBe("Cannot query /v1/kv/wq/dc?dc=dc9: 500 No path to datacenter");
+    expect(isPermanentConsulError(errorsB[0])).toBe(true);
+    expect(errorsA).toHaveLength(1);
+    expect(watcher.stats()).toEqual({ open: 1, subscribers: 2 });
+    offA();
+    offB();
+    expect(watcher.stats().open).toBe(0);
   });
 });

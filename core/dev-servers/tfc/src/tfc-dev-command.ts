@@ -5,9 +5,9 @@
  */
 import { type CliCommand, ExitCode } from "../../../cli/command.ts";
 import { parseHttpAddr } from "../../../cli/parse-http-addr.ts";
+import { tlsFromFlags, tlsFlags } from "../../../cli/tls-flags.ts";
 import { parseDuration } from "../../../config/duration.ts";
 import { errorMessage } from "../../../plugin-api/mod.ts";
-import { createFileSystem } from "../../../runtime/file-system.ts";
 import { waitForShutdownSignal } from "../../../runtime/signals.ts";
 import { describeFaults, faultFlags, faultsFromFlags } from "./fault-flags.ts";
 import { startTfcDevServer, type TfcDevServerOptions } from "./tfc-dev-server.ts";
@@ -24,8 +24,7 @@ const tfcDevCommand: CliCommand = {
     { name: "http-addr", type: "string", default: "127.0.0.1:8900", placeholder: "<host:port>", help: "Address to listen on." },
     { name: "organization", type: "string", default: "cts-dev", placeholder: "<name>", help: "The organization that exists from the start." },
     { name: "token", type: "string", placeholder: "<token>", help: "API token clients must send (default: a random one, printed at start)." },
-    { name: "tls-cert-file", type: "string", placeholder: "<file>", help: "Serve HTTPS with this PEM certificate (needs -tls-key-file)." },
-    { name: "tls-key-file", type: "string", placeholder: "<file>", help: "PEM private key of -tls-cert-file." },
+    ...tlsFlags,
     { name: "terraform-binary", type: "string", placeholder: "<name|path>", help: "Binary runs execute with (default: terraform, else tofu)." },
     { name: "max-concurrent-runs", type: "int", default: 2, placeholder: "<n>", help: "How many runs plan or apply at once." },
     ...faultFlags,
@@ -72,18 +71,5 @@ const tfcDevCommand: CliCommand = {
     return ExitCode.ok;
   },
 };
-
-async function tlsFromFlags(flags: Record<string, unknown>, cwd: string): Promise<Pick<TfcDevServerOptions, "tls">> {
-  const certFile = flags["tls-cert-file"] as string | undefined;
-  const keyFile = flags["tls-key-file"] as string | undefined;
-  if (!certFile && !keyFile) return {};
-  if (!certFile || !keyFile) throw new Error("-tls-cert-file and -tls-key-file go together");
-  const files = createFileSystem(cwd);
-  try {
-    return { tls: { cert: await files.readText(certFile), key: await files.readText(keyFile) } };
-  } catch (error) {
-    throw new Error(`cannot read the TLS certificate or key: ${errorMessage(error)}`);
-  }
-}
 
 export default tfcDevCommand;

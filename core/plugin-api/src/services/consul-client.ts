@@ -21,6 +21,17 @@ export function consulQuery(path: string, params: Readonly<Record<string, string
   return Object.freeze({ path, params: Object.freeze(kept), key: search ? `${path}?${search}` : path });
 }
 
+/**
+ * True for a Consul answer that is an error of the query itself, which no retry changes: any 4xx
+ * but 429 (`400 Invalid query parameter`, a 403 ACL denial), `500 No path to datacenter` (unknown
+ * datacenter) and `500 Failed to create boolean expression evaluator` (bad filter). Connection
+ * failures, timeouts, 429 and other 5xx are outages, never permanent.
+ */
+export function isPermanentConsulError(error: unknown): boolean {
+  return typeof error === "object" && error !== null &&
+    (error as { code?: unknown }).code === "CTS_ERR_CONSUL" && (error as { permanent?: unknown }).permanent === true;
+}
+
 export interface ConsulQueryResult {
   /** Decoded JSON body; `undefined` for a 404 (e.g. a missing KV key). */
   readonly data: unknown;
@@ -35,8 +46,9 @@ export interface BlockingOptions {
   readonly wait?: string;
   readonly signal?: AbortSignal;
   /**
-   * Transport failures, 5xx and 429 are retried with capped backoff until `signal` aborts
+   * Transport failures, 429 and 5xx are retried with capped backoff until `signal` aborts
    * (default). `false` makes `query` throw on the first failure (once/inspect modes, probes).
+   * Permanent errors (`isPermanentConsulError`) always throw at once.
    */
   readonly retry?: boolean;
 }
@@ -111,8 +123,16 @@ export interface ConsulClient {
    * Keeps a blocking query open until `signal` aborts: honours and resets `X-Consul-Index`,
    * spaces fetches, retries with capped backoff forever, and calls `onResult` only when the
    * index moved (the caller compares data). Resolves when the signal aborts.
+   *
+   * Refinement (additive): `onError` hears each distinct permanent error of the query (see
+   * `isPermanentConsulError`) once; the watch keeps retrying it slowly, outages stay silent.
    */
-  watch(query: ConsulQuery, onResult: (result: ConsulQueryResult) => void, signal: AbortSignal): Promise<void>;
+  watch(
+    query: ConsulQuery,
+    onResult: (result: ConsulQueryResult) => void,
+    signal: AbortSignal,
+    onError?: (error: Error) => void,
+  ): Promise<void>;
 
   kvGet(key: string, options?: { signal?: AbortSignal }): Promise<KvPair | undefined>;
   kvList(prefix: string, options?: { signal?: AbortSignal }): Promise<KvPair[]>;

@@ -12,6 +12,6 @@ export interface Logger {
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
-  /** A logger named `<this name>.<name>` with the same sink. */
+  /** A logger named `<this name>.<name>` with the same sink; an empty `name` keeps this name (fields only). */
   child(name: string, fields?: LogFields): Logger;
 }

@@ -21,6 +21,7 @@ export interface TaskState {
 export type RunRequest = "now" | "inspect" | undefined;
 
 export interface TaskManager {
+  /** In configuration order, then creation order (as CTS keeps its tasks). */
   list(): TaskState[];
   get(name: string): TaskState | undefined;
   /**

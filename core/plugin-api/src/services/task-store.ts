@@ -23,9 +23,21 @@ export interface TaskEvent {
   readonly skipped?: boolean;
 }
 
+/**
+ * The last run of a task: written when it starts and again when it ends, so a run cut short by a
+ * crash stays `started` and never counts as a success after a restart or failover.
+ */
+export interface StoredRun {
+  /** SHA-256 of what the run applied: the rendered inputs and the condition's unpublished watched data. */
+  readonly fingerprint: string;
+  readonly state: "started" | "succeeded" | "failed";
+}
+
 export interface StoredTask {
   readonly config: TaskConfig;
-  /** Hash of the rendered inputs of the last successful apply (for skip-if-unchanged after failover). */
+  /** The last run (a skip of unchanged inputs is allowed only after a `succeeded` one with the same fingerprint). */
+  readonly lastRun?: StoredRun;
+  /** @deprecated Written by earlier versions (hash of the last successful apply); no longer read or written. */
   readonly lastAppliedInputHash?: string;
 }
 

@@ -8,11 +8,20 @@ import { maintenanceRoutes } from "../routes/maintenance-routes.ts";
 import { sessionRoutes } from "../routes/session-routes.ts";
 import { statusRoutes } from "../routes/status-routes.ts";
 import { txnRoutes } from "../routes/txn-routes.ts";
+import { faultResponse } from "./fault-hook.ts";
 import { errorResponse, text } from "./respond.ts";
 import type { ServerContext } from "./route-context.ts";
 
 export function createConsulApp(server: ServerContext): Hono {
   const app = new Hono();
+  if (server.faults) {
+    const hook = server.faults;
+    app.use("*", async (c, next) => {
+      const injected = faultResponse(hook, c.req.raw);
+      if (injected) return injected;
+      await next();
+    });
+  }
   statusRoutes(app, server);
   // Before agentRoutes: its /v1/agent/service/ prefix would take the maintenance path.
   maintenanceRoutes(app, server);

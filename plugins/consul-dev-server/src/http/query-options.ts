@@ -55,12 +55,15 @@ function parseConsistency(params: URLSearchParams): Consistency {
   return stale || maxStale !== null ? "stale" : consistent ? "consistent" : "leader";
 }
 
-/** Accepts the local DC (any case) or none; Consul CE refuses namespaces. */
+/**
+ * Accepts the local DC (any case) or none; Consul CE refuses any namespace, `default` included
+ * (`agent/http_ce.go parseEntMeta` checks only for a non-empty value).
+ */
 export function checkDatacenter(params: URLSearchParams, datacenter: string): void {
   const dc = params.get("dc");
   if (dc && dc.toLowerCase() !== datacenter.toLowerCase()) throw serverError("No path to datacenter");
   const ns = params.get("ns");
-  if (ns && ns !== "default") {
+  if (ns) {
     throw badRequest(`Invalid query parameter: "ns" - Namespaces are a Consul Enterprise feature`);
   }
 }

@@ -4,6 +4,7 @@ import { type AclConfig, authorize, type Authorizer, requestToken } from "../acl
 import type { AgentChecks } from "../agent/agent-checks.ts";
 import { badRequest } from "../api-error.ts";
 import type { ConsulState } from "../state/consul-state.ts";
+import type { FaultHook } from "./fault-hook.ts";
 import { memoKey, type QueryMemo } from "./query-memo.ts";
 import { errorResponse, text } from "./respond.ts";
 
@@ -15,6 +16,8 @@ export interface ServerContext {
   readonly sessionTtlMinNs?: number;
   /** Shared results of identical blocking reads. */
   readonly memo: QueryMemo;
+  /** Test-only: answers chosen requests instead of the server (see fault-hook.ts). */
+  readonly faults?: FaultHook;
 }
 
 export interface RouteContext {
@@ -56,7 +59,8 @@ export function route(app: Hono, server: ServerContext, path: string, methods: M
     const url = new URL(request.url);
     try {
       const namespace = request.headers.get("X-Consul-Namespace");
-      if (namespace && namespace !== "default") {
+      // Consul CE refuses the header whatever its value, `default` included (agent/http_ce.go).
+      if (namespace) {
         throw badRequest(`Invalid header: "X-Consul-Namespace" - Namespaces are a Consul Enterprise feature`);
       }
       const token = requestToken(request, url.searchParams);

@@ -72,6 +72,7 @@ export function mountStatusRoutes(app: Hono, ctx: RouteContext): void {
     const keep = (state: TaskState): boolean => query.status === undefined || state.status === query.status;
     let states: TaskState[];
     if (name === "") {
+      // CTS answers a Go map, which encoding/json writes with its keys sorted: alphabetical, unlike /v1/tasks.
       states = ctx.tasks.list().sort((a, b) => (a.config.name < b.config.name ? -1 : 1));
     } else {
       const state = ctx.tasks.get(name);

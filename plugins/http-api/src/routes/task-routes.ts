@@ -48,9 +48,8 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
 
   app.get("/v1/tasks", (c) => {
     parseQuery(c.req.url, {});
-    const tasks = ctx.tasks.list()
-      .sort((a, b) => (a.config.name < b.config.name ? -1 : 1))
-      .map((state) => toApiTask(state.config));
+    // CTS lists its stored task configs as kept: configuration order, then creation order.
+    const tasks = ctx.tasks.list().map((state) => toApiTask(state.config));
     return c.json({ request_id: requestIdOf(c), tasks });
   });
 

@@ -1,5 +1,11 @@
-/** @module Reads the consul TLS block's files (CA, client cert/key) through the FileSystem service. */
-import { CtsError, type FileSystem, type TlsFilesConfig } from "../../../core/plugin-api/mod.ts";
+/**
+ * @module Reads a client TLS block's files (CA file, every certificate in a CA directory, client
+ * certificate and key) through the FileSystem service, so a plugin's HTTP client stays
+ * runtime-agnostic. Errors name the service, the field and the path.
+ */
+import { CtsError } from "./errors.ts";
+import type { TlsFilesConfig } from "./config.ts";
+import type { FileSystem } from "./services/file-system.ts";
 
 export interface TlsMaterial {
   readonly ca: readonly string[];
@@ -7,13 +13,14 @@ export interface TlsMaterial {
   readonly key?: string;
 }
 
-export async function readTlsFiles(tls: TlsFilesConfig, fs: FileSystem): Promise<TlsMaterial> {
+/** `service` names the block in errors: "Consul" → `Cannot read Consul TLS ca_cert "/x": ...`. */
+export async function readTlsFiles(tls: TlsFilesConfig, fs: FileSystem, service: string): Promise<TlsMaterial> {
   const read = async (what: string, path: string): Promise<string> => {
     try {
       return await fs.readText(path);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot read Consul TLS ${what} "${path}": ${why}`);
+      throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot read ${service} TLS ${what} "${path}": ${why}`);
     }
   };
   const ca: string[] = [];

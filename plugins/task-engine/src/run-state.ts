@@ -1,0 +1,52 @@
+/**
+ * @module A task's last run as the task store keeps it. It is written when a run starts and again
+ * when it ends, so a run cut short by a crash stays `started` and is never taken for a success; a
+ * run may be skipped only when the last one succeeded with exactly the same fingerprint.
+ */
+import type { Logger, StoredRun, StoredTask, TaskConfig, TaskStore } from "../../../core/plugin-api/mod.ts";
+import { errorMessage } from "../../../core/plugin-api/mod.ts";
+
+export class RunState {
+  readonly #store: TaskStore;
+  readonly #logger: Logger;
+  #last: StoredRun | undefined;
+  /** False while a task being created is not in the store yet: its runs must not store it early. */
+  #inStore: boolean;
+
+  constructor(store: TaskStore, logger: Logger, last: StoredRun | undefined, inStore: boolean) {
+    this.#store = store;
+    this.#logger = logger;
+    this.#last = last;
+    this.#inStore = inStore;
+  }
+
+  get last(): StoredRun | undefined {
+    return this.#last;
+  }
+
+  /** The task is in the store now; from here on every run start and end is stored. */
+  markStored(): void {
+    this.#inStore = true;
+  }
+
+  /** What the task store keeps for the task with `config`. */
+  stored(config: TaskConfig): StoredTask {
+    return this.#last ? { config, lastRun: this.#last } : { config };
+  }
+
+  /** True when the last run succeeded with exactly this fingerprint (nothing it watches changed). */
+  unchanged(fingerprint: string): boolean {
+    return this.#last?.state === "succeeded" && this.#last.fingerprint === fingerprint;
+  }
+
+  /** Records a run's state, and stores it; a store failure is logged, never fails the run. */
+  async record(config: TaskConfig, fingerprint: string, state: StoredRun["state"]): Promise<void> {
+    this.#last = { fingerprint, state };
+    if (!this.#inStore) return;
+    try {
+      await this.#store.putTask(this.stored(config));
+    } catch (error) {
+      this.#logger.error("cannot store task state", { error: errorMessage(error) });
+    }
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * @module The VaultSecrets service: connects once (lazily, at the first read, so a daemon whose
+ * templates need no secret never talks to Vault), keeps the token renewed, and reads secrets with
+ * consul-template's KV v2 path rule, keeping renewable leases alive.
+ */
+import { CtsError, errorMessage, type FileSystem, type Logger, type VaultConfig, type VaultSecret, type VaultSecrets } from "../../../core/plugin-api/mod.ts";
+import { kvV2DataPath, type MountInfo } from "./kv-v2-path.ts";
+import { LeaseKeeper } from "./lease-keeper.ts";
+import { connectVault, type VaultClient } from "./vault-connection.ts";
+import { vaultFailure } from "./vault-failure.ts";
+
+export class VaultSecretsService implements VaultSecrets {
+  readonly #config: VaultConfig | undefined;
+  readonly #fs: FileSystem;
+  readonly #logger: Logger;
+  readonly #leases: LeaseKeeper;
+  #client: Promise<VaultClient> | undefined;
+  readonly #mounts: MountInfo[] = [];
+  #probing: Promise<void> = Promise.resolve();
+
+  constructor(config: VaultConfig | undefined, fs: FileSystem, logger: Logger) {
+    this.#config = config;
+    this.#fs = fs;
+    this.#logger = logger;
+    this.#leases = new LeaseKeeper(logger);
+  }
+
+  get enabled(): boolean {
+    return this.#config?.enabled === true;
+  }
+
+  async read(path: string, params: Readonly<Record<string, string>>): Promise<VaultSecret> {
+    const what = `read Vault secret "${path}"`;
+    let client: VaultClient;
+    try {
+      client = await this.#connect();
+    } catch (error) {
+      throw new CtsError("CTS_ERR_VAULT", `Cannot ${what}: ${errorMessage(error).replace(/^Cannot /, "cannot ")}`);
+    }
+    const address = this.#config!.address;
+    let answer;
+    try {
+      const dataPath = kvV2DataPath(path, await this.#mountOf(client, path));
+      answer = Object.keys(params).length > 0 ? await client.write(dataPath, { ...params }) : await client.read(dataPath);
+    } catch (error) {
+      throw vaultFailure(what, address, error);
+    }
+    if (!answer || typeof answer.data !== "object" || answer.data === null) {
+      throw new CtsError("CTS_ERR_VAULT", `Cannot ${what}: Vault answered without data`);
+    }
+    const secret: VaultSecret = {
+      data: answer.data,
+      leaseId: String(answer.lease_id ?? ""),
+      leaseDuration: Number(answer.lease_duration ?? 0),
+      renewable: answer.renewable === true,
+    };
+    if (secret.renewable && secret.leaseId !== "") {
+      this.#leases.keep(`lease of "${path}"`, secret.leaseDuration, async () => {
+        const renewed = await client.write("sys/leases/renew", { lease_id: secret.leaseId, increment: secret.leaseDuration });
+        return renewed?.renewable ? Number(renewed.lease_duration ?? 0) : 0;
+      });
+    }
+    return secret;
+  }
+
+  stop(): void {
+    this.#leases.stop();
+  }
+
+  /**
+   * The mount `path` is in, or undefined when Vault does not say (old Vault, or no permission).
+   * Asked once per mount: Vault never nests one mount in another, so a known mount answers for
+   * every path under it.
+   */
+  async #mountOf(client: VaultClient, path: string): Promise<MountInfo | undefined> {
+    const clean = path.replace(/^\/+/, "");
+    // One probe at a time: reads started together wait for the first answer instead of all asking.
+    const previous = this.#probing;
+    let done = () => {};
+    this.#probing = new Promise<void>((resolve) => (done = resolve));
+    await previous;
+    try {
+      const known = this.#mounts.find((mount) => clean.startsWith(mount.path));
+      if (known) return known;
+      const mount = (await client.read(`sys/internal/ui/mounts/${clean}`))?.data;
+      if (typeof mount?.path !== "string") return undefined;
+      const info = { path: mount.path, version: String(mount.options?.version ?? "1") };
+      this.#mounts.push(info);
+      return info;
+    } catch {
+      return undefined;
+    } finally {
+      done();
+    }
+  }
+
+  #connect(): Promise<VaultClient> {
+    if (!this.enabled) {
+      return Promise.reject(new CtsError("CTS_ERR_VAULT", "Cannot read a Vault secret: Vault is not configured (set vault { address = ... } or VAULT_ADDR)"));
+    }
+    this.#client ??= this.#open().catch((error) => {
+      this.#client = undefined; // the next read tries again
+      throw error;
+    });
+    return this.#client;
+  }
+
+  async #open(): Promise<VaultClient> {
+    const config = this.#config!;
+    const client = await connectVault(config, this.#fs);
+    if (config.renew_token) {
+      try {
+        const self = await client.tokenLookupSelf();
+        const ttl = Number(self?.data?.ttl ?? 0);
+        if (self?.data?.renewable !== true && ttl > 0) {
+          this.#logger.error("the Vault token is not renewable: secrets read with it stop working when it expires", { ttl_seconds: ttl });
+        } else if (self?.data?.renewable === true) {
+          this.#leases.keep("Vault token", ttl, async () => {
+            const renewed = await client.tokenRenewSelf({});
+            return renewed?.auth?.renewable ? Number(renewed.auth.lease_duration ?? 0) : 0;
+          });
+        }
+      } catch (error) {
+        throw vaultFailure("look up the Vault token", config.address, error);
+      }
+    }
+    this.#logger.info("connected to Vault", { address: config.address, ...(config.namespace ? { namespace: config.namespace } : {}) });
+    return client;
+  }
+}
+
