@@ -35,7 +35,7 @@ marker_file = ${JSON.stringify(markerFile(tmp.path, task))}
 `);
   instances = await startCluster({
     consulAddress: consul.address,
-    cluster: "ha-crash",
+    cluster: "ha-lock",
     dir: tmp.path,
     sessionTtl: "1s",
     driverHcl: "",
