@@ -37,25 +37,47 @@ interface HandApply {
 
 /** `terraform apply` by hand in the task's directory; resolves once its provisioner runs (the lock is held). */
 async function handApply(dir: string, task: string): Promise<HandApply> {
-  const before = startedApplies(dir, task);
-  // The provisioner sleeps far longer than any test: the lock is released on purpose, not by time.
-  const child = spawn("terraform", ["apply", "-auto-approve", "-input=false", "-no-color", "-var=apply_sleep=120"], {
-    cwd: join(dir, "sync-tasks", task), env, stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  // The provisioner runs inside the apply, so from here on the lock is held.
-  await waitFor(() => startedApplies(dir, task) > before || child.exitCode !== null, () => `hand apply never started: ${output}`);
-  if (child.exitCode !== null) throw new Error(`the hand apply ended early: ${output}`);
-  return {
-    release() {
-      child.kill("SIGTERM");
-      return exited;
-    },
-  };
+  // A lock the previous test's apply just released can still be refused for a moment (Consul's lock
+  // delay after its session ends): a person would simply run the command again.
+  for (let attempt = 1; ; attempt++) {
+    const before = startedApplies(dir, task);
+    // The provisioner sleeps far longer than any test: the lock is released on purpose, not by time.
+    const child = spawn("terraform", ["apply", "-auto-approve", "-input=false", "-no-color", "-var=apply_sleep=120"], {
+      cwd: join(dir, "sync-tasks", task), env, stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.push(child);
+    let output = "";
+    child.stdout!.on("data", (chunk) => (output += chunk));
+    child.stderr!.on("data", (chunk) => (output += chunk));
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    // The provisioner runs inside the apply, so from here on the lock is held.
+    await waitFor(() => startedApplies(dir, task) > before || child.exitCode !== null, () => `hand apply never started: ${output}`);
+    if (child.exitCode === null) {
+      return {
+        release() {
+          child.kill("SIGTERM");
+          return exited;
+        },
+      };
+    }
+    if (attempt >= 20 || !/failed to lock state/.test(output)) throw new Error(`the hand apply ended early: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+/** One task, one working directory, initialised by one -once; the tests then take turns on it. */
+const dir = join(tmp.path, "lock");
+const task = "lock-task";
+let initialised: Promise<string> | undefined;
+function initialise(): Promise<string> {
+  initialised ??= (async () => {
+    await registerService(consul.url, "lock-web-1", "lock-web", "10.1.0.1");
+    const config = writeSlowConfig({ dir, consulAddress: consul.address, task, services: ["lock-web"], applySleep: 0 });
+    const first = await once(config, dir);
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    return config;
+  })();
+  return initialised;
 }
 
 const once = (config: string, dir: string) => runCli("node", ["start", "-once", `-config-file=${config}`], { cwd: dir, env, timeoutMs: 120_000 });
@@ -71,60 +93,50 @@ function daemon(args: string[], dir: string): { child: ChildProcess; output: () 
 
 describe("a state lock held by a hand-run terraform apply", () => {
   test("-once waits for the lock and succeeds when it is released", async () => {
-    const dir = join(tmp.path, "wait");
-    await registerService(consul.url, "lock-web-1", "lock-web", "10.1.0.1");
-    const config = writeSlowConfig({ dir, consulAddress: consul.address, task: "lock-wait", services: ["lock-web"], applySleep: 0 });
-    const first = await once(config, dir);
-    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const config = await initialise();
 
-    const hand = await handApply(dir, "lock-wait");
+    const hand = await handApply(dir, task);
     await registerService(consul.url, "lock-web-2", "lock-web", "10.1.0.2");
     const second = daemon(["start", "-once", `-config-file=${config}`], dir);
     await waitFor(() => /the Terraform state is locked, waiting for it/.test(second.output()), () => `never waited\n${second.output()}`);
-    expect(second.output()).toMatch(/the Terraform state is locked, waiting for it: .*lock_timeout=5m .*path=consul-terraform-sync\/terraform-env:lock-wait/);
+    expect(second.output()).toMatch(/the Terraform state is locked, waiting for it: .*lock_timeout=5m .*path=consul-terraform-sync\/terraform-env:lock-task/);
     expect(second.child.exitCode).toBeNull();
     await hand.release();
     expect(await second.exited, second.output()).toBe(0);
-    expect(readServiceLines(dir, "lock-wait")).toEqual(["lock-web 10.1.0.1:80", "lock-web 10.1.0.2:80"]);
+    expect(readServiceLines(dir, task)).toEqual(["lock-web 10.1.0.1:80", "lock-web 10.1.0.2:80"]);
   }, 120_000);
 
   test("with a short lock_timeout, -once exits 11 naming the lock and its holder", async () => {
-    const dir = join(tmp.path, "timeout");
-    const config = writeSlowConfig({ dir, consulAddress: consul.address, task: "lock-short", services: ["lock-web"], applySleep: 0 });
-    const first = await once(config, dir);
-    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const config = await initialise();
 
-    const hand = await handApply(dir, "lock-short");
-    writeSlowConfig({ dir, consulAddress: consul.address, task: "lock-short", services: ["lock-web"], applySleep: 0, lockTimeout: "2s" });
+    const hand = await handApply(dir, task);
+    writeSlowConfig({ dir, consulAddress: consul.address, task, services: ["lock-web"], applySleep: 0, lockTimeout: "2s" });
     const result = await once(config, dir);
     expect(result.code).toBe(11);
     expect(result.stderr).toMatch(
-      /Cannot run task "lock-short": Cannot initialise task "lock-short": the Terraform state is locked by another process \(lock ID [0-9a-f-]{36}, path consul-terraform-sync\/terraform-env:lock-short, held by \S+@\S+, operation OperationTypeApply, since [^)]+\) and stayed locked for lock_timeout 2s \(driver "terraform"\)/,
+      /Cannot run task "lock-task": Cannot initialise task "lock-task": the Terraform state is locked by another process \(lock ID [0-9a-f-]{36}, path consul-terraform-sync\/terraform-env:lock-task, held by \S+@\S+, operation OperationTypeApply, since [^)]+\) and stayed locked for lock_timeout 2s \(driver "terraform"\)/,
     );
     await hand.release();
   }, 120_000);
 
   test("the daemon's start-up run is an errored event, retried until the lock is released; the daemon keeps running", async () => {
-    const dir = join(tmp.path, "daemon");
     const port = await freePort();
-    const config = writeSlowConfig({ dir, consulAddress: consul.address, task: "lock-daemon", services: ["lock-web"], applySleep: 0 });
-    const first = await once(config, dir);
-    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const config = await initialise();
 
-    const hand = await handApply(dir, "lock-daemon");
-    writeSlowConfig({ dir, consulAddress: consul.address, task: "lock-daemon", services: ["lock-web"], applySleep: 0, lockTimeout: "1s", port });
+    const hand = await handApply(dir, task);
+    writeSlowConfig({ dir, consulAddress: consul.address, task, services: ["lock-web"], applySleep: 0, lockTimeout: "1s", port });
     const started = daemon(["start", `-config-file=${config}`], dir);
     const logs = started.output;
-    await waitFor(async () => (await taskStatus(port, "lock-daemon")) === "errored", () => `never errored\n${logs()}`);
-    await waitFor(() => /state lock still held, the start-up run will be retried: task_name=lock-daemon retry=1/.test(logs()), logs);
+    await waitFor(async () => (await taskStatus(port, task)) === "errored", () => `never errored\n${logs()}`);
+    await waitFor(() => /state lock still held, the start-up run will be retried: task_name=lock-task retry=1/.test(logs()), logs);
     expect(started.child.exitCode).toBeNull();
     await hand.release();
-    await waitFor(async () => (await taskStatus(port, "lock-daemon")) === "successful", () => `never successful\n${logs()}`);
-    expect(logs()).toMatch(/start-up run completed after the state lock was released: task_name=lock-daemon/);
-    const status = await (await fetch(`http://127.0.0.1:${port}/v1/status/tasks/lock-daemon?include=events`)).json() as Record<string, {
+    await waitFor(async () => (await taskStatus(port, task)) === "successful", () => `never successful\n${logs()}`);
+    expect(logs()).toMatch(/start-up run completed after the state lock was released: task_name=lock-task/);
+    const status = await (await fetch(`http://127.0.0.1:${port}/v1/status/tasks/lock-task?include=events`)).json() as Record<string, {
       events?: { success: boolean; error: { message: string } | null }[];
     }>;
-    const events = status["lock-daemon"]?.events ?? [];
+    const events = status[task]?.events ?? [];
     expect(events[0]?.success).toBe(true);
     expect(events.some((event) => /state is locked by another process/.test(event.error?.message ?? ""))).toBe(true);
     started.child.kill("SIGTERM");
