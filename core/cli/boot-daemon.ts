@@ -10,7 +10,7 @@ import type { Kernel } from "../kernel/kernel.ts";
 import { createLogSink, type LogSink } from "../logging/log-sink.ts";
 import { parseLogLevel } from "../logging/log-level.ts";
 import { writeLogLine } from "../runtime/process-io.ts";
-import { listRegularFiles, readTextFile } from "../runtime/config-files.ts";
+import { listFilesUnder, readTextFile } from "../runtime/config-files.ts";
 import { apiTlsOptions } from "../http/api-tls-options.ts";
 import { errorMessage, isCtsError, type CtsConfig, type CtsErrorCode, type Logger, type PluginDefinition, type RunOptions, type Shutdown } from "../plugin-api/mod.ts";
 import { VERSION } from "../version.ts";
@@ -67,7 +67,7 @@ function causedBy(error: unknown, code: CtsErrorCode): boolean {
 }
 
 async function httpListenOf(config: CtsConfig) {
-  const tls = await apiTlsOptions(config.tls, { readText: readTextFile, listFiles: listRegularFiles });
+  const tls = await apiTlsOptions(config.tls, { readText: readTextFile, listFiles: listFilesUnder });
   // CTS binds all interfaces on `port`.
   return { hostname: "0.0.0.0", port: config.port, ...(tls ? { tls } : {}) };
 }

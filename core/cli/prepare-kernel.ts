@@ -64,6 +64,7 @@ export async function prepareKernel(options: PrepareOptions): Promise<PreparedKe
       runOptions: options.runOptions,
       logSink,
       httpListen,
+      environment: io.env,
       ...(options.shutdown ? { shutdown: options.shutdown } : {}),
       ...(options.plugins ? { plugins: [...options.plugins] } : {}),
       ...(options.builtins ? { builtins: options.builtins } : {}),

@@ -19,6 +19,8 @@ export interface BuildConfigContext {
   /** Resolves a plugin `source` path against the directory of the file that named it. */
   readonly resolvePluginSource: (source: string, pluginIndex: number) => string;
   readonly sources: readonly string[];
+  /** The contents of `~/.vault-token`, CTS's last fallback for the Vault token (undefined: none). */
+  readonly homeVaultToken?: string;
   /** Builds the tasks once the globals they inherit are known. */
   readonly buildTasks: (defaults: {
     working_dir: string; buffer_period: CtsConfig["buffer_period"]; driver: string;
@@ -47,7 +49,7 @@ export function buildConfig(raw: Json, ctx: BuildConfigContext): CtsConfig {
     buffer_period: bufferPeriod,
     tls,
     consul: consul(obj(raw.consul), ctx.env, port, tls.enabled),
-    vault: vault(obj(raw.vault), ctx.env),
+    vault: vault(obj(raw.vault), ctx.env, ctx.homeVaultToken),
     driver: { name: driverName, options: driverOptions as Json },
     terraform_providers: list(raw.terraform_provider).map((entry) => provider(entry, ctx.env)),
     tasks: ctx.buildTasks({ working_dir: workingDir, buffer_period: bufferPeriod, driver: driverName }),
@@ -118,10 +120,12 @@ function clientTls(raw: Json, env: Env, prefix: "CONSUL" | "VAULT", enabledDefau
   };
 }
 
-function vault(raw: Json, env: Env): VaultConfig {
+function vault(raw: Json, env: Env, homeVaultToken: string | undefined): VaultConfig {
   const address = (raw.address as string | undefined) ?? env.VAULT_ADDR ?? "";
-  const token = (raw.token as string | undefined) ?? env.VAULT_TOKEN ?? "";
   const agentFile = (raw.vault_agent_token_file as string | undefined) ?? "";
+  // CTS: the token, else VAULT_TOKEN, else (without an agent token file) the contents of ~/.vault-token.
+  const configured = (raw.token as string | undefined) ?? env.VAULT_TOKEN ?? "";
+  const token = configured === "" && agentFile === "" ? homeVaultToken ?? "" : configured;
   return {
     enabled: bool(raw.enabled, address !== ""),
     address,

@@ -93,7 +93,20 @@ export function buildTask(raw: Json, ctx: BuildTaskContext): TaskConfig {
     module_input: moduleInputs,
     driver: ctx.defaults.driver,
     ...(raw.services !== undefined ? { services: [...(raw.services as string[])] } : {}),
+    ...terraformCloudWorkspace(raw, warn),
   };
+}
+
+/** The non-empty fields of `terraform_cloud_workspace`, with the deprecated task `terraform_version` folded in. */
+function terraformCloudWorkspace(raw: Json, warn: (field: string, message: string) => void): Pick<TaskConfig, "terraform_cloud_workspace"> {
+  const block = (raw.terraform_cloud_workspace as Json | undefined) ?? {};
+  const fields = Object.fromEntries(Object.entries(block).filter(([, value]) => typeof value === "string" && value !== "")) as Record<string, string>;
+  const deprecated = typeof raw.terraform_version === "string" ? raw.terraform_version : "";
+  if (deprecated !== "") {
+    warn("terraform_version", "deprecated; use terraform_cloud_workspace { terraform_version = \"...\" }");
+    fields.terraform_version ??= deprecated;
+  }
+  return Object.keys(fields).length > 0 ? { terraform_cloud_workspace: fields } : {};
 }
 
 /** `{label: body}` or `[{label: body}]` → `[label, body][]`. */

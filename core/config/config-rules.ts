@@ -31,6 +31,20 @@ export function configIssues(raw: Json, config: CtsConfig, fileOf: (path: string
     add(`driver.${drivers[1]}`, `only one "driver" block can be configured, found ${drivers.map((name) => `"${name}"`).join(" and ")}`);
   }
 
+  // CTS (ServiceConfigs.Validate): a deprecated service block's id defaults to its name, and ids are unique,
+  // since tasks' deprecated `services` lists name blocks by id.
+  const serviceById = new Map<string, number>();
+  ((raw.service as Json[] | undefined) ?? []).forEach((service, index) => {
+    const hasId = typeof service.id === "string";
+    const id = String(hasId ? service.id : service.name);
+    const first = serviceById.get(id);
+    if (first === undefined) serviceById.set(id, index);
+    else {
+      add(`service[${index}].${hasId ? "id" : "name"}`, `unique service IDs are required: "${id}" is already the id of ` +
+        `service[${first}] in ${fileOf(`service[${first}]`) ?? "?"} (a service block's id defaults to its name)`);
+    }
+  });
+
   const taskByName = new Map<string, number>();
   config.tasks.forEach((task, index) => {
     const first = taskByName.get(task.name);

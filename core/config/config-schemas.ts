@@ -13,6 +13,8 @@ export interface ConfigSchemas {
   readonly root: ValidateFunction;
   readonly task: ValidateFunction;
   readonly rootSchema: Record<string, unknown>;
+  /** Every config schema document by `$id`, for walking `$ref`s (weak decoding). */
+  readonly documents: ReadonlyMap<string, Record<string, unknown>>;
 }
 
 let compiled: Promise<ConfigSchemas> | undefined;
@@ -37,7 +39,8 @@ async function compileSchemas(): Promise<ConfigSchemas> {
   const rootSchema = JSON.parse(await readTextFile(`${dir}/cts-config.schema.json`));
   const ajv = createConfigAjv();
   ajv.addSchema(taskSchema);
-  return { root: ajv.compile(rootSchema), task: ajv.getSchema(taskSchema.$id)!, rootSchema };
+  const documents = new Map([[rootSchema.$id, rootSchema], [taskSchema.$id, taskSchema]]);
+  return { root: ajv.compile(rootSchema), task: ajv.getSchema(taskSchema.$id)!, rootSchema, documents };
 }
 
 /** `schemas/config` at the package root: two levels up in the source tree, three from `dist/`. */

@@ -18,6 +18,7 @@ import { rootBody } from "./block-specs.ts";
 import { shapeBody } from "./shape-blocks.ts";
 import { taskIssues } from "./task-rules.ts";
 import { readVariableFiles } from "./variable-files.ts";
+import { weakDecode } from "./weak-decode.ts";
 
 type Json = Record<string, unknown>;
 
@@ -64,7 +65,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
       issues.push(parsed.issue);
       continue;
     }
-    const shaped = shapeBody(parsed.value, rootBody, "", { file, issues, offsets });
+    const shaped = weakDecode(shapeBody(parsed.value, rootBody, "", { file, issues, offsets }), schemas.rootSchema, {
+      documents: schemas.documents, unwrapLists: !file.endsWith(".json"),
+    }) as Json;
     if (!schemas.root(shaped)) issues.push(...issuesFromAjv(schemas.root.errors, file, offsets));
     for (const key of LIST_KEYS) if (Array.isArray(shaped[key])) offsets[key]! += (shaped[key] as unknown[]).length;
     fragments.push({ file, value: shaped });
@@ -95,6 +98,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   ));
   const config = buildConfig(raw, {
     env: options.env,
+    homeVaultToken: await readHomeVaultToken(raw, options.env),
     hostName: options.hostName ?? osHostName(),
     sources: fragments.map((fragment) => resolvePath(options.cwd, fragment.file)),
     resolvePluginSource: (source, index) => {
@@ -117,6 +121,14 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return { config: deepFreeze(config), fileOf, warnings };
+}
+
+/** `~/.vault-token` when Vault is configured (block or VAULT_ADDR) and the file is there. */
+async function readHomeVaultToken(raw: Record<string, unknown>, env: LoadConfigOptions["env"]): Promise<string | undefined> {
+  if ((raw.vault === undefined && !env.VAULT_ADDR) || !env.HOME) return undefined;
+  const path = resolvePath(env.HOME, ".vault-token");
+  if ((await pathKind(path)) !== "file") return undefined;
+  return (await readTextFile(path)).trim();
 }
 
 /** Config files in order: a file as given, a directory's regular `.hcl`/`.json` files by name. */

@@ -14,6 +14,7 @@ import { parseConfigText } from "./parse-config-file.ts";
 import { isPlainObject, shapeBody } from "./shape-blocks.ts";
 import { taskIssues } from "./task-rules.ts";
 import { readVariableFiles } from "./variable-files.ts";
+import { weakDecode } from "./weak-decode.ts";
 
 export type { TaskDefaults } from "./build-task.ts";
 
@@ -63,8 +64,11 @@ export async function readTaskFile(file: string, cwd: string): Promise<Json> {
   const parsed = await parseConfigText(file, await readTextFile(resolvePath(cwd, file)));
   if (!parsed.ok) throw new ConfigError([parsed.issue]);
   const issues: ConfigIssue[] = [];
-  const shaped = shapeBody(parsed.value, rootBody, "", { file, issues, offsets: {} });
-  const { root } = await configSchemas();
+  const { root, rootSchema, documents } = await configSchemas();
+  // CTS decodes a task file as a config file: weakly (see weak-decode.ts).
+  const shaped = weakDecode(shapeBody(parsed.value, rootBody, "", { file, issues, offsets: {} }), rootSchema, {
+    documents, unwrapLists: !file.endsWith(".json"),
+  }) as Json;
   if (!root(shaped)) issues.push(...issuesFromAjv(root.errors, file));
   const tasks = (shaped.task as Json[] | undefined) ?? [];
   if (issues.length === 0 && tasks.length !== 1) {

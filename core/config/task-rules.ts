@@ -8,10 +8,14 @@ import type { ConfigIssue } from "./config-error.ts";
 import { negativeBufferFields, type RawBufferPeriod } from "./buffer-period.ts";
 import { cronError } from "./cron-pattern.ts";
 import { childPath } from "./field-path.ts";
+import { re2SyntaxError } from "./re2-pattern.ts";
 import { templatePaths } from "./template-syntax.ts";
 import { validateTaskName } from "./validate-task-name.ts";
 
 type Json = Record<string, unknown>;
+
+/** CTS's rule: these task fields belong to its Terraform Cloud driver. */
+const TFC_DRIVER = "terraform-cloud";
 
 const VARIABLE_OF: Readonly<Record<string, string>> = {
   services: "services", "catalog-services": "catalog_services", "consul-kv": "consul_kv",
@@ -32,6 +36,12 @@ export function taskIssues(raw: Json, task: TaskConfig, file: string, path: stri
   }
 
   const conditionKey = Object.keys((raw.condition as Json | undefined) ?? {})[0];
+  // CTS (TaskConfig.validateCondition): a non-empty deprecated `services` list and a services
+  // condition would both define var.services, so neither is silently dropped.
+  if (Array.isArray(raw.services) && raw.services.length > 0 && conditionKey === "services") {
+    add("services", `and condition "services" both monitor the "services" variable: configure only one of them ` +
+      `(move the names into the condition block, or use separate tasks)`);
+  }
   const conditionPath = conditionKey === undefined ? "condition" : `condition.${conditionKey}`;
   const condition = task.condition as Json;
   if (condition.type === "services") selectorIssues(condition, conditionPath, add);
@@ -62,12 +72,16 @@ export function taskIssues(raw: Json, task: TaskConfig, file: string, path: stri
   for (const at of templatePaths(raw)) {
     add(at, "template syntax ({{ env }}, {{ key }}, {{ with secret }}) is only allowed in terraform_provider blocks");
   }
-  if (typeof raw.terraform_version === "string" && raw.terraform_version !== "") {
-    add("terraform_version", "is only supported by the Terraform Cloud driver of CTS Enterprise");
-  }
-  const workspace = raw.terraform_cloud_workspace as Json | undefined;
-  if (workspace !== undefined && Object.values(workspace).some((value) => value !== "")) {
-    add("terraform_cloud_workspace", "is only supported by the Terraform Cloud driver of CTS Enterprise");
+  if (task.driver !== TFC_DRIVER) {
+    if (typeof raw.terraform_version === "string" && raw.terraform_version !== "") {
+      add("terraform_version", `is only supported by the "${TFC_DRIVER}" driver`);
+    }
+    const workspace = raw.terraform_cloud_workspace as Json | undefined;
+    if (workspace !== undefined && Object.values(workspace).some((value) => value !== "")) {
+      add("terraform_cloud_workspace", `is only supported by the "${TFC_DRIVER}" driver`);
+    }
+  } else {
+    workspaceIssues(task.terraform_cloud_workspace ?? {}, add);
   }
   const seen = new Map<string, string>();
   for (const id of task.providers) {
@@ -77,6 +91,19 @@ export function taskIssues(raw: Json, task: TaskConfig, file: string, path: stri
     seen.set(providerName, id);
   }
   return issues;
+}
+
+/** CTS's rules for `terraform_cloud_workspace`: the mode, the pool only (and always) in agent mode, an exact version. */
+function workspaceIssues(ws: NonNullable<TaskConfig["terraform_cloud_workspace"]>, add: (field: string, message: string) => void): void {
+  const at = "terraform_cloud_workspace";
+  const mode = ws.execution_mode ?? "remote";
+  const pool = ws.agent_pool_id !== undefined || ws.agent_pool_name !== undefined;
+  if (mode !== "remote" && mode !== "agent") add(`${at}.execution_mode`, `must be "remote" or "agent", got "${mode}"`);
+  if (mode === "agent" && !pool) add(`${at}.execution_mode`, `"agent" requires agent_pool_id or agent_pool_name`);
+  if (mode !== "agent" && pool) add(ws.agent_pool_id !== undefined ? `${at}.agent_pool_id` : `${at}.agent_pool_name`, `is only allowed with execution_mode = "agent"`);
+  if (ws.terraform_version !== undefined && !/^\d+\.\d+\.\d+$/.test(ws.terraform_version)) {
+    add(`${at}.terraform_version`, `must be an exact version such as 1.9.5, got "${ws.terraform_version}"`);
+  }
 }
 
 function selectorIssues(body: Json, at: string, add: (field: string, message: string) => void): void {
@@ -89,9 +116,7 @@ function selectorIssues(body: Json, at: string, add: (field: string, message: st
 }
 
 function regexpIssue(pattern: unknown, at: string, add: (field: string, message: string) => void): void {
-  try {
-    new RegExp(String(pattern), "u");
-  } catch (error) {
-    add(at, `is not a valid regular expression: ${(error as Error).message}`);
-  }
+  // CTS compiles with Go's regexp package: RE2 syntax, RE2's error text.
+  const why = re2SyntaxError(String(pattern));
+  if (why !== undefined) add(at, `is not a valid RE2 regular expression: ${why}`);
 }

@@ -4,6 +4,7 @@
  */
 import { parse as parseHcl } from "@cdktf/hcl2json";
 import { readTextFile, resolvePath } from "../runtime/config-files.ts";
+import { evaluateHclValue, HclEvaluationError } from "./hcl-constant.ts";
 
 /** Variables from `files` (relative paths against `cwd`); throws with the file in the message. */
 export async function readVariableFiles(files: readonly string[], cwd: string): Promise<Record<string, string>> {
@@ -19,7 +20,20 @@ export async function readVariableFiles(files: readonly string[], cwd: string): 
       throw new Error(`cannot read variable file "${file}": ${(error as Error).message}`);
     }
     const syntax = file.endsWith(".json") ? "json" : "hcl";
-    for (const [key, value] of Object.entries(parsed)) out[key] = toExpression(value, syntax);
+    for (const [key, value] of Object.entries(parsed)) {
+      if (syntax === "json") {
+        out[key] = toExpression(value, syntax);
+        continue;
+      }
+      // CTS evaluates each value with no variables and no functions and keeps the result.
+      try {
+        out[key] = toExpression(evaluateHclValue(value), "json");
+      } catch (error) {
+        if (!(error instanceof HclEvaluationError)) throw error;
+        throw new Error(`cannot read variable file "${file}": "${key}" = ${toExpression(value, syntax)} cannot be evaluated ` +
+          `(variable files hold values: no variables, no functions): ${error.message}`);
+      }
+    }
   }
   return out;
 }

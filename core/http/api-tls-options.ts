@@ -1,7 +1,7 @@
 /**
  * @module The `tls {}` config block → the kernel's `httpListen.tls` (PEM contents, not paths).
  * File access is passed in, so this stays runtime-agnostic; core/cli/boot-daemon.ts passes
- * core/runtime/config-files.ts's `readTextFile` and `listRegularFiles`.
+ * core/runtime/config-files.ts's `readTextFile` and `listFilesUnder`.
  */
 import type { ApiTlsConfig } from "../plugin-api/mod.ts";
 import { CtsError, errorMessage } from "../plugin-api/mod.ts";
@@ -15,7 +15,7 @@ export interface ApiTlsListen {
 
 export interface TlsFileAccess {
   readText(path: string): Promise<string>;
-  /** Full paths of the regular files of `dir`. */
+  /** Full paths of the files under `dir`, subdirectories included (CTS walks `ca_path`). */
   listFiles(dir: string): Promise<string[]>;
 }
 
@@ -49,7 +49,13 @@ export async function apiTlsOptions(tls: ApiTlsConfig, files: TlsFileAccess): Pr
       throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot read tls.ca_path "${tls.ca_path}": ${errorMessage(error)}`);
     }
     const pems = await Promise.all(paths.map((path) => read(files, path, "ca_path")));
-    ca = pems.filter((pem) => pem.includes("-----BEGIN CERTIFICATE-----")).join("\n");
+    // As CTS (go-rootcerts): every file under the directory must hold PEM certificates.
+    pems.forEach((pem, index) => {
+      if (!pem.includes("-----BEGIN CERTIFICATE-----")) {
+        throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot read tls.ca_path "${tls.ca_path}": ${paths[index]} holds no PEM certificate`);
+      }
+    });
+    ca = pems.join("\n");
   }
   if (tls.verify_incoming && ca === undefined) {
     throw new CtsError("CTS_ERR_CONFIG_INVALID", "Cannot verify client certificates: tls.verify_incoming needs tls.ca_cert or tls.ca_path");

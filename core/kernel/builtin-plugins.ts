@@ -19,6 +19,7 @@ export const builtinPlugins: readonly BuiltinPlugin[] = [
   { id: "vault-client", load: () => import("../../plugins/vault-client/mod.ts") },
   // Drivers before the engine: a missing binary is reported before any task runs.
   { id: "driver-terraform", load: () => import("../../plugins/driver-terraform/mod.ts") },
+  { id: "driver-terraform-cloud", load: () => import("../../plugins/driver-terraform-cloud/mod.ts") },
   { id: "task-engine", load: () => import("../../plugins/task-engine/mod.ts") },
   { id: "task-store-memory", load: () => import("../../plugins/task-store-memory/mod.ts"), when: (config) => !config.high_availability },
   { id: "leadership-standalone", load: () => import("../../plugins/leadership-standalone/mod.ts"), when: (config) => !config.high_availability },

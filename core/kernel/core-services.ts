@@ -4,13 +4,16 @@
  * the shutdown request. `loggerToken` is not here: it is provided per plugin scope.
  */
 import {
-  configToken, conditionRegistryToken, driverRegistryToken, fileSystemToken, httpRouterToken, loggerToken,
+  configToken, conditionRegistryToken, driverRegistryToken, environmentToken, fileSystemToken, httpClientFactoryToken,
+  httpRouterToken, loggerToken,
   moduleInputRegistryToken, processRunnerToken, runOptionsToken, shutdownToken,
   type ConditionFactory, type CtsConfig, type DriverFactory, type FileSystem, type ModuleInputFactory,
   type ProcessRunner, type RunOptions, type Shutdown, type Token,
 } from "../plugin-api/mod.ts";
 import { KernelHttpRouter } from "../http/http-router.ts";
 import { createFileSystem } from "../runtime/file-system.ts";
+import { createHttpClientFactory } from "../runtime/http-client.ts";
+import { processEnvironment } from "../runtime/process-environment.ts";
 import { createProcessRunner } from "../runtime/process-runner.ts";
 import { ScopedContainer } from "./container/scoped-container.ts";
 import { NamedRegistry } from "./registries/named-registry.ts";
@@ -18,7 +21,7 @@ import { NamedRegistry } from "./registries/named-registry.ts";
 /** Every token the kernel provides, for the dependency graph (logger included: it is always there). */
 export const coreTokens: readonly Token<unknown>[] = [
   configToken, runOptionsToken, processRunnerToken, fileSystemToken, httpRouterToken, driverRegistryToken,
-  conditionRegistryToken, moduleInputRegistryToken, shutdownToken, loggerToken,
+  conditionRegistryToken, moduleInputRegistryToken, shutdownToken, loggerToken, httpClientFactoryToken, environmentToken,
 ];
 
 export interface CoreServicesOptions {
@@ -27,6 +30,8 @@ export interface CoreServicesOptions {
   readonly shutdown: Shutdown;
   readonly processRunner?: ProcessRunner;
   readonly fileSystem?: FileSystem;
+  /** @default the process environment */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface CoreServices {
@@ -48,6 +53,8 @@ export function createCoreServices(options: CoreServicesOptions): CoreServices {
   root.provide(processRunnerToken, options.processRunner ?? createProcessRunner());
   root.provide(fileSystemToken, fileSystem);
   root.provide(httpRouterToken, router);
+  root.provide(httpClientFactoryToken, createHttpClientFactory());
+  root.provide(environmentToken, options.environment ?? processEnvironment());
   root.provide(driverRegistryToken, drivers);
   root.provide(conditionRegistryToken, conditions);
   root.provide(moduleInputRegistryToken, moduleInputs);

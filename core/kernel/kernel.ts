@@ -39,6 +39,8 @@ export interface KernelOptions {
   /** Replace the real adapters (a plugin testkit may pass recording ones). */
   readonly processRunner?: ProcessRunner;
   readonly fileSystem?: FileSystem;
+  /** What environmentToken provides. @default the process environment */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
 }
 
 export type KernelState = "created" | "initialized" | "running" | "stopping" | "stopped" | "failed";
@@ -62,6 +64,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     shutdown,
     ...(options.processRunner ? { processRunner: options.processRunner } : {}),
     ...(options.fileSystem ? { fileSystem: options.fileSystem } : {}),
+    ...(options.environment ? { environment: options.environment } : {}),
   });
   const firstSource = options.config.sources?.[0];
   const loaded = await loadPlugins({

@@ -27,6 +27,7 @@ export type * from "./src/services/file-system.ts";
 export type * from "./src/services/task-store.ts";
 export type * from "./src/services/task-manager.ts";
 export type * from "./src/services/http-router.ts";
+export type * from "./src/services/http-client.ts";
 export type * from "./src/services/shutdown.ts";
 export type * from "./src/services/leadership.ts";
 export type * from "./src/services/vault-secrets.ts";

@@ -2,7 +2,7 @@
  * @module Read-only file access for the CLI and the config loader, which run before any kernel
  * (and so before the plugin-facing FileSystem service) exists.
  */
-import { readdir, readFile, stat } from "node:fs/promises";
+import { lstat, readdir, readFile, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 
 export type PathKind = "file" | "dir" | "other" | "missing";
@@ -27,6 +27,21 @@ export async function listRegularFiles(dir: string): Promise<string[]> {
   for (const name of names) {
     const full = join(dir, name);
     if ((await pathKind(full)) === "file") files.push(full);
+  }
+  return files;
+}
+
+/**
+ * Files under `dir`, subdirectories included, sorted, as Go's filepath.Walk visits them (which CTS
+ * uses for a TLS `ca_path`): symlinks to files count, symlinked directories are not entered.
+ */
+export async function listFilesUnder(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  const names = (await readdir(dir)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const name of names) {
+    const full = join(dir, name);
+    if ((await lstat(full)).isDirectory()) files.push(...await listFilesUnder(full));
+    else if ((await pathKind(full)) === "file") files.push(full);
   }
   return files;
 }

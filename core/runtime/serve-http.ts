@@ -112,6 +112,8 @@ async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
   const { handler, abortAll } = trackInFlight(options.fetch);
   const tls = options.tls;
   let server;
+  // Deno's node:https verifies with rustls, which tries every CA of a name; Node's OpenSSL needs help.
+  const recheckClients = tls?.requestCert === true && tls.ca !== undefined && !("Deno" in globalThis);
   if (tls) {
     const https = await import("node:https");
     server = createAdaptorServer({
@@ -123,9 +125,18 @@ async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
         key: tls.key,
         ...(tls.ca !== undefined ? { ca: tls.ca } : {}),
         requestCert: tls.requestCert ?? false,
-        rejectUnauthorized: tls.requestCert ?? false,
+        // With recheckClients the verdict is OpenSSL's (or its one re-check) in secureConnection below.
+        rejectUnauthorized: (tls.requestCert ?? false) && !recheckClients,
       },
     });
+    if (recheckClients) {
+      const { clientCertificateAccepted, pemCertificates } = await import("./client-cert-issuers.ts");
+      const cas = pemCertificates(tls.ca!);
+      // Prepended: runs before the HTTP layer reads a byte from the connection.
+      (server as import("node:https").Server).prependListener("secureConnection", (socket) => {
+        if (!clientCertificateAccepted(socket, cas)) socket.destroy();
+      });
+    }
   } else {
     server = createAdaptorServer({ fetch: handler, hostname });
   }

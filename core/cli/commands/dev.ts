@@ -8,6 +8,8 @@ import { runDaemon } from "./start.ts";
 import { createFileSystem } from "../../runtime/file-system.ts";
 import { errorMessage, type FileSystem } from "../../plugin-api/mod.ts";
 import { startConsulDevServer, type ConsulDevServer } from "../../../plugins/consul-dev-server/src/consul-dev-server.ts";
+import type { TfcDevServer } from "../../dev-servers/tfc/mod.ts";
+import { DEV_DRIVERS, type DevDriver, startDevTfc, tfcDriverBlock, tfcInstructions } from "../dev-tfc.ts";
 
 const TASK_NAME = "demo-services";
 
@@ -45,7 +47,7 @@ async function registerDemoServices(consul: ConsulDevServer): Promise<void> {
 }
 
 /** The demo config: CTS syntax, as a user would write it. */
-export function demoConfig(options: { consulAddress: string; apiPort: number; dir: string; module: string }): string {
+export function demoConfig(options: { consulAddress: string; apiPort: number; dir: string; module: string; tfc?: TfcDevServer }): string {
   const q = (text: string) => JSON.stringify(text);
   return `# Written by \`cts-runtime dev\`. It is an ordinary CTS config: copy it to start from.
 log_level   = "INFO"
@@ -56,10 +58,10 @@ consul {
   address = ${q(options.consulAddress)}
 }
 
-# Terraform (or OpenTofu) from PATH; state goes to the embedded Consul's KV store.
+${options.tfc ? tfcDriverBlock(options.tfc) : `# Terraform (or OpenTofu) from PATH; state goes to the embedded Consul's KV store.
 driver "terraform" {
   log = false
-}
+}`}
 
 buffer_period {
   enabled = true
@@ -80,15 +82,18 @@ task {
 `;
 }
 
-function instructions(consul: ConsulDevServer, apiUrl: string, dir: string): string {
+function instructions(consul: ConsulDevServer, apiUrl: string, dir: string, tfc?: TfcDevServer): string {
   const register = `curl -X PUT --data '{"ID":"web-3","Name":"web","Address":"10.0.0.13","Port":80}' ${consul.url}/v1/agent/service/register`;
   return [
     "",
     "==> cts-runtime dev is running",
-    `    Embedded Consul:     ${consul.url}  (state: KV consul-terraform-sync/terraform-env:${TASK_NAME})`,
+    tfc
+      ? `    Embedded Consul:     ${consul.url}`
+      : `    Embedded Consul:     ${consul.url}  (state: KV consul-terraform-sync/terraform-env:${TASK_NAME})`,
+    ...(tfc ? tfcInstructions(tfc, TASK_NAME) : []),
     `    cts-runtime API:     ${apiUrl}/v1/status/tasks`,
     `    Config:              ${dir}/cts-demo.hcl`,
-    `    Generated Terraform: ${dir}/sync-tasks/${TASK_NAME}/`,
+    ...(tfc ? [] : [`    Generated Terraform: ${dir}/sync-tasks/${TASK_NAME}/`]),
     `    Task output:         ${dir}/services.txt`,
     "",
     "    Register another web instance, then look at services.txt again:",
@@ -112,11 +117,18 @@ const devCommand: CliCommand = {
     { name: "dir", type: "string", default: "cts-demo", placeholder: "<path>", help: "Where the demo config, task files and output go." },
     { name: "consul-port", type: "int", default: 8500, help: "Port of the embedded Consul (a free one if busy; 0 = any)." },
     { name: "port", type: "int", default: 8558, help: "Port of the cts-runtime API." },
+    { name: "driver", type: "string", default: "terraform", placeholder: "<name>", help: "terraform, or terraform-cloud to run the task in the embedded HCP Terraform server." },
+    { name: "tfc-port", type: "int", default: 0, help: "Port of the embedded HCP Terraform server with -driver=terraform-cloud (0 = any)." },
   ],
   async run(args, io) {
     const fs = createFileSystem(io.cwd);
     const dir = fs.resolve(String(args.flags["dir"] ?? "cts-demo"));
     const apiPort = Number(args.flags["port"] ?? 8558);
+    const driver = String(args.flags["driver"] ?? "terraform") as DevDriver;
+    if (!DEV_DRIVERS.includes(driver)) {
+      io.err(`==> Error: -driver must be one of ${DEV_DRIVERS.join(", ")}, got ${JSON.stringify(driver)}\n`);
+      return ExitCode.flagParseError;
+    }
     const module = await findDemoModule(fs);
     if (!module) {
       io.err("==> Error: Cannot start the demo: examples/demo/module is missing (run `cts-runtime dev` from a checkout)\n");
@@ -129,26 +141,29 @@ const devCommand: CliCommand = {
       io.err(`==> Error: Cannot start the embedded Consul: ${errorMessage(error)}\n`);
       return ExitCode.runtimeError;
     }
+    let tfc: TfcDevServer | undefined;
     try {
+      if (driver === "terraform-cloud") tfc = await startDevTfc(Number(args.flags["tfc-port"] ?? 0));
       await registerDemoServices(consul);
       await fs.mkdir(dir);
       await fs.writeText(fs.resolve(dir, "demo.tfvars"), `output_file = ${JSON.stringify(`${dir}/services.txt`)}\n`);
       const configPath = fs.resolve(dir, "cts-demo.hcl");
-      await fs.writeText(configPath, demoConfig({ consulAddress: consul.address, apiPort, dir, module }));
+      await fs.writeText(configPath, demoConfig({ consulAddress: consul.address, apiPort, dir, module, ...(tfc ? { tfc } : {}) }));
       return await runDaemon({
         configPaths: [{ kind: "file", path: configPath }],
         runOptions: { mode: "daemon", inspectTasks: [], resetStorage: false },
-        io,
+        io: tfc ? { ...io, env: { ...io.env, TFC_TOKEN: tfc.token } } : io,
         onRunning: (daemon) => {
           // The real port (with -port=0), reachable on loopback whatever address the API binds.
           const apiUrl = (daemon.kernel.httpUrl ?? `http://127.0.0.1:${apiPort}`).replace("://0.0.0.0:", "://127.0.0.1:");
-          io.out(instructions(consul, apiUrl, dir));
+          io.out(instructions(consul, apiUrl, dir, tfc));
         },
       });
     } catch (error) {
       io.err(`==> Error: ${errorMessage(error)}\n`);
       return ExitCode.runtimeError;
     } finally {
+      await tfc?.stop();
       await consul.stop();
     }
   },

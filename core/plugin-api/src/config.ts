@@ -154,6 +154,16 @@ export type ModuleInputConfig =
   | ({ readonly type: "services" } & ServicesSelectorConfig)
   | ({ readonly type: "consul-kv" } & ConsulKvSelectorConfig);
 
+/** CTS Enterprise's task block for the terraform-cloud driver; only non-empty fields are present. */
+export interface TerraformCloudWorkspaceConfig {
+  /** `remote` (default) or `agent`. */
+  readonly execution_mode?: string;
+  readonly agent_pool_id?: string;
+  readonly agent_pool_name?: string;
+  /** Exact `x.y.z`; the deprecated task `terraform_version` lands here when the block has none. */
+  readonly terraform_version?: string;
+}
+
 export interface TaskConfig {
   readonly name: string;
   readonly description: string;
@@ -175,6 +185,8 @@ export interface TaskConfig {
   readonly driver: string;
   /** CTS's deprecated `services` field as written (reported by the status API and run events). */
   readonly services?: readonly string[];
+  /** `terraform_cloud_workspace {}`, when set (config rules allow it only with the terraform-cloud driver). */
+  readonly terraform_cloud_workspace?: TerraformCloudWorkspaceConfig;
 }
 
 export interface PluginReferenceConfig {

@@ -5,6 +5,7 @@ import type { DriverFactory } from "./driver.ts";
 import type { Registry } from "./registry.ts";
 import type { ConsulClient } from "./services/consul-client.ts";
 import type { FileSystem } from "./services/file-system.ts";
+import type { HttpClientFactory } from "./services/http-client.ts";
 import type { HttpRouter } from "./services/http-router.ts";
 import type { Logger } from "./services/logger.ts";
 import type { ProcessRunner } from "./services/process-runner.ts";
@@ -23,6 +24,10 @@ export const configToken: Token<CtsConfig> = createToken("core.config");
 export const runOptionsToken: Token<RunOptions> = createToken("core.runOptions");
 export const processRunnerToken: Token<ProcessRunner> = createToken("core.processRunner");
 export const fileSystemToken: Token<FileSystem> = createToken("core.fileSystem");
+/** Outbound HTTP(S) clients with TLS settings. */
+export const httpClientFactoryToken: Token<HttpClientFactory> = createToken("core.httpClients");
+/** The daemon's environment variables (read-only), for drivers' env fallbacks such as TFC_TOKEN. */
+export const environmentToken: Token<Readonly<Record<string, string | undefined>>> = createToken("core.environment");
 export const httpRouterToken: Token<HttpRouter> = createToken("core.httpRouter");
 export const driverRegistryToken: Token<Registry<DriverFactory>> = createToken("core.driverRegistry");
 export const conditionRegistryToken: Token<Registry<ConditionFactory>> = createToken("core.conditionRegistry");

@@ -18,6 +18,12 @@ export interface InspectPlan {
   readonly url?: string;
 }
 
+/** What `apply` may report (a local driver reports nothing). */
+export interface ApplyResult {
+  /** Where the run can be seen, e.g. an HCP Terraform run URL; shown in the task's event. */
+  readonly url?: string;
+}
+
 /** One task's driver instance, created when the task is created and disposed when it is deleted. */
 export interface Driver {
   /** Prepares the task's workspace (files, `terraform init`, workspace, validate). Re-run when the task changes. */
@@ -27,7 +33,7 @@ export interface Driver {
   /** Plans without changing anything. */
   plan(signal: AbortSignal): Promise<InspectPlan>;
   /** Applies the rendered inputs. */
-  apply(signal: AbortSignal): Promise<void>;
+  apply(signal: AbortSignal): Promise<void | ApplyResult>;
   /** Destroys what the task created (not called by CTS flows; offered for completeness). */
   destroy(signal: AbortSignal): Promise<void>;
   /** E.g. `terraform 1.11.4`. */

@@ -9,7 +9,9 @@ import { parseTaskVariables } from "./parse-task-variables.ts";
 import { renderMainTf } from "./render-main-tf.ts";
 import { renderModuleVariablesTf, renderVariablesAutoTfvars } from "./render-module-variables.ts";
 import { renderProvidersTfvars } from "./render-providers-tfvars.ts";
+import { renderTfvarsTemplate } from "./render-tfvars-template.ts";
 import { renderVariablesTf } from "./render-variables-tf.ts";
+import { tfvarsTemplates } from "./tfvars-templates.ts";
 import {
   isLocalModuleSource, renderedInputs, type RootModuleModel, taskProviders, taskRequiredProviders,
 } from "./root-module-model.ts";
@@ -39,6 +41,7 @@ export async function buildRootModuleModel(source: RootModuleSource): Promise<Ro
     requiredProviders: taskRequiredProviders(providers, source.options.required_providers),
     backend: resolveBackend(source.options, source.consul),
     variables: await parseTaskVariables(task.variables),
+    templates: tfvarsTemplates(task),
   };
 }
 
@@ -50,5 +53,6 @@ export function renderRootModuleFiles(model: RootModuleModel): Record<string, st
     "variables.module.tf": renderModuleVariablesTf(model),
     "variables.auto.tfvars": renderVariablesAutoTfvars(model),
     "providers.auto.tfvars": renderProvidersTfvars(model),
+    "terraform.tfvars.tmpl": renderTfvarsTemplate(model),
   };
 }

@@ -3,7 +3,8 @@
  * and `consul_kv` when rendered) and one object variable per provider.
  *
  * The `services` type is CTS's "service definition protocol v0" attribute for attribute, so every
- * module written for CTS accepts it.
+ * module written for CTS accepts it; comments and descriptions are CTS's too (modules' docs and
+ * `terraform console` users see them).
  */
 import { alignAttributes, quoteHclString } from "./hcl-value.ts";
 import { inferHclType } from "./hcl-type.ts";
@@ -12,7 +13,7 @@ import type { ProviderModel, RootModuleModel } from "./root-module-model.ts";
 
 const SERVICES_VARIABLE = `# Service definition protocol v0
 variable "services" {
-  description = "Consul service instances the task watches, keyed by id.node[.namespace].datacenter"
+  description = "Consul services monitored by Consul-Terraform-Sync"
   type = map(
     object({
       id        = string
@@ -38,14 +39,16 @@ variable "services" {
 }
 `;
 
-const CATALOG_SERVICES_VARIABLE = `variable "catalog_services" {
-  description = "Consul catalog service names and their tags"
+const CATALOG_SERVICES_VARIABLE = `# Catalog Services definition protocol v0
+variable "catalog_services" {
+  description = "Consul catalog service names and list of all known tags for a given service"
   type        = map(list(string))
 }
 `;
 
-const CONSUL_KV_VARIABLE = `variable "consul_kv" {
-  description = "Consul KV keys and their values"
+const CONSUL_KV_VARIABLE = `# Consul KV definition protocol v0
+variable "consul_kv" {
+  description = "Consul KV pair"
   type        = map(string)
 }
 `;

@@ -4,6 +4,7 @@
  */
 import type { ProviderConfig, TaskConfig } from "../../../core/plugin-api/mod.ts";
 import type { BackendBlock } from "./backend.ts";
+import type { TfvarsTemplate } from "./tfvars-templates.ts";
 
 export interface ProviderModel {
   readonly name: string;
@@ -31,6 +32,8 @@ export interface RootModuleModel {
   readonly backend?: BackendBlock;
   /** Task variables, parsed to plain values. */
   readonly variables: Readonly<Record<string, unknown>>;
+  /** The Consul-data templates, in CTS's order (terraform.tfvars.tmpl and the terraform.tfvars layout). */
+  readonly templates: readonly TfvarsTemplate[];
 }
 
 /** True for module sources Terraform reads from the local file system. */

@@ -11,6 +11,7 @@ import { buildRootModuleModel, renderRootModuleFiles } from "./build-root-module
 import type { TerraformOptions } from "./options.ts";
 import { renderTfvars } from "./render-tfvars.ts";
 import { sensitiveProviderVariables } from "./render-providers-tfvars.ts";
+import { tfvarsTemplates } from "./tfvars-templates.ts";
 import { isLocalModuleSource, type RootModuleModel } from "./root-module-model.ts";
 import type { TerraformBinary, TerraformVersion } from "./terraform-binary.ts";
 import { TerraformCli } from "./terraform-cli.ts";
@@ -66,7 +67,8 @@ export class TerraformDriver implements Driver {
     }
     // Until the first render, an empty services map keeps validate and plan non-interactive.
     if (!(await fs.exists(this.#path("terraform.tfvars")))) {
-      await fs.writeText(this.#path("terraform.tfvars"), renderTfvars(task.name, task.description, { services: {} }), { mode: FILE_MODE });
+      const empty = renderTfvars(task.name, task.description, { services: {} }, model.templates);
+      await fs.writeText(this.#path("terraform.tfvars"), empty, { mode: FILE_MODE });
     }
     this.#model = model;
     const cli = new TerraformCli({
@@ -120,7 +122,9 @@ export class TerraformDriver implements Driver {
 
   async render(inputs: TaskInputs, _signal: AbortSignal): Promise<void> {
     const task = this.#task;
-    await this.#deps.fs.writeText(this.#path("terraform.tfvars"), renderTfvars(task.name, task.description, inputs), { mode: FILE_MODE });
+    const templates = this.#model?.templates ?? tfvarsTemplates(task);
+    const content = renderTfvars(task.name, task.description, inputs, templates);
+    await this.#deps.fs.writeText(this.#path("terraform.tfvars"), content, { mode: FILE_MODE });
   }
 
   async plan(signal: AbortSignal): Promise<InspectPlan> {

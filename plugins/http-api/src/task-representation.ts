@@ -88,6 +88,8 @@ export function toApiTask(task: TaskConfig): ApiObject {
   out.module_input = moduleInput;
   out.name = task.name;
   out.providers = [...task.providers];
+  // CTS shows the block only when a field is set (api/representation.go).
+  if (task.terraform_cloud_workspace) out.terraform_cloud_workspace = { ...task.terraform_cloud_workspace };
   out.variables = { ...task.variables };
   out.version = task.version;
   return out;

@@ -9,6 +9,7 @@ import { consulQuery, type ConsulQuery, type InputContext } from "../../../core/
 import { buildCatalogServices, sameServiceNames } from "./catalog-services-map.ts";
 import type { CatalogServicesBody } from "./consul-responses.ts";
 import type { CatalogServicesOptions } from "./input-options.ts";
+import type { Re2Pattern } from "../../../core/config/re2-pattern.ts";
 import { compileRe2 } from "./re2-regexp.ts";
 import { RenderingSource } from "./rendering-source.ts";
 import { compareStrings } from "./services-map.ts";
@@ -34,7 +35,7 @@ export function catalogServicesNodeMetaQuery(options: CatalogServicesOptions): C
 
 export class CatalogServicesSource extends RenderingSource<CatalogServices> {
   readonly #options: CatalogServicesOptions;
-  readonly #matcher: RegExp;
+  readonly #matcher: Re2Pattern;
 
   constructor(options: CatalogServicesOptions, triggers: boolean) {
     super({ variable: options.render ? "catalog_services" : undefined, triggers });

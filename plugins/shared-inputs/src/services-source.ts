@@ -10,6 +10,7 @@
 import { consulQuery, type ConsulQuery, type InputContext, type ServiceInstance } from "../../../core/plugin-api/mod.ts";
 import type { CatalogServicesBody, ServiceEntryBody } from "./consul-responses.ts";
 import type { ServicesOptions } from "./input-options.ts";
+import type { Re2Pattern } from "../../../core/config/re2-pattern.ts";
 import { compileRe2 } from "./re2-regexp.ts";
 import { RenderingSource } from "./rendering-source.ts";
 import { buildServicesMap } from "./services-map.ts";
@@ -39,7 +40,7 @@ export function catalogServicesQuery(options: { readonly datacenter: string; rea
 
 export class ServicesSource extends RenderingSource<ServicesMap> {
   readonly #options: ServicesOptions;
-  readonly #matcher: RegExp | undefined;
+  readonly #matcher: Re2Pattern | undefined;
   readonly #health = new Map<string, HealthSubscription>();
   #catalogSeen = false;
   /** Set while the name set is being changed, so partial states never render. */

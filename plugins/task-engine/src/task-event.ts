@@ -6,12 +6,32 @@ export interface EventStart {
   readonly trigger: TriggerReason;
   readonly instanceId: string;
   readonly startedAt: Date;
+  /** `config.source`; defaults to the task's module as written. */
+  readonly source?: string;
+}
+
+/**
+ * The module CTS reports in events: its Terraform driver replaces a `./` or `../` module with that
+ * path joined onto the daemon's working directory before the first run, so events name the absolute path.
+ */
+export function reportedSource(module: string, resolve: (path: string) => string): string {
+  return module.startsWith("./") || module.startsWith("../") ? resolve(module) : module;
+}
+
+/** A run starting now; `ctx` gives the instance id and the daemon's working directory. */
+export function eventStart(
+  task: TaskConfig,
+  trigger: TriggerReason,
+  ctx: { readonly instanceId: string; readonly fileSystem: { resolve(path: string): string } },
+): EventStart {
+  const source = reportedSource(task.module, (path) => ctx.fileSystem.resolve(path));
+  return { task, trigger, instanceId: ctx.instanceId, startedAt: new Date(), source };
 }
 
 /** Finishes an event; `error` undefined means success. */
 export function finishEvent(
   start: EventStart,
-  outcome: { readonly error?: string; readonly skipped?: boolean },
+  outcome: { readonly error?: string; readonly skipped?: boolean; readonly url?: string },
   endedAt: Date = new Date(),
 ): TaskEvent {
   return {
@@ -21,10 +41,11 @@ export function finishEvent(
     end_time: endedAt.toISOString(),
     task_name: start.task.name,
     error: outcome.error === undefined ? null : { message: outcome.error },
-    config: { providers: [...start.task.providers], services: deprecatedServices(start.task), source: start.task.module },
+    config: { providers: [...start.task.providers], services: deprecatedServices(start.task), source: start.source ?? start.task.module },
     trigger: start.trigger,
     instance_id: start.instanceId,
     ...(outcome.skipped ? { skipped: true } : {}),
+    ...(outcome.url ? { url: outcome.url } : {}),
   };
 }
 

@@ -16,7 +16,7 @@ import { withRetries } from "./retry.ts";
 import { HaltedError, missingInputsText, stoppedError } from "./run-guards.ts";
 import { RunQueue, type RunRequest } from "./run-queue.ts";
 import { RunState } from "./run-state.ts";
-import { finishEvent, pushEvent } from "./task-event.ts";
+import { eventStart, finishEvent, pushEvent } from "./task-event.ts";
 
 /** Applies are never cancelled half-way (a half-written apply is worse than a late stop). */
 const NEVER_ABORTED: AbortSignal = new AbortController().signal;
@@ -253,7 +253,7 @@ export class TaskRuntime {
   async #execute(request: RunRequest): Promise<TaskEvent | undefined> {
     const task = this.#config;
     if (this.#deleting || !task.enabled) return undefined;
-    const start = { task, trigger: request.reason, instanceId: this.#ctx.instanceId, startedAt: new Date() };
+    const start = eventStart(task, request.reason, this.#ctx);
     if (this.#inputsRejected !== undefined) {
       return this.#record(finishEvent(start, { error: `Cannot run task "${task.name}": its Consul data never arrived: ${this.#inputsRejected}` }));
     }
@@ -270,7 +270,9 @@ export class TaskRuntime {
     if (!request.force && this.#runState.unchanged(fingerprint)) {
       // CTS records "no changes" for scheduled runs; a new leader records that it skipped the apply.
       if (request.reason.kind === "schedule" || request.reason.kind === "leader") {
-        this.#logger.info("inputs unchanged since the last apply, apply skipped", { trigger: request.reason.kind });
+        this.#logger.info(request.reason.kind === "schedule"
+          ? "scheduled task triggered but had no changes" // CTS's wording (tasks_manager.go)
+          : "inputs unchanged since the last apply, apply skipped", { trigger: request.reason.kind });
         return this.#record(finishEvent(start, { skipped: true }));
       }
       this.#logger.debug("inputs unchanged since the last apply, run dropped", { trigger: request.reason.kind });
@@ -279,6 +281,7 @@ export class TaskRuntime {
     // CTS's wording (tasks_manager.go), which operators alert on; our fields follow.
     this.#logger.info("executing task", { trigger: request.reason.kind, ...detail(request.reason) });
     let error: string | undefined;
+    let url: string | undefined;
     try {
       await this.#ctx.limiter.run(async () => {
         // Waiting for a slot can outlast leadership or the process; a run that has not started yet is skipped.
@@ -288,8 +291,9 @@ export class TaskRuntime {
         await this.prepare();
         const driver = this.#driver!;
         await driver.render(inputs, this.#ctx.signal);
-        await withRetries(() => driver.apply(NEVER_ABORTED), request.retries ? 2 : 0, this.#ctx.signal, (retry, cause) =>
+        const applied = await withRetries(() => driver.apply(NEVER_ABORTED), request.retries ? 2 : 0, this.#ctx.signal, (retry, cause) =>
           this.#logger.warn("apply failed, retrying", { retry, error: errorMessage(cause) }));
+        url = applied ? applied.url : undefined;
       });
     } catch (cause) {
       if (cause instanceof HaltedError) return undefined;
@@ -299,7 +303,7 @@ export class TaskRuntime {
     }
     await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed");
     if (error === undefined) this.#logger.info("task completed");
-    return this.#record(finishEvent(start, { error }));
+    return this.#record(finishEvent(start, { error, ...(url ? { url } : {}) }));
   }
 
   async #record(event: TaskEvent): Promise<TaskEvent> {

@@ -217,12 +217,12 @@ describe("errors name file, field and expectation, all at once", () => {
   test("problems in several files are reported together with global task indexes", async () => {
     const cwd = dir({
       "a.hcl": `${TASK("ok")}\nconsul {\n  adress = "x"\n}\n`,
-      "b.hcl": `port = true\n${TASK("bad name")}`,
+      "b.hcl": `port = "eighty"\n${TASK("bad name")}`,
     });
     const issues = await issuesOf(load(cwd, [{ kind: "file", path: "a.hcl" }, { kind: "file", path: "b.hcl" }]));
     expect(issues).toEqual([
       { file: "a.hcl", path: "consul.adress", message: `unknown field "adress" (did you mean "address"?)` },
-      { file: "b.hcl", path: "port", message: "must be a whole number, got boolean true" },
+      { file: "b.hcl", path: "port", message: `must be a whole number, got "eighty"` },
     ]);
   });
 
@@ -240,7 +240,7 @@ describe("errors name file, field and expectation, all at once", () => {
     expect(byPath["task[1].name"]?.message).toContain("is not valid");
     expect(byPath["task[1].condition.schedule.cron"]?.message).toContain("is not a valid cron expression");
     expect(byPath["task[1].module_input[1].services"]?.message).toContain(`"services" is already provided by module_input[0].services`);
-    expect(byPath["task[2].condition.services.regexp"]?.message).toContain("is not a valid regular expression");
+    expect(byPath["task[2].condition.services.regexp"]?.message).toContain("is not a valid RE2 regular expression");
     expect(byPath["task[2].description"]?.message).toContain("only allowed in terraform_provider blocks");
   });
 
@@ -289,10 +289,10 @@ describe("errors name file, field and expectation, all at once", () => {
   });
 
   test("the error message lists every issue", async () => {
-    const cwd = dir({ "a.hcl": `port = "x"\nid = 3\n` });
+    const cwd = dir({ "a.hcl": `port = "x"\nid = ["a", "b"]\n` });
     await expect(load(cwd, [{ kind: "file", path: "a.hcl" }])).rejects.toThrow(
       "Cannot load configuration: 2 errors\n  * a.hcl: port: must be a whole number, got \"x\"\n" +
-        "  * a.hcl: id: must be a string, got number 3",
+        "  * a.hcl: id: must be a string, got a list",
     );
   });
 });
@@ -386,6 +386,17 @@ describe("beyond CTS and HCL details", () => {
       VAULT_ADDR: "http://127.0.0.1:8200", REGION: "eu-west-1",
     });
     expect(config.terraform_providers[0]!.arguments.region).toBe("eu-west-1");
+  });
+
+  test("the Vault token falls back to VAULT_TOKEN, then to ~/.vault-token, as in CTS", async () => {
+    const home = dir({ ".vault-token": "hvs.from-home-file\n" });
+    const cwd = dir({ "a.hcl": `vault {\n  address = "http://127.0.0.1:8200"\n}\n` });
+    const fromFile = (await load(cwd, [{ kind: "file", path: "a.hcl" }], { HOME: home })).config.vault!;
+    expect(fromFile).toMatchObject({ token: "hvs.from-home-file", renew_token: true });
+    const fromEnv = (await load(cwd, [{ kind: "file", path: "a.hcl" }], { HOME: home, VAULT_TOKEN: "hvs.env" })).config.vault!;
+    expect(fromEnv.token).toBe("hvs.env");
+    const withAgentFile = dir({ "a.hcl": `vault {\n  address = "http://127.0.0.1:8200"\n  vault_agent_token_file = "/run/agent-token"\n}\n` });
+    expect((await load(withAgentFile, [{ kind: "file", path: "a.hcl" }], { HOME: home })).config.vault!.token).toBe("");
   });
 
   test("{{ with secret }} in task_env and nested values needs Vault too, each named by its path", async () => {

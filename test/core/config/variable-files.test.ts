@@ -5,18 +5,17 @@ import { describe, expect, it } from "vitest";
 import { readVariableFiles, toExpression } from "../../../core/config/variable-files.ts";
 
 describe("variable_files → HCL expressions", () => {
-  it("keeps HCL template escapes and interpolations as written", async () => {
+  it("keeps HCL template escapes as written", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "varfiles-"));
     await writeFile(
       path.join(dir, "a.tfvars"),
-      'literal = "lit $${z}"\nquoted = "say \\"hi\\"\\n"\nref = var.other\nlist = ["p", "$${q}"]\n',
+      'literal = "lit $${z}"\nquoted = "say \\"hi\\"\\n"\nlist = ["p", "$${q}"]\n',
     );
     const variables = await readVariableFiles(["a.tfvars"], dir);
     // Each value is the expression Terraform reads back as the user's value: `lit ${z}`, not `lit $${z}`.
     expect(variables).toEqual({
       literal: '"lit $${z}"',
       quoted: '"say \\"hi\\"\\n"',
-      ref: "var.other",
       list: '["p","$${q}"]',
     });
   });

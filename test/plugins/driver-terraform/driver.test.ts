@@ -53,7 +53,7 @@ describe("terraform driver", () => {
       [provider("terraform", { task_env: { ECHO_TOKEN: "from-task-env" } })],
     );
     await driver.init(signal);
-    for (const file of ["main.tf", "variables.tf", "variables.module.tf", "variables.auto.tfvars", "providers.auto.tfvars", "terraform.tfvars"]) {
+    for (const file of ["main.tf", "variables.tf", "variables.module.tf", "variables.auto.tfvars", "providers.auto.tfvars", "terraform.tfvars", "terraform.tfvars.tmpl"]) {
       expect(existsSync(join(dir, "work", file)), file).toBe(true);
     }
     expect(await driver.version()).toMatch(/^terraform \d+\.\d+\.\d+/);

@@ -1,6 +1,6 @@
 /** Every generated file (all golden variants, and random values) is `terraform fmt`-clean. */
 import { execFileSync, spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { encodeHclValue } from "../../../plugins/driver-terraform/src/hcl-value.ts";
@@ -12,12 +12,19 @@ const env = terraformTestEnv();
 const dir = tempDir("fmt");
 afterAll(() => dir.remove());
 
-test("the golden files pass terraform fmt -check", () => {
-  const result = spawnSync("terraform", ["fmt", "-check", "-diff", "-recursive", join(import.meta.dirname, "golden")], {
-    env, encoding: "utf8",
-  });
-  expect(result.stdout + result.stderr.replace(/.*CLI configuration[\s\S]*?╵\n?/g, "")).toBe("");
-  expect(result.status).toBe(0);
+test("the golden files pass terraform fmt -check, terraform.tfvars up to CTS's unaligned entries", () => {
+  const copy = join(dir.path, "golden");
+  cpSync(join(import.meta.dirname, "golden"), copy, { recursive: true });
+  execFileSync("terraform", ["fmt", "-recursive", copy], { env, stdio: "pipe" });
+  const files = readdirSync(copy, { recursive: true, encoding: "utf8" }).filter((file) => /\.(tf|tfvars)$/.test(file));
+  expect(files.length).toBeGreaterThan(20);
+  for (const file of files) {
+    const written = readFileSync(join(import.meta.dirname, "golden", file), "utf8");
+    const formatted = readFileSync(join(copy, file), "utf8");
+    // CTS renders catalog_services and consul_kv entries one `"key" = value` a line, unaligned.
+    const unaligned = (text: string) => file.endsWith("terraform.tfvars") ? text.replace(/^(  "[^\n]*?") +=/gm, "$1 =") : text;
+    expect(unaligned(formatted), file).toBe(written);
+  }
 });
 
 test("random nested values encode fmt-clean, with their inferred types", () => {

@@ -19,7 +19,7 @@ describe("generated files match the golden files", () => {
       const model = await buildRootModuleModel(goldenCase.source);
       const files = {
         ...renderRootModuleFiles(model),
-        "terraform.tfvars": renderTfvars(model.taskName, model.description, goldenCase.inputs),
+        "terraform.tfvars": renderTfvars(model.taskName, model.description, goldenCase.inputs, model.templates),
       };
       const dir = join(goldenDir, name);
       if (update) mkdirSync(dir, { recursive: true });

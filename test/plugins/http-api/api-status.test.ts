@@ -3,6 +3,7 @@
  * over the real task engine: scheduled tasks (never due during the test) run only when asked,
  * and the recording driver fails the tasks named "once" and "bad".
  */
+import { join } from "node:path";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consulClientToken, consulQuery, type TaskManager } from "../../../core/plugin-api/mod.ts";
@@ -70,7 +71,8 @@ describe("status API", () => {
     expect(Object.keys(withEvents)).toEqual(["bad"]);
     expect(withEvents.bad.events).toHaveLength(2);
     expect(withEvents.bad.events[0]).toMatchObject({ success: false, task_name: "bad", error: { message: expect.stringContaining("configured to fail") } });
-    expect(withEvents.bad.events[0].config).toEqual({ providers: ["null"], services: [], source: "./m" });
+    // CTS reports a ./ module as the absolute path its driver made of it (joined onto the daemon's CWD).
+    expect(withEvents.bad.events[0].config).toEqual({ providers: ["null"], services: [], source: join(process.cwd(), "m") });
   });
 
   it("filters by status (case-insensitive); a filtered-out named task gives {}", async () => {

@@ -156,6 +156,8 @@ describe("schedule condition with a module input", () => {
     await waitFor(() => recorded("apply", "s-cron")[0], "start-up apply");
     const skipped = await waitFor(() => harness!.manager.get("s-cron")!.events.find((event) => event.trigger?.kind === "schedule"), "a scheduled run");
     expect(skipped).toMatchObject({ success: true, skipped: true });
+    // CTS pins: the tick without changes logs "scheduled task triggered but had no changes" (tasks_manager.go).
+    expect(harness.logs.join("\n")).toMatch(/tasksmanager: scheduled task triggered but had no changes: task_name=s-cron/);
     expect(recorded("apply", "s-cron").length).toBe(1);
     await registerInstance(server.url, "sched", "sched-1");
     const applied = await waitFor(() => recorded("apply", "s-cron")[1], "scheduled apply of the new data");

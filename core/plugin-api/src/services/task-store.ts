@@ -19,6 +19,8 @@ export interface TaskEvent {
   readonly trigger?: TriggerReason;
   /** Beyond CTS: the instance that ran it (HA). */
   readonly instance_id?: string;
+  /** Beyond CTS: where the driver's run can be seen (an HCP Terraform run URL), when the driver says. */
+  readonly url?: string;
   /** Beyond CTS: true when the apply was skipped because the inputs equalled the last successful run. */
   readonly skipped?: boolean;
 }

@@ -3,6 +3,7 @@
  * schema (go-bexpr v0.1.2 rules), then evaluate on the response rows. Any error is Consul's
  * HTTP 500 `Failed to create boolean expression evaluator: ...`.
  */
+import { compileRe2Pattern, type Re2Pattern } from "../../../../core/config/re2-pattern.ts";
 import { serverError } from "../api-error.ts";
 import { type FilterNode, type MatchNode, type MatchOperator, selectorText } from "./ast.ts";
 import { parseFilter } from "./parse-filter.ts";
@@ -72,10 +73,11 @@ function compileMatch(schema: FilterSchema, node: MatchNode): Compiled {
     fail(`Invalid match operator "${OPERATOR_NAMES[node.operator]}" for selector "${selectorText(node.selector)}"`);
   }
   coerce(type, node);
-  let regex: RegExp | undefined;
+  let regex: Re2Pattern | undefined;
   if (node.operator === "matches" || node.operator === "not matches") {
     try {
-      regex = new RegExp(node.value ?? "");
+      // go-bexpr compiles with Go's regexp: RE2 syntax and RE2's error text.
+      regex = compileRe2Pattern(node.value ?? "");
     } catch (error) {
       fail(`Failed to compile regular expression "${node.value}": ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -114,7 +116,7 @@ function scalarText(value: unknown): string {
   return value === undefined || value === null ? "" : String(value);
 }
 
-function leafTest(type: FieldType, node: MatchNode, regex: RegExp | undefined): (leaf: unknown) => boolean {
+function leafTest(type: FieldType, node: MatchNode, regex: Re2Pattern | undefined): (leaf: unknown) => boolean {
   const wanted = node.value ?? "";
   switch (node.operator) {
     case "==": case "!=": {

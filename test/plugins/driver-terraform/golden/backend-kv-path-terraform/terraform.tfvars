@@ -4,4 +4,5 @@
 # Task: web-task
 # Description:
 
-services = {}
+services = {
+}

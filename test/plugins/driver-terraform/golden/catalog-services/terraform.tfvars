@@ -4,10 +4,11 @@
 # Task: web-task
 # Description:
 
-services = {}
-
 catalog_services = {
-  consul    = []
-  web       = ["blue", "prod"]
-  web-admin = ["v1"]
+  "consul" = []
+  "web" = ["blue", "prod"]
+  "web-admin" = ["v1"]
+}
+
+services = {
 }

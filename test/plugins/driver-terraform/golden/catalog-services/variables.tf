@@ -6,7 +6,7 @@
 
 # Service definition protocol v0
 variable "services" {
-  description = "Consul service instances the task watches, keyed by id.node[.namespace].datacenter"
+  description = "Consul services monitored by Consul-Terraform-Sync"
   type = map(
     object({
       id        = string
@@ -31,7 +31,8 @@ variable "services" {
   )
 }
 
+# Catalog Services definition protocol v0
 variable "catalog_services" {
-  description = "Consul catalog service names and their tags"
+  description = "Consul catalog service names and list of all known tags for a given service"
   type        = map(list(string))
 }

@@ -22,7 +22,7 @@ services = {
     node_tagged_addresses = {}
     node_meta             = {}
     cts_user_defined_meta = {}
-  }
+  },
 }
 
 consul_kv = {

@@ -32,5 +32,5 @@ services = {
     cts_user_defined_meta = {
       owner = "team-a"
     }
-  }
+  },
 }

@@ -6,7 +6,7 @@
 
 # Service definition protocol v0
 variable "services" {
-  description = "Consul service instances the task watches, keyed by id.node[.namespace].datacenter"
+  description = "Consul services monitored by Consul-Terraform-Sync"
   type = map(
     object({
       id        = string

@@ -31,5 +31,5 @@ services = {
     cts_user_defined_meta = {
       owner = "team-a"
     }
-  }
+  },
 }

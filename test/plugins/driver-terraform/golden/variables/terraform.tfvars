@@ -31,7 +31,7 @@ services = {
     cts_user_defined_meta = {
       owner = "team-a"
     }
-  }
+  },
   "api.node-b.dc1" = {
     id                    = "api"
     name                  = "api"
@@ -49,5 +49,5 @@ services = {
     node_tagged_addresses = {}
     node_meta             = {}
     cts_user_defined_meta = {}
-  }
+  },
 }

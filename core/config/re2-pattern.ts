@@ -1,0 +1,29 @@
+/**
+ * @module The one place `regexp` patterns are compiled: CTS and Consul are Go programs, so patterns are
+ * Go RE2 syntax, checked and matched by re2js (a port of RE2's engine) rather than by JavaScript's
+ * RegExp, which rejects RE2 spellings such as `(?i)` or `\pL` and accepts what RE2 refuses
+ * (lookaround, backreferences). Config validation and matching share it so they never disagree.
+ */
+import { RE2JS } from "re2js";
+
+/** A compiled pattern; `test` is unanchored like Go's `MatchString`. */
+export interface Re2Pattern {
+  readonly source: string;
+  test(text: string): boolean;
+}
+
+/** Compiles `pattern`; throws the engine's error, worded as Go's `regexp.Compile` words it. */
+export function compileRe2Pattern(pattern: string): Re2Pattern {
+  const compiled = RE2JS.compile(pattern);
+  return { source: pattern, test: (text) => compiled.test(text) };
+}
+
+/** RE2's reason for rejecting `pattern` (e.g. "error parsing regexp: missing closing ]: `[a`"), or undefined. */
+export function re2SyntaxError(pattern: string): string | undefined {
+  try {
+    RE2JS.compile(pattern);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}

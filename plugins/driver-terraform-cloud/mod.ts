@@ -1,0 +1,36 @@
+/**
+ * @module The built-in `terraform-cloud` driver: runs each task in an HCP Terraform (or Terraform
+ * Enterprise) workspace instead of a local binary. Shaped like a third-party package: it imports the
+ * plugin contract and its own folder only. See README.md.
+ */
+import {
+  configToken, definePlugin, driverRegistryToken, environmentToken, fileSystemToken, httpClientFactoryToken, loggerToken,
+} from "../../core/plugin-api/mod.ts";
+import { createTerraformCloudDriverFactory } from "./src/driver-factory.ts";
+import { checkRequiredOptions } from "./src/options.ts";
+
+export { createTerraformCloudDriverFactory } from "./src/driver-factory.ts";
+export { terraformCloudOptionsSchema } from "./src/options.ts";
+
+export default definePlugin({
+  id: "driver-terraform-cloud",
+  kind: "driver",
+  logName: "driver.tfc",
+  description: "HCP Terraform / Terraform Enterprise driver (driver \"terraform-cloud\")",
+  deps: {
+    drivers: driverRegistryToken, http: httpClientFactoryToken, fs: fileSystemToken, logger: loggerToken,
+    config: configToken, env: environmentToken,
+  },
+  init({ drivers, http, fs, logger, config, env }, { lifecycle, signal }) {
+    const factory = createTerraformCloudDriverFactory({ http, fs, logger, env });
+    drivers.register(factory);
+    lifecycle.onStop(() => factory.close());
+    if (config.driver.name === factory.name) {
+      // A missing organization or token is a config error: `validate` reports it, not the first run.
+      checkRequiredOptions(config.driver.options, env);
+      lifecycle.onStart(async () => {
+        await factory.verify!(config.driver, signal);
+      }, { timeoutMs: 120_000 });
+    }
+  },
+});

@@ -1,0 +1,98 @@
+/**
+ * @module The `terraform-cloud` DriverFactory: options (with env fallbacks) and one HTTP client with
+ * the `tls` settings, shared by every task, and a start-up check that the organization answers to
+ * the token (a wrong token fails start with HCP Terraform's answer, not the first run).
+ */
+import {
+  CtsError, type DriverConfig, type DriverFactory, type FileSystem, type HttpClient, type HttpClientFactory, type HttpClientTls,
+  type Logger,
+} from "../../../core/plugin-api/mod.ts";
+import { normalizeTerraformCloudOptions, terraformCloudOptionsSchema, type TerraformCloudOptions } from "./options.ts";
+import { TerraformCloudDriver } from "./terraform-cloud-driver.ts";
+import { TfcClient } from "./tfc-client.ts";
+
+export interface TerraformCloudFactoryDeps {
+  readonly http: HttpClientFactory;
+  readonly fs: FileSystem;
+  readonly logger: Logger;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+async function tlsOf(options: TerraformCloudOptions, fs: FileSystem): Promise<HttpClientTls | undefined> {
+  const tls = options.tls;
+  if (!tls.enabled) return undefined;
+  const read = async (what: string, path: string): Promise<string> => {
+    try {
+      return await fs.readText(path);
+    } catch (error) {
+      throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot read driver "terraform-cloud" tls.${what} "${path}": ${(error as Error).message}`);
+    }
+  };
+  const ca: string[] = [];
+  if (tls.ca_cert) ca.push(await read("ca_cert", tls.ca_cert));
+  if (tls.ca_path) {
+    for (const name of (await fs.readDir(tls.ca_path)).sort()) {
+      const path = fs.resolve(tls.ca_path, name);
+      if (await fs.isDirectory(path)) continue;
+      const pem = await read("ca_path", path);
+      if (pem.includes("-----BEGIN CERTIFICATE-----")) ca.push(pem);
+    }
+  }
+  return {
+    verify: tls.verify,
+    ...(ca.length > 0 ? { ca } : {}),
+    ...(tls.cert ? { cert: await read("cert", tls.cert) } : {}),
+    ...(tls.key ? { key: await read("key", tls.key) } : {}),
+    ...(tls.server_name ? { serverName: tls.server_name } : {}),
+  };
+}
+
+export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDeps): DriverFactory & {
+  /** The shared client of a driver block (tests and benches count its requests). */
+  clientFor(driver: DriverConfig): Promise<TfcClient>;
+  /** Closes the clients' idle connections (plugin stop). */
+  close(): Promise<void>;
+} {
+  const clients = new Map<string, Promise<{ client: TfcClient; options: TerraformCloudOptions; http: HttpClient }>>();
+
+  function prepared(driver: DriverConfig): Promise<{ client: TfcClient; options: TerraformCloudOptions; http: HttpClient }> {
+    const options = normalizeTerraformCloudOptions(driver.options, deps.env);
+    const key = JSON.stringify(options);
+    let found = clients.get(key);
+    if (!found) {
+      found = (async () => {
+        if (options.deprecatedWorkspacePrefix) {
+          deps.logger.warn("workspace_prefix is deprecated: use workspaces { prefix = \"...\" } (note: no dash is added)", {});
+        }
+        const http = deps.http.create({ ...(await tlsOf(options, deps.fs).then((tls) => (tls ? { tls } : {}))) });
+        return { client: new TfcClient({ hostname: options.hostname, token: options.token, http, logger: deps.logger }), options, http };
+      })();
+      found.catch(() => clients.delete(key));
+      clients.set(key, found);
+    }
+    return found;
+  }
+
+  return {
+    name: "terraform-cloud",
+    optionsSchema: terraformCloudOptionsSchema,
+    async close() {
+      const all = [...clients.values()];
+      clients.clear();
+      for (const entry of await Promise.allSettled(all)) if (entry.status === "fulfilled") entry.value.http.close();
+    },
+    async clientFor(driver) {
+      return (await prepared(driver)).client;
+    },
+    async verify(driver, signal) {
+      const { client, options } = await prepared(driver);
+      await client.api(`use organization "${options.organization}" at ${options.hostname}`, "GET", `/organizations/${encodeURIComponent(options.organization)}`, undefined, { signal });
+      deps.logger.info("connected to HCP Terraform", { hostname: options.hostname, organization: options.organization });
+      return `HCP Terraform (${options.hostname}, organization ${options.organization})`;
+    },
+    async create(task, ctx) {
+      const { client, options } = await prepared(ctx.driver);
+      return new TerraformCloudDriver(task, ctx, { client, options, fs: deps.fs, logger: deps.logger });
+    },
+  };
+}

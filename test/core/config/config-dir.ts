@@ -1,0 +1,34 @@
+/** @module Test helper: writes config files into a fresh temp directory and loads them as the CLI does. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../../core/config/load-config.ts";
+import { isConfigError, type ConfigIssue } from "../../../core/config/config-error.ts";
+
+const root = mkdtempSync(join(tmpdir(), "cts-config-"));
+let counter = 0;
+
+export function removeConfigDirs(): void {
+  rmSync(root, { recursive: true, force: true });
+}
+
+/** Writes `files` into a fresh directory and loads `config` (the first file when not given). */
+export function loadFiles(files: Record<string, string>, config = Object.keys(files)[0]!) {
+  const cwd = join(root, `case-${counter++}`);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(cwd, name, ".."), { recursive: true });
+    writeFileSync(join(cwd, name), text);
+  }
+  return loadConfig({ paths: [{ kind: "file", path: config }], env: {}, cwd, hostName: "testhost" });
+}
+
+/** The issues a load reports; fails the test when it loads. */
+export async function issuesOf(promise: Promise<unknown>): Promise<ConfigIssue[]> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isConfigError(error)) return [...error.issues];
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
+}

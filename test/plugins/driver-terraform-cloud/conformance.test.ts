@@ -1,0 +1,28 @@
+/**
+ * The terraform-cloud driver through the testkit's driver conformance suite (what every driver must
+ * do, run against the real kernel), with the embedded HCP Terraform server behind it.
+ */
+import { afterAll, expect } from "vitest";
+import { startTfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
+import { describeDriverConformance } from "../../../core/plugin-testkit/mod.ts";
+import driverTerraformCloud from "../../../plugins/driver-terraform-cloud/mod.ts";
+import { driverBlock, inputsOf, stateIds, task, workspace, writeModule } from "./tfc-fixtures.ts";
+
+const server = await startTfcDevServer();
+const module = writeModule();
+afterAll(async () => {
+  await server.stop();
+  module.remove();
+});
+
+describeDriverConformance("terraform-cloud", driverTerraformCloud, {
+  driverName: "terraform-cloud",
+  driverOptions: driverBlock(server).options,
+  task: task("conformance-task", module.dir),
+  inputs: [inputsOf("c-1"), inputsOf("c-1", "c-2")],
+  async assertApplied(_workingDir, inputs) {
+    const ws = await workspace(server, "conformance-task");
+    expect(await stateIds(server, ws.id)).toEqual(Object.keys(inputs.services).map((key) => key.split(".")[0]));
+  },
+  timeoutMs: 60_000,
+});
