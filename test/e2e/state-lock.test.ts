@@ -25,7 +25,14 @@ beforeAll(async () => {
   consul = await startConsulDevServer();
 });
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  for (const child of children) {
+    try {
+      // Hand applies lead a process group of their own; daemons do not.
+      process.kill(child.spawnargs[0] === "terraform" ? -child.pid! : child.pid!, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
   await consul.stop();
   tmp.remove();
 });
@@ -43,7 +50,8 @@ async function handApply(dir: string, task: string): Promise<HandApply> {
     const before = startedApplies(dir, task);
     // The provisioner sleeps far longer than any test: the lock is released on purpose, not by time.
     const child = spawn("terraform", ["apply", "-auto-approve", "-input=false", "-no-color", "-var=apply_sleep=120"], {
-      cwd: join(dir, "sync-tasks", task), env, stdio: ["ignore", "pipe", "pipe"],
+      // A group of its own, so that the provisioner's `sleep`, which Terraform leaves behind, ends with it.
+      cwd: join(dir, "sync-tasks", task), env, stdio: ["ignore", "pipe", "pipe"], detached: true,
     });
     children.push(child);
     let output = "";
@@ -54,9 +62,14 @@ async function handApply(dir: string, task: string): Promise<HandApply> {
     await waitFor(() => startedApplies(dir, task) > before || child.exitCode !== null, () => `hand apply never started: ${output}`);
     if (child.exitCode === null) {
       return {
-        release() {
+        async release() {
           child.kill("SIGTERM");
-          return exited;
+          await exited;
+          try {
+            process.kill(-child.pid!, "SIGKILL");
+          } catch {
+            // Nothing left in the group.
+          }
         },
       };
     }
