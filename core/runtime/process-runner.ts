@@ -1,61 +1,24 @@
 /**
- * @module The ProcessRunner service over zx: arguments are quoted one by one, so nothing a
- * user configured is ever interpreted by the shell, and `exec` makes the shell replace itself
- * with the command, so that aborting signals the command itself and not a wrapper.
+ * @module The ProcessRunner service: every command runs under the `sh` supervisor of
+ * process-supervisor.ts, with its arguments passed one by one (nothing a user configured is ever
+ * interpreted by a shell). The supervisor kills the command when cts-runtime dies, SIGKILL included,
+ * as CTS has the kernel do for its Terraform (parent-death signal): an orphaned `terraform apply`
+ * would keep holding the state lock and race the next start's run.
  */
+import { spawn } from "node:child_process";
 import process from "node:process";
-import { $, which } from "zx";
+import { which } from "zx";
 import type { ProcessOptions, ProcessResult, ProcessRunner } from "../plugin-api/mod.ts";
+import { SUPERVISOR_NAME, SUPERVISOR_SCRIPT } from "./process-supervisor.ts";
 
-const signalNumbers: Readonly<Record<string, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
-
-/**
- * Commands still running. When cts-runtime exits (a stop that outlived its grace period, a crash),
- * they are killed, as CTS has the kernel do for its Terraform (parent-death signal): an orphaned
- * `terraform apply` would keep holding the state lock and race the next start's run.
- */
-const running = new Set<number>();
-process.on("exit", () => {
-  for (const pid of running) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  }
-});
+/** An absolute shell: a task's env may change PATH, the supervisor must not move with it. */
+const SHELL = "/bin/sh";
 
 export function createProcessRunner(): ProcessRunner {
   return {
     async run(command: string, args: readonly string[], options: ProcessOptions = {}): Promise<ProcessResult> {
       options.signal?.throwIfAborted();
-      const shell = $({
-        cwd: options.cwd,
-        // Layered: a task's env adds to (never replaces) the daemon's, as CTS does.
-        env: { ...process.env, ...options.env },
-        signal: options.signal,
-        input: options.input,
-        nothrow: true,
-        quiet: true,
-        verbose: false,
-        prefix: "exec ",
-        postfix: "",
-      });
-      const child = shell`${command} ${[...args]}`;
-      const onOutput = options.onOutput;
-      if (onOutput) {
-        child.stdout.on("data", (chunk: Uint8Array | string) => onOutput(String(chunk), "stdout"));
-        child.stderr.on("data", (chunk: Uint8Array | string) => onOutput(String(chunk), "stderr"));
-      }
-      const pid = child.pid;
-      if (pid !== undefined) running.add(pid);
-      const output = await child.finally(() => {
-        if (pid !== undefined) running.delete(pid);
-      });
-      // Aborting is the caller's decision, so it surfaces as the caller's reason, not as an exit code.
-      options.signal?.throwIfAborted();
-      const exitCode = output.exitCode ?? (output.signal ? 128 + (signalNumbers[output.signal] ?? 0) : 1);
-      return { exitCode, stdout: output.stdout, stderr: output.stderr };
+      return await runSupervised(command, args, options);
     },
 
     async which(command: string): Promise<string | undefined> {
@@ -63,3 +26,66 @@ export function createProcessRunner(): ProcessRunner {
     },
   };
 }
+
+function runSupervised(command: string, args: readonly string[], options: ProcessOptions): Promise<ProcessResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(SHELL, ["-c", SUPERVISOR_SCRIPT, SUPERVISOR_NAME, command, ...args], {
+      cwd: options.cwd,
+      // Layered: a task's env adds to (never replaces) the daemon's, as CTS does.
+      env: { ...process.env, ...options.env },
+      // Its own session and process group, so the supervisor can end the command's whole tree.
+      detached: true,
+      // fd 3: the lifeline; its end of file tells the supervisor that cts-runtime is gone.
+      stdio: ["pipe", "pipe", "pipe", "pipe"],
+    });
+    const lifeline = child.stdio[3] as { destroy(): void } | null;
+    let stdout = "";
+    let stderr = "";
+    const onOutput = options.onOutput;
+    child.stdout!.setEncoding("utf8");
+    child.stderr!.setEncoding("utf8");
+    child.stdout!.on("data", (chunk: string) => {
+      stdout += chunk;
+      onOutput?.(chunk, "stdout");
+    });
+    child.stderr!.on("data", (chunk: string) => {
+      stderr += chunk;
+      onOutput?.(chunk, "stderr");
+    });
+    // Aborting is a clean stop: the supervisor passes SIGTERM on and waits for the command.
+    const onAbort = () => child.kill("SIGTERM");
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    const streamsClosed = Promise.all([child.stdout!, child.stderr!].map((stream) =>
+      new Promise<void>((done) => {
+        if (stream.readableEnded || stream.destroyed) return done();
+        stream.once("close", () => done());
+      })
+    ));
+    let settled = false;
+    child.once("error", (error) => {
+      if (settled) return;
+      settled = true;
+      options.signal?.removeEventListener("abort", onAbort);
+      lifeline?.destroy();
+      reject(error);
+    });
+    // Not "close": that waits for the lifeline too, which the supervisor only lets go when it ends.
+    child.once("exit", (code, signal) => {
+      void streamsClosed.then(() => {
+        if (settled) return;
+        settled = true;
+        options.signal?.removeEventListener("abort", onAbort);
+        lifeline?.destroy();
+        // Aborting is the caller's decision, so it surfaces as the caller's reason, not as an exit code.
+        if (options.signal?.aborted) return reject(options.signal.reason);
+        resolve({ exitCode: code ?? (signal ? 128 + (signalNumbers[signal] ?? 0) : 1), stdout, stderr });
+      });
+    });
+    child.stdin!.on("error", () => {
+      // The command exited without reading its input: its exit code tells what happened.
+    });
+    child.stdin!.end(options.input ?? "");
+  });
+}
+
+const signalNumbers: Readonly<Record<string, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };

@@ -11,6 +11,8 @@ export type CtsErrorCode =
   | "CTS_ERR_REGISTRY_FROZEN"
   | "CTS_ERR_DRIVER"
   | "CTS_ERR_DRIVER_BINARY"
+  /** The task's state lock stayed held by someone else for the whole wait: retry later, not a broken task. */
+  | "CTS_ERR_STATE_LOCKED"
   | "CTS_ERR_CONSUL"
   | "CTS_ERR_NOT_FOUND"
   | "CTS_ERR_CONFLICT"

@@ -5,7 +5,16 @@
  * conversion produces (`backend "consul" {}` → `{ consul: [{...}] }`), so the block validates
  * whichever way the config loader hands it over.
  */
+import { parseDuration } from "../../../core/config/duration.ts";
 import { CtsError, type JsonSchema } from "../../../core/plugin-api/mod.ts";
+
+/**
+ * How long a command waits for a held state lock (beyond CTS, which waits 0s and fails). A Terraform
+ * killed with the daemon leaves its Consul lock until Consul drops its session (15s TTL, up to 2×TTL,
+ * plus the lock delay: under a minute); an apply someone runs by hand can take minutes. Five minutes
+ * covers both, and a lock held longer is still reported instead of waited on forever.
+ */
+export const DEFAULT_LOCK_TIMEOUT = "5m";
 
 /** Backend types CTS allows in `backend "<type>" {}`. */
 export const BACKEND_TYPES = ["azurerm", "consul", "cos", "gcs", "kubernetes", "local", "manta", "pg", "s3"] as const;
@@ -23,6 +32,11 @@ export const terraformOptionsSchema: JsonSchema = {
     log: { type: "boolean" },
     persist_log: { type: "boolean" },
     working_dir: { type: "string" },
+    lock_timeout: {
+      type: "string",
+      pattern: "^(0|((\\d+\\.?\\d*|\\.\\d+)(ns|us|µs|μs|ms|s|m|h))+)$",
+      description: "How long a command waits for a state lock held by someone else (Go duration, e.g. \"5m\"; \"0s\" fails at once)",
+    },
     backend: {
       oneOf: [
         {
@@ -47,6 +61,9 @@ export interface TerraformOptions {
   readonly path: string;
   readonly log: boolean;
   readonly persist_log: boolean;
+  /** Go duration passed to Terraform's `-lock-timeout`, and how long the driver retries a held lock. */
+  readonly lock_timeout: string;
+  readonly lockTimeoutMs: number;
   /** `{ <type>: { ...attrs } }` or undefined for the default Consul backend. */
   readonly backend?: { readonly type: string; readonly config: Readonly<Record<string, unknown>> };
   readonly required_providers: Readonly<Record<string, unknown>>;
@@ -70,11 +87,21 @@ export function normalizeTerraformOptions(options: Readonly<Record<string, unkno
       `Cannot configure driver "terraform": backend "${backend[0]}" is not one of ${BACKEND_TYPES.join(", ")}`,
     );
   }
+  const lockTimeout = options.lock_timeout === undefined ? DEFAULT_LOCK_TIMEOUT : String(options.lock_timeout);
+  const lockTimeoutMs = parseDuration(lockTimeout);
+  if (lockTimeoutMs === undefined || lockTimeoutMs < 0) {
+    throw new CtsError(
+      "CTS_ERR_CONFIG_INVALID",
+      `Cannot configure driver "terraform": lock_timeout "${lockTimeout}" is not a duration; expected a Go duration such as "5m" or "30s" ("0s" fails at once on a held lock)`,
+    );
+  }
   return {
     version: typeof options.version === "string" ? options.version.replace(/^v/, "") : "",
     path: typeof options.path === "string" ? options.path : "",
     log: options.log === true,
     persist_log: options.persist_log === true,
+    lock_timeout: lockTimeout,
+    lockTimeoutMs,
     backend: backend ? { type: backend[0], config: unwrapBlock(backend[1]) } : undefined,
     required_providers: unwrapBlock(options.required_providers),
   };

@@ -2,7 +2,8 @@
  * @module Runs one Terraform command for a task: working dir, layered environment, output to the
  * log when `log = true`, cancellation, and errors that quote what Terraform said.
  */
-import { CtsError, type Logger, type ProcessResult, type ProcessRunner } from "../../../core/plugin-api/mod.ts";
+import { CtsError, type Logger, type ProcessResult, type ProcessRunner, sleep } from "../../../core/plugin-api/mod.ts";
+import { describeLock, lockRetryDelayMs, stateLockError } from "./state-lock.ts";
 import type { TerraformBinary } from "./terraform-binary.ts";
 
 export interface TerraformCliOptions {
@@ -13,6 +14,9 @@ export interface TerraformCliOptions {
   readonly logger: Logger;
   /** Stream Terraform's output into the log (`driver.log = true`). */
   readonly log: boolean;
+  /** driver "terraform" lock_timeout: as written (for messages) and in milliseconds. */
+  readonly lockTimeout: string;
+  readonly lockTimeoutMs: number;
 }
 
 /** The useful part of Terraform's output for an error message: from the first `Error:` on. */
@@ -56,6 +60,34 @@ export class TerraformCli {
     return result;
   }
 
+  /**
+   * Runs a command that takes the state lock; while its output says the lock is held by someone else,
+   * runs it again after a pause, until lock_timeout has passed since the first try. Then throws
+   * CTS_ERR_STATE_LOCKED naming the lock and its holder. A lock error means Terraform changed nothing.
+   */
+  async runLocking(what: string, args: readonly string[], signal?: AbortSignal): Promise<ProcessResult> {
+    const { lockTimeout, lockTimeoutMs, logger } = this.#options;
+    const started = Date.now();
+    for (let retry = 1; ; retry++) {
+      const result = await this.run(args, signal);
+      const lock = result.exitCode === 0 ? undefined : stateLockError(`${result.stderr}\n${result.stdout}`);
+      if (!lock) return result;
+      const left = lockTimeoutMs - (Date.now() - started);
+      if (left <= 0 || signal?.aborted) {
+        throw new CtsError(
+          "CTS_ERR_STATE_LOCKED",
+          `Cannot ${what}: the Terraform state is locked by another process (${describeLock(lock)}) and stayed locked for lock_timeout ${lockTimeout} (driver "terraform")`,
+        );
+      }
+      if (retry === 1) {
+        logger.warn("the Terraform state is locked, waiting for it", {
+          command: `${this.binary.flavour} ${args[0]}`, lock_timeout: lockTimeout, ...lock,
+        });
+      }
+      await sleep(Math.min(lockRetryDelayMs(retry), left), signal);
+    }
+  }
+
   /** CTS_ERR_DRIVER "Cannot <what>: <binary> <command> exited with N: <Terraform's error>". */
   failure(what: string, args: readonly string[], result: ProcessResult): CtsError {
     return new CtsError(
@@ -64,9 +96,9 @@ export class TerraformCli {
     );
   }
 
-  /** Runs and throws `failure(...)` on a non-zero exit. */
+  /** Runs (waiting for a held lock) and throws `failure(...)` on a non-zero exit. */
   async check(what: string, args: readonly string[], signal?: AbortSignal): Promise<ProcessResult> {
-    const result = await this.run(args, signal);
+    const result = await this.runLocking(what, args, signal);
     if (result.exitCode !== 0) throw this.failure(what, args, result);
     return result;
   }

@@ -3,25 +3,34 @@
  * OpenTofu, whose CLIs agree on every flag used here), so they can be tested without a binary.
  */
 
-export const initArgs = (): string[] =>
-  ["init", "-no-color", "-input=false", "-backend=true", "-get=true", "-upgrade=false", "-force-copy"];
+/**
+ * Every command that takes the state lock gets `-lock-timeout` (driver "terraform" lock_timeout): CTS
+ * passes 0s to plan and nothing elsewhere, so a held lock fails at once (see lock-wait.ts).
+ */
+export const initArgs = (lockTimeout = "0s"): string[] =>
+  ["init", "-no-color", "-input=false", "-backend=true", "-get=true", "-upgrade=false", "-force-copy", `-lock-timeout=${lockTimeout}`];
 
-export const workspaceNewArgs = (name: string): string[] => ["workspace", "new", name];
+export const workspaceNewArgs = (name: string, lockTimeout = "0s"): string[] =>
+  ["workspace", "new", `-lock-timeout=${lockTimeout}`, name];
 
 export const workspaceSelectArgs = (name: string): string[] => ["workspace", "select", name];
 
 export const validateArgs = (): string[] => ["validate", "-no-color", "-json"];
 
-export const planArgs = (): string[] => [
-  "plan", "-no-color", "-input=false", "-detailed-exitcode", "-lock-timeout=0s", "-lock=true", "-parallelism=10",
+export const planArgs = (lockTimeout = "0s"): string[] => [
+  "plan", "-no-color", "-input=false", "-detailed-exitcode", `-lock-timeout=${lockTimeout}`, "-lock=true", "-parallelism=10",
   "-refresh=true",
 ];
 
-export const applyArgs = (): string[] =>
-  ["apply", "-no-color", "-auto-approve", "-input=false", "-lock=true", "-parallelism=10", "-refresh=true"];
+export const applyArgs = (lockTimeout = "0s"): string[] => [
+  "apply", "-no-color", "-auto-approve", "-input=false", "-lock=true", `-lock-timeout=${lockTimeout}`, "-parallelism=10",
+  "-refresh=true",
+];
 
-export const destroyArgs = (): string[] =>
-  ["destroy", "-no-color", "-auto-approve", "-input=false", "-lock=true", "-parallelism=10", "-refresh=true"];
+export const destroyArgs = (lockTimeout = "0s"): string[] => [
+  "destroy", "-no-color", "-auto-approve", "-input=false", "-lock=true", `-lock-timeout=${lockTimeout}`, "-parallelism=10",
+  "-refresh=true",
+];
 
 export interface TerraformEnvSource {
   /** `task_env` of every provider the task uses (later providers win on conflicts). */

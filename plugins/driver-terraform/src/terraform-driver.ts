@@ -83,6 +83,8 @@ export class TerraformDriver implements Driver {
       }),
       logger: this.#ctx.logger,
       log: options.log,
+      lockTimeout: options.lock_timeout,
+      lockTimeoutMs: options.lockTimeoutMs,
     });
     await this.#initWorkspace(cli, signal);
     const validated = await cli.run(validateArgs(), signal);
@@ -94,17 +96,19 @@ export class TerraformDriver implements Driver {
   async #initWorkspace(cli: TerraformCli, signal: AbortSignal): Promise<void> {
     const name = this.#task.name;
     const what = `initialise task "${name}"`;
-    let init = await cli.run(initArgs(), signal);
+    const timeout = this.#deps.options.lock_timeout;
+    // init loads the selected workspace's state, which takes the lock with the Consul backend.
+    let init = await cli.runLocking(what, initArgs(timeout), signal);
     if (init.exitCode !== 0 && isMissingWorkspaceError(init.stderr + init.stdout)) {
       // The workspace recorded in .terraform/ is gone from the backend (state wiped): recreate it.
       this.#ctx.logger.info("workspace missing in the backend, creating it", { workspace: name });
-      await cli.run(workspaceNewArgs(name), signal);
-      init = await cli.run(initArgs(), signal);
+      await cli.runLocking(what, workspaceNewArgs(name, timeout), signal);
+      init = await cli.runLocking(what, initArgs(timeout), signal);
     }
-    if (init.exitCode !== 0) throw cli.failure(what, initArgs(), init);
-    const created = await cli.run(workspaceNewArgs(name), signal);
+    if (init.exitCode !== 0) throw cli.failure(what, initArgs(timeout), init);
+    const created = await cli.runLocking(`${what}: creating workspace "${name}"`, workspaceNewArgs(name, timeout), signal);
     if (created.exitCode !== 0 && !isWorkspaceExistsError(created.stderr + created.stdout)) {
-      throw cli.failure(`${what}: creating workspace "${name}"`, workspaceNewArgs(name), created);
+      throw cli.failure(`${what}: creating workspace "${name}"`, workspaceNewArgs(name, timeout), created);
     }
     await cli.check(`${what}: selecting workspace "${name}"`, workspaceSelectArgs(name), signal);
   }
@@ -125,17 +129,19 @@ export class TerraformDriver implements Driver {
 
   async plan(signal: AbortSignal): Promise<InspectPlan> {
     const cli = this.#ready("plan");
-    const result = await cli.run(planArgs(), signal);
-    if (result.exitCode !== 0 && result.exitCode !== 2) throw cli.failure(`plan task "${this.#task.name}"`, planArgs(), result);
+    const args = planArgs(this.#deps.options.lock_timeout);
+    const what = `plan task "${this.#task.name}"`;
+    const result = await cli.runLocking(what, args, signal);
+    if (result.exitCode !== 0 && result.exitCode !== 2) throw cli.failure(what, args, result);
     return { changesPresent: result.exitCode === 2, plan: result.stdout };
   }
 
   async apply(signal: AbortSignal): Promise<void> {
-    await this.#ready("apply").check(`apply task "${this.#task.name}"`, applyArgs(), signal);
+    await this.#ready("apply").check(`apply task "${this.#task.name}"`, applyArgs(this.#deps.options.lock_timeout), signal);
   }
 
   async destroy(signal: AbortSignal): Promise<void> {
-    await this.#ready("destroy").check(`destroy task "${this.#task.name}"`, destroyArgs(), signal);
+    await this.#ready("destroy").check(`destroy task "${this.#task.name}"`, destroyArgs(this.#deps.options.lock_timeout), signal);
   }
 
   async version(): Promise<string> {

@@ -5,8 +5,10 @@
 import type {
   CtsConfig, Leadership, Logger, RunOptions, Shutdown, StoredTask, TaskConfig, TaskStore,
 } from "../../../core/plugin-api/mod.ts";
-import { CtsError, errorMessage, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
+import { CtsError, errorMessage, isCtsError, isPermanentConsulError, sleep } from "../../../core/plugin-api/mod.ts";
+import { formatDuration } from "../../../core/config/duration.ts";
 import type { EngineContext } from "./engine-context.ts";
+import { lockedRetryDelayMs } from "./retry.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 
 export interface EngineDeps {
@@ -155,6 +157,13 @@ export class Engine {
           continue;
         }
         this.#logger.error("task failed in the start-up run", { task_name: task.config.name, error: errorMessage(error) });
+        if (stateLocked(error, runtime)) {
+          // Someone else's lock (a crashed run's, until Consul drops it; a hand-run apply) is not a
+          // broken task: the daemon keeps going and retries this task in the background.
+          if (!runtime.lastErrorCode) await runtime.recordFailure({ kind: allowFail ? "leader" : "startup" }, error);
+          this.track(this.#retryWhileLocked(generation, runtime));
+          continue;
+        }
         if (!allowFail) {
           // CTS: any once-phase error ends the daemon with exit code 11.
           this.#shutdown.requestExit(11, `Cannot run task "${task.config.name}" at start-up: ${errorMessage(error)}`);
@@ -163,6 +172,42 @@ export class Engine {
       }
     }
     if (generation === this.#generation) this.#logger.info("all tasks ran once; watching for changes");
+  }
+
+  /** Start-up run retries, with backoff, of a task whose state lock stayed held; each is an event. */
+  async #retryWhileLocked(generation: number, runtime: TaskRuntime): Promise<void> {
+    const { signal } = this.context;
+    for (let retry = 1; ; retry++) {
+      const delay = lockedRetryDelayMs(retry);
+      this.#logger.warn("state lock still held, the start-up run will be retried", {
+        task_name: runtime.name, retry, in: formatDuration(delay),
+      });
+      await sleep(delay, signal);
+      if (generation !== this.#generation || signal.aborted) return;
+      const reason = { kind: "retry", detail: `start-up run, retry ${retry}: state locked` } as const;
+      try {
+        try {
+          await runtime.prepare();
+        } catch (error) {
+          await runtime.recordFailure(reason, error);
+          throw error;
+        }
+        if (generation !== this.#generation) return;
+        await runtime.startSources();
+        runtime.arm();
+        const event = await runtime.request({ reason, force: false, retries: false });
+        if (!event || event.success) {
+          this.#logger.info("start-up run completed after the state lock was released", { task_name: runtime.name, retry });
+          return;
+        }
+        if (runtime.lastErrorCode !== "CTS_ERR_STATE_LOCKED") return;
+      } catch (error) {
+        if (!stateLocked(error, runtime)) {
+          this.#logger.error("start-up run retry failed", { task_name: runtime.name, retry, error: errorMessage(error) });
+          return;
+        }
+      }
+    }
   }
 
   /** Stored tasks, seeded from the config when the store is empty or `-reset-storage` was given. */
@@ -264,4 +309,9 @@ export class Engine {
     }
     this.#shutdown.requestExit(0, "inspection complete");
   }
+}
+
+/** The task could not get its state lock within the driver's wait (CTS_ERR_STATE_LOCKED). */
+function stateLocked(error: unknown, runtime: TaskRuntime): boolean {
+  return (isCtsError(error) && error.code === "CTS_ERR_STATE_LOCKED") || runtime.lastErrorCode === "CTS_ERR_STATE_LOCKED";
 }

@@ -28,3 +28,11 @@ export async function withRetries<T>(
     }
   }
 }
+
+/**
+ * Waits before start-up retry n of a task whose state lock outlasted the driver's own wait: 5 s
+ * doubling to 5 min. Each attempt waits for the lock again (lock_timeout), so this only spaces them.
+ */
+export function lockedRetryDelayMs(retry: number): number {
+  return Math.min(300_000, 5000 * 2 ** (retry - 1));
+}

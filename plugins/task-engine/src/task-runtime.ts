@@ -6,7 +6,7 @@
 import type {
   Driver, InputContext, InputSource, InspectPlan, Logger, StoredTask, TaskConfig, TaskEvent, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
-import { CtsError, errorMessage, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
+import { CtsError, errorMessage, isCtsError, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import { BufferTimer } from "./buffer-timer.ts";
 import { createTaskDriver } from "./task-driver.ts";
 import type { EngineContext } from "./engine-context.ts";
@@ -38,6 +38,7 @@ export class TaskRuntime {
   #halted = false;
   #deleting = false;
   readonly #runState: RunState;
+  #lastErrorCode: string | undefined;
   #events: TaskEvent[];
   /** Set when Consul rejected a query before the first data: no run may use the missing inputs. */
   #inputsRejected: string | undefined;
@@ -71,6 +72,16 @@ export class TaskRuntime {
   /** The last run, and what the task store keeps for this task. */
   get runState(): RunState {
     return this.#runState;
+  }
+  /** The CtsError code of the last failed run (e.g. CTS_ERR_STATE_LOCKED), so the engine can tell why. */
+  get lastErrorCode(): string | undefined {
+    return this.#lastErrorCode;
+  }
+
+  /** Records a failed event for a failure outside a run (the driver's init), so status and events show it. */
+  recordFailure(reason: TriggerReason, error: unknown): Promise<TaskEvent> {
+    const start = { task: this.#config, trigger: reason, instanceId: this.#ctx.instanceId, startedAt: new Date() };
+    return this.#record(finishEvent(start, { error: errorMessage(error) }));
   }
 
   /** Creates the driver (again when `reinit`) and runs its `init`. */
@@ -191,8 +202,7 @@ export class TaskRuntime {
   async recordQueryError(error: unknown, trigger: TriggerReason): Promise<TaskEvent> {
     const message = errorMessage(error);
     this.#logger.error("Consul rejected a query of the task", { error: message });
-    const start = { task: this.#config, trigger, instanceId: this.#ctx.instanceId, startedAt: new Date() };
-    return this.#record(finishEvent(start, { error: message }));
+    return this.recordFailure(trigger, error);
   }
 
   #inputContext(index: number, signal: AbortSignal): InputContext {
@@ -288,6 +298,7 @@ export class TaskRuntime {
     } catch (cause) {
       if (cause instanceof HaltedError) return undefined;
       error = errorMessage(cause);
+      this.#lastErrorCode = isCtsError(cause) ? cause.code : undefined;
       this.#logger.error("error running task", { error });
     }
     await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed");

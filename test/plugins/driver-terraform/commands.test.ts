@@ -5,6 +5,7 @@ import { normalizeTerraformOptions } from "../../../plugins/driver-terraform/src
 import {
   flavourOf, parseVersionJson, parseVersionText,
 } from "../../../plugins/driver-terraform/src/terraform-binary.ts";
+import { describeLock, stateLockError } from "../../../plugins/driver-terraform/src/state-lock.ts";
 import { terraformErrorText } from "../../../plugins/driver-terraform/src/terraform-cli.ts";
 import {
   applyArgs, initArgs, isMissingWorkspaceError, isWorkspaceExistsError, planArgs, terraformEnvironment, validateArgs,
@@ -13,13 +14,15 @@ import {
 import { consulConfig } from "./fixtures.ts";
 
 describe("command lines", () => {
-  test("CTS's flags for init, workspace, validate, plan and apply", () => {
-    expect(initArgs()).toEqual(["init", "-no-color", "-input=false", "-backend=true", "-get=true", "-upgrade=false", "-force-copy"]);
-    expect(workspaceNewArgs("web")).toEqual(["workspace", "new", "web"]);
+  test("CTS's flags for init, workspace, validate, plan and apply, plus -lock-timeout wherever the lock is taken", () => {
+    expect(initArgs("5m")).toEqual(["init", "-no-color", "-input=false", "-backend=true", "-get=true", "-upgrade=false", "-force-copy", "-lock-timeout=5m"]);
+    expect(workspaceNewArgs("web", "5m")).toEqual(["workspace", "new", "-lock-timeout=5m", "web"]);
     expect(workspaceSelectArgs("web")).toEqual(["workspace", "select", "web"]);
     expect(validateArgs()).toEqual(["validate", "-no-color", "-json"]);
-    expect(planArgs()).toEqual(["plan", "-no-color", "-input=false", "-detailed-exitcode", "-lock-timeout=0s", "-lock=true", "-parallelism=10", "-refresh=true"]);
-    expect(applyArgs()).toEqual(["apply", "-no-color", "-auto-approve", "-input=false", "-lock=true", "-parallelism=10", "-refresh=true"]);
+    expect(planArgs("30s")).toEqual(["plan", "-no-color", "-input=false", "-detailed-exitcode", "-lock-timeout=30s", "-lock=true", "-parallelism=10", "-refresh=true"]);
+    expect(applyArgs("5m")).toEqual(["apply", "-no-color", "-auto-approve", "-input=false", "-lock=true", "-lock-timeout=5m", "-parallelism=10", "-refresh=true"]);
+    // CTS's own value (tfexec's default) when none is given.
+    expect(planArgs()).toContain("-lock-timeout=0s");
   });
 
   test("tofu binaries are recognised by name; versions by -json or text output", () => {
@@ -55,6 +58,24 @@ describe("environment", () => {
     expect(isMissingWorkspaceError('Error: Currently selected workspace "web" does not exist')).toBe(true);
     expect(isMissingWorkspaceError("Error: Failed to select workspace: ...")).toBe(true);
     expect(isWorkspaceExistsError('Workspace "web" already exists')).toBe(true);
+    // The Consul backend's load-time lock error, as Terraform 1.11 prints it.
+    const consulLock = `Error: Error loading state: failed to lock state in Consul: Lock Info:
+  ID:        9b0100ee-6ae2-4cbe-b932-2295726abe59
+  Path:      consul-terraform-sync/terraform-env:t1
+  Operation: OperationTypeApply
+  Who:       root@vm
+  Version:   1.11.4
+  Created:   2026-11-26 03:19:25.598095565 +0000 UTC
+  Info:      consul session: 9b0100ee-6ae2-4cbe-b932-2295726abe59`;
+    expect(stateLockError(consulLock)).toEqual({
+      id: "9b0100ee-6ae2-4cbe-b932-2295726abe59", path: "consul-terraform-sync/terraform-env:t1", who: "root@vm",
+      operation: "OperationTypeApply", created: "2026-11-26 03:19:25.598095565 +0000 UTC",
+    });
+    expect(describeLock(stateLockError(consulLock)!)).toBe(
+      "lock ID 9b0100ee-6ae2-4cbe-b932-2295726abe59, path consul-terraform-sync/terraform-env:t1, held by root@vm, operation OperationTypeApply, since 2026-11-26 03:19:25.598095565 +0000 UTC",
+    );
+    expect(stateLockError("│ Error: Error acquiring the state lock\n│ \n│ Lock Info:\n│   ID:        abc\n")).toEqual({ id: "abc" });
+    expect(stateLockError("Error: Bad thing")).toBeUndefined();
     expect(terraformErrorText({ stdout: "Initializing...\n", stderr: "╷\n│ Error: Bad thing\n│ \n│ detail here\n╵\n" }))
       .toBe("Error: Bad thing\n\ndetail here\n\nInitializing...");
   });
@@ -72,6 +93,10 @@ describe("options and backend path", () => {
     expect(normalizeTerraformOptions({ backend: { s3: [{ bucket: "b" }] }, required_providers: [{ x: "1.0" }], version: "v1.5.0" }))
       .toMatchObject({ backend: { type: "s3", config: { bucket: "b" } }, required_providers: { x: "1.0" }, version: "1.5.0", log: false });
     expect(() => normalizeTerraformOptions({ backend: { etcd: {} } })).toThrow(/backend "etcd" is not one of/);
+    expect(normalizeTerraformOptions({})).toMatchObject({ lock_timeout: "5m", lockTimeoutMs: 300_000 });
+    expect(normalizeTerraformOptions({ lock_timeout: "1m30s" })).toMatchObject({ lock_timeout: "1m30s", lockTimeoutMs: 90_000 });
+    expect(() => normalizeTerraformOptions({ lock_timeout: "5 minutes" }))
+      .toThrow(/lock_timeout "5 minutes" is not a duration; expected a Go duration such as "5m"/);
     expect(() => normalizeTerraformOptions({ backend: { s3: {}, gcs: {} } })).toThrow(/only one backend/);
   });
 });
