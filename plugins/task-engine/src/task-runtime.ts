@@ -42,6 +42,8 @@ export class TaskRuntime {
   #events: TaskEvent[];
   /** Set when Consul rejected a query before the first data: no run may use the missing inputs. */
   #inputsRejected: string | undefined;
+  /** Set while Consul refuses one of the task's queries after its first data (cleared by new data). */
+  #queryRejected: string | undefined;
 
   constructor(stored: StoredTask, ctx: EngineContext, events: readonly TaskEvent[] = [], inStore = true) {
     this.#config = stored.config;
@@ -211,17 +213,23 @@ export class TaskRuntime {
       logger: this.#logger,
       signal,
       publish: (variable, value) => {
-        if (!signal.aborted) this.#slots.publish(index, variable, value);
+        if (signal.aborted) return;
+        this.#queryRejected = undefined; // data arrived: the query answers again
+        this.#slots.publish(index, variable, value);
       },
       observe: (value) => {
-        if (!signal.aborted) this.#slots.observe(index, value);
+        if (signal.aborted) return;
+        this.#queryRejected = undefined;
+        this.#slots.observe(index, value);
       },
       // Only the condition (source 0) decides when the task runs; module inputs only supply data.
       trigger: (reason) => {
         if (index === 0 && !signal.aborted) this.#triggered(reason);
       },
       reportError: (error) => {
-        if (!signal.aborted) void this.recordQueryError(error, { kind: "dependency", detail: "Consul rejected a query" });
+        if (signal.aborted) return;
+        this.#queryRejected = errorMessage(error);
+        void this.recordQueryError(error, { kind: "dependency", detail: "Consul rejected a query" });
       },
     };
   }
@@ -303,7 +311,11 @@ export class TaskRuntime {
     }
     await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed");
     if (error === undefined) this.#logger.info("task completed");
-    return this.#record(finishEvent(start, { error, ...(url ? { url } : {}) }));
+    const event = await this.#record(finishEvent(start, { error, ...(url ? { url } : {}) }));
+    // A run on data received before Consul began refusing a query must not hide that refusal: the
+    // task still cannot see changes, so its status stays failed until the query answers again.
+    if (error === undefined && this.#queryRejected !== undefined) await this.recordQueryError(new Error(this.#queryRejected), request.reason);
+    return event;
   }
 
   async #record(event: TaskEvent): Promise<TaskEvent> {

@@ -129,10 +129,15 @@ describe("permanent Consul query errors in the daemon and task create", () => {
     refuseWeb = true;
     // Wakes the parked blocking query; its successor is refused.
     await registerWeb(consul, "web-3");
+    // The registration also runs the task on the data it brought; the refusal must still show after that run.
     const errored = await until("the task errored", async () => {
       const current = await status();
-      return current.status === "errored" ? current : undefined;
+      return current.status === "errored" || current.status === "critical" ? current : undefined;
     });
+    // Whether or not a run on web-3's data (from the query parked before the refusal) happens, once
+    // the engine is idle the task must still show the refusal.
+    await daemon.tasks.idle();
+    expect(["errored", "critical"]).toContain((await status()).status);
     expect(errored.events![0]!.error!.message).toContain("403 Permission denied");
     refuseWeb = false;
     const applies = recorded("apply", "good").length;
