@@ -15,7 +15,7 @@ import type { Logger, ProviderConfig } from "../core/plugin-api/mod.ts";
 import { testConfig } from "../core/plugin-testkit/src/test-config.ts";
 import { createFileSystem } from "../core/runtime/file-system.ts";
 import { startVaultDevServer } from "../core/dev-servers/vault/mod.ts";
-import { startConsulDevServer } from "../plugins/consul-dev-server/src/consul-dev-server.ts";
+import { startConsulDevServer } from "../core/dev-servers/consul/mod.ts";
 import { createConsulClient } from "../plugins/consul-client/mod.ts";
 import { ProviderTemplates } from "../plugins/task-engine/src/provider-templates.ts";
 import { VaultSecretsService } from "../plugins/vault-client/src/vault-secrets-service.ts";

@@ -1,5 +1,5 @@
 /** @module Writes the snapshot file after changes (debounced, never two writes at once) and once more at stop. */
-import type { FileSystem } from "../../../core/plugin-api/mod.ts";
+import type { FileSystem } from "../../../plugin-api/mod.ts";
 
 export type SnapshotFiles = Pick<FileSystem, "readText" | "writeText" | "exists">;
 

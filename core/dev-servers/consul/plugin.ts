@@ -1,14 +1,10 @@
 /**
- * @module The embedded Consul-compatible dev server as a plugin: when a config lists it (or a command
- * such as `dev` loads it), it serves a Consul HTTP API in-process from start to stop. The library entry
- * is `startConsulDevServer` (re-exported here) for commands and tests that want the handle directly.
+ * @module The embedded Consul-compatible dev server as a loadable plugin: a `plugin` block whose
+ * `source` is this file serves a Consul HTTP API in-process from kernel start to stop. It is a dev
+ * tool, not a built-in plugin; code that wants the handle directly uses mod.ts beside this file.
  */
-import { definePlugin, errorMessage, fileSystemToken, loggerToken } from "../../core/plugin-api/mod.ts";
+import { definePlugin, errorMessage, fileSystemToken, loggerToken } from "../../plugin-api/mod.ts";
 import { type ConsulDevServer, startConsulDevServer } from "./src/consul-dev-server.ts";
-
-export { startConsulDevServer } from "./src/consul-dev-server.ts";
-export type { ConsulDevServer, ConsulDevServerOptions } from "./src/consul-dev-server.ts";
-export type { AclRule, AclRules } from "./src/acl.ts";
 
 export interface ConsulDevServerPluginOptions {
   /** @default "127.0.0.1" */

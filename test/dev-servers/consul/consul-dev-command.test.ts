@@ -2,7 +2,7 @@
 import { expect, it } from "vitest";
 import type { CliIo } from "../../../core/cli/command.ts";
 import { parseFlags } from "../../../core/cli/parse-flags.ts";
-import command from "../../../plugins/consul-dev-server/src/consul-dev-command.ts";
+import command from "../../../core/dev-servers/consul/src/consul-dev-command.ts";
 import { until } from "./http-client.ts";
 
 function io(): CliIo & { output: string[]; errors: string[] } {

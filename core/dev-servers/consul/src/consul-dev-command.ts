@@ -2,10 +2,10 @@
  * @module `cts-runtime consul-dev`: runs the embedded Consul-compatible server in the foreground
  * (like `consul agent -dev`) until SIGINT/SIGTERM, so any client — CTS, Terraform, curl — can use it.
  */
-import { type CliCommand, ExitCode } from "../../../core/cli/command.ts";
-import { errorMessage } from "../../../core/plugin-api/mod.ts";
-import { createFileSystem } from "../../../core/runtime/file-system.ts";
-import { waitForShutdownSignal } from "../../../core/runtime/signals.ts";
+import { type CliCommand, ExitCode } from "../../../cli/command.ts";
+import { errorMessage } from "../../../plugin-api/mod.ts";
+import { createFileSystem } from "../../../runtime/file-system.ts";
+import { waitForShutdownSignal } from "../../../runtime/signals.ts";
 import { startConsulDevServer } from "./consul-dev-server.ts";
 
 /** `host:port` → parts; the host may be bracketed IPv6. */
