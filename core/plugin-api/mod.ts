@@ -11,6 +11,7 @@ export type {
 export { CtsError, errorMessage, isCtsError } from "./src/errors.ts";
 export { sleep } from "./src/sleep.ts";
 export { readTlsFiles } from "./src/tls-files.ts";
+export { formatGoDuration, isGoDuration, parseGoDuration } from "./src/go-duration.ts";
 export type { TlsMaterial } from "./src/tls-files.ts";
 export type { CtsErrorCode } from "./src/errors.ts";
 export type { JsonSchema } from "./src/json-schema.ts";

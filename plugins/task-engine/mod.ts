@@ -6,11 +6,10 @@
  */
 import {
   conditionRegistryToken, configToken, consulClientToken, CtsError, defineService, definePlugin, driverRegistryToken,
-  fileSystemToken, leadershipToken, loggerToken, moduleInputRegistryToken, queryWatcherToken, runOptionsToken,
-  shutdownToken, taskManagerToken, taskStoreToken, vaultSecretsToken,
+  fileSystemToken, leadershipToken, loggerToken, moduleInputRegistryToken, parseGoDuration, queryWatcherToken,
+  runOptionsToken, shutdownToken, taskManagerToken, taskStoreToken, vaultSecretsToken,
 } from "../../core/plugin-api/mod.ts";
 import type { Leadership, PluginContext, TaskManager } from "../../core/plugin-api/mod.ts";
-import { parseDuration } from "../../core/config/duration.ts";
 import { engineOptionsSchema, type EngineOptions } from "./src/engine-options.ts";
 import { Engine } from "./src/engine.ts";
 import { SharedQueryWatcher } from "./src/query-watcher.ts";
@@ -87,7 +86,7 @@ export default definePlugin({
   optionsSchema: engineOptionsSchema,
   deps: { leadership: leadershipToken, logger: loggerToken },
   init({ leadership, logger }, ctx: PluginContext<EngineOptions>) {
-    const oneShotConsulWaitMs = parseDuration(ctx.options.one_shot_consul_wait);
+    const oneShotConsulWaitMs = parseGoDuration(ctx.options.one_shot_consul_wait);
     if (oneShotConsulWaitMs === undefined) {
       throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot use one_shot_consul_wait "${ctx.options.one_shot_consul_wait}": expected a duration such as "60s"`);
     }

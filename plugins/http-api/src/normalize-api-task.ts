@@ -3,10 +3,9 @@
  * task rules, so a task created over HTTP means exactly what the same block in a file means.
  */
 import type { CtsConfig, TaskConfig } from "../../../core/plugin-api/mod.ts";
-import { CtsError } from "../../../core/plugin-api/mod.ts";
+import { CtsError, parseGoDuration } from "../../../core/plugin-api/mod.ts";
 import { buildTask } from "../../../core/config/build-task.ts";
 import { formatIssue, type ConfigIssue } from "../../../core/config/config-error.ts";
-import { parseDuration } from "../../../core/config/duration.ts";
 import { taskIssues } from "../../../core/config/task-rules.ts";
 import { apiTaskToRaw } from "./api-task-to-raw.ts";
 
@@ -16,7 +15,7 @@ const SOURCE = "";
 function durationIssues(raw: Record<string, unknown>): ConfigIssue[] {
   const buffer = (raw.buffer_period ?? {}) as Record<string, unknown>;
   return (["min", "max"] as const)
-    .filter((key) => buffer[key] !== undefined && parseDuration(String(buffer[key])) === undefined)
+    .filter((key) => buffer[key] !== undefined && parseGoDuration(String(buffer[key])) === undefined)
     .map((key) => ({
       file: SOURCE,
       path: `task.buffer_period.${key}`,

@@ -1,6 +1,7 @@
 /**
  * @module Go-style duration strings (`"5s"`, `"1h30m"`, `"250ms"`) to and from milliseconds, because
- * CTS configs and API bodies carry Go durations and users compare what we print with what CTS prints.
+ * CTS configs, Consul answers and API bodies carry Go durations and users compare what we print with
+ * what CTS prints. In the contract so that core, plugins and dev servers share one parser.
  */
 
 const UNIT_MS: Readonly<Record<string, number>> = {
@@ -11,12 +12,12 @@ const DURATION_PATTERN = /^[-+]?(?:0|(?:(?:\d+\.?\d*|\.\d+)(?:ns|us|µs|μs|ms|s
 const PART = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g;
 
 /** True when `text` is a Go duration string (sign allowed, `"0"` allowed, a unit on every number). */
-export function isDuration(text: string): boolean {
+export function isGoDuration(text: string): boolean {
   return DURATION_PATTERN.test(text);
 }
 
 /** Milliseconds of a Go duration string, or `undefined` when it is not one. */
-export function parseDuration(text: string): number | undefined {
+export function parseGoDuration(text: string): number | undefined {
   if (!DURATION_PATTERN.test(text)) return undefined;
   const sign = text.startsWith("-") ? -1 : 1;
   let total = 0;
@@ -26,7 +27,7 @@ export function parseDuration(text: string): number | undefined {
 }
 
 /** Formats milliseconds as Go's `time.Duration.String()` does: `0s`, `500ms`, `5s`, `1m30s`, `1h30m0s`. */
-export function formatDuration(ms: number): string {
+export function formatGoDuration(ms: number): string {
   if (ms === 0) return "0s";
   const sign = ms < 0 ? "-" : "";
   const ns = Math.round(Math.abs(ms) * 1e6);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { formatDuration, isDuration, parseDuration } from "../../../core/config/duration.ts";
+import { formatGoDuration as formatDuration, isGoDuration as isDuration, parseGoDuration as parseDuration } from "../../../core/plugin-api/mod.ts";
 
 describe("parseDuration", () => {
   test.each([
