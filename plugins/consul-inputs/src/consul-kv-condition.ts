@@ -1,6 +1,7 @@
 /** @module The `condition "consul-kv"` factory: runs a task when watched keys are created, changed or deleted. */
 import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
-import { consulKvConditionSchema, ConsulKvSource, readConsulKvOptions } from "../../shared-inputs/mod.ts";
+import { ConsulKvSource } from "./consul-kv-source.ts";
+import { consulKvConditionSchema, readConsulKvOptions } from "./input-options.ts";
 
 export const consulKvConditionFactory: ConditionFactory = Object.freeze({
   name: "consul-kv",

@@ -9,8 +9,7 @@ import { consulQuery, type ConsulQuery, type InputContext } from "../../../core/
 import { buildCatalogServices, sameServiceNames } from "./catalog-services-map.ts";
 import type { CatalogServicesBody } from "./consul-responses.ts";
 import type { CatalogServicesOptions } from "./input-options.ts";
-import type { Re2Pattern } from "../../../core/config/re2-pattern.ts";
-import { compileRe2 } from "./re2-regexp.ts";
+import { compileRe2, type Re2Pattern } from "./re2-regexp.ts";
 import { RenderingSource } from "./rendering-source.ts";
 import { compareStrings } from "./services-map.ts";
 

@@ -1,6 +1,7 @@
 /** @module The `module_input "services"` factory: the same data as the services condition, never a trigger. */
 import type { ModuleInputFactory, TaskConfig } from "../../../core/plugin-api/mod.ts";
-import { readServicesOptions, servicesModuleInputSchema, ServicesSource } from "../../shared-inputs/mod.ts";
+import { readServicesOptions, servicesModuleInputSchema } from "./input-options.ts";
+import { ServicesSource } from "./services-source.ts";
 
 export const servicesModuleInputFactory: ModuleInputFactory = Object.freeze({
   name: "services",

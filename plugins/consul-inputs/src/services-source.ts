@@ -10,8 +10,7 @@
 import { consulQuery, type ConsulQuery, type InputContext, type ServiceInstance } from "../../../core/plugin-api/mod.ts";
 import type { CatalogServicesBody, ServiceEntryBody } from "./consul-responses.ts";
 import type { ServicesOptions } from "./input-options.ts";
-import type { Re2Pattern } from "../../../core/config/re2-pattern.ts";
-import { compileRe2 } from "./re2-regexp.ts";
+import { compileRe2, type Re2Pattern } from "./re2-regexp.ts";
 import { RenderingSource } from "./rendering-source.ts";
 import { buildServicesMap } from "./services-map.ts";
 

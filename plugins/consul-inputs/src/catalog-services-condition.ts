@@ -1,8 +1,7 @@
 /** @module The `condition "catalog-services"` factory: runs a task when service names appear or vanish. */
 import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
-import {
-  CatalogServicesSource, catalogServicesConditionSchema, readCatalogServicesOptions,
-} from "../../shared-inputs/mod.ts";
+import { CatalogServicesSource } from "./catalog-services-source.ts";
+import { catalogServicesConditionSchema, readCatalogServicesOptions } from "./input-options.ts";
 
 export const catalogServicesConditionFactory: ConditionFactory = Object.freeze({
   name: "catalog-services",

@@ -1,6 +1,7 @@
 /** @module The `module_input "consul-kv"` factory: KV data for the task, never a trigger. */
 import type { ModuleInputFactory } from "../../../core/plugin-api/mod.ts";
-import { consulKvModuleInputSchema, ConsulKvSource, readConsulKvOptions } from "../../shared-inputs/mod.ts";
+import { ConsulKvSource } from "./consul-kv-source.ts";
+import { consulKvModuleInputSchema, readConsulKvOptions } from "./input-options.ts";
 
 export const consulKvModuleInputFactory: ModuleInputFactory = Object.freeze({
   name: "consul-kv",

@@ -1,6 +1,7 @@
 /** @module The `condition "services"` factory: runs a task when its selected instances change. */
 import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
-import { readServicesOptions, servicesConditionSchema, ServicesSource } from "../../shared-inputs/mod.ts";
+import { readServicesOptions, servicesConditionSchema } from "./input-options.ts";
+import { ServicesSource } from "./services-source.ts";
 
 export const servicesConditionFactory: ConditionFactory = Object.freeze({
   name: "services",
