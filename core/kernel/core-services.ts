@@ -1,12 +1,12 @@
 /**
  * @module The services the kernel itself provides in the root scope before any plugin runs:
- * config, run options, process runner, file system, HTTP router, the three named registries and
+ * config, run options, the runtime version, process runner, file system, HTTP router, the three named registries and
  * the shutdown request. `loggerToken` is not here: it is provided per plugin scope.
  */
 import {
   configToken, conditionRegistryToken, driverRegistryToken, environmentToken, fileSystemToken, httpClientFactoryToken,
   httpRouterToken, loggerToken,
-  moduleInputRegistryToken, processRunnerToken, runOptionsToken, shutdownToken,
+  moduleInputRegistryToken, processRunnerToken, runOptionsToken, runtimeVersionToken, shutdownToken,
   type ConditionFactory, type CtsConfig, type DriverFactory, type FileSystem, type ModuleInputFactory,
   type ProcessRunner, type RunOptions, type Shutdown, type Token,
 } from "../plugin-api/mod.ts";
@@ -16,12 +16,14 @@ import { createHttpClientFactory } from "../runtime/http-client.ts";
 import { processEnvironment } from "../runtime/process-environment.ts";
 import { createProcessRunner } from "../runtime/process-runner.ts";
 import { ScopedContainer } from "./container/scoped-container.ts";
+import { VERSION } from "../version.ts";
 import { NamedRegistry } from "./registries/named-registry.ts";
 
 /** Every token the kernel provides, for the dependency graph (logger included: it is always there). */
 export const coreTokens: readonly Token<unknown>[] = [
   configToken, runOptionsToken, processRunnerToken, fileSystemToken, httpRouterToken, driverRegistryToken,
   conditionRegistryToken, moduleInputRegistryToken, shutdownToken, loggerToken, httpClientFactoryToken, environmentToken,
+  runtimeVersionToken,
 ];
 
 export interface CoreServicesOptions {
@@ -50,6 +52,7 @@ export function createCoreServices(options: CoreServicesOptions): CoreServices {
   const fileSystem = options.fileSystem ?? createFileSystem();
   root.provide(configToken, options.config);
   root.provide(runOptionsToken, options.runOptions);
+  root.provide(runtimeVersionToken, VERSION);
   root.provide(processRunnerToken, options.processRunner ?? createProcessRunner());
   root.provide(fileSystemToken, fileSystem);
   root.provide(httpRouterToken, router);

@@ -20,6 +20,8 @@ import { createToken, type Token } from "./token.ts";
 export const loggerToken: Token<Logger> = createToken("core.logger", "plugin");
 /** The validated, frozen configuration. */
 export const configToken: Token<CtsConfig> = createToken("core.config");
+/** The cts-runtime version the plugin runs in (e.g. "0.1.0"), for build-info metrics and user agents. */
+export const runtimeVersionToken: Token<string> = createToken("core.runtimeVersion");
 /** How the process was started (daemon, once, inspect). */
 export const runOptionsToken: Token<RunOptions> = createToken("core.runOptions");
 export const processRunnerToken: Token<ProcessRunner> = createToken("core.processRunner");
