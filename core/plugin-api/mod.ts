@@ -30,6 +30,7 @@ export type * from "./src/services/task-manager.ts";
 export type * from "./src/services/http-router.ts";
 export type * from "./src/services/http-client.ts";
 export type * from "./src/services/shutdown.ts";
+export type * from "./src/services/task-builder.ts";
 export type * from "./src/services/leadership.ts";
 export type * from "./src/services/vault-secrets.ts";
 export * from "./src/core-tokens.ts";

@@ -4,7 +4,7 @@
  * Field names follow CTS's API (underscored condition keys). Every object rejects unknown keys,
  * as CTS's request validator does.
  */
-import type { JsonSchema } from "../../core/plugin-api/mod.ts";
+import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
 
 const stringMap: JsonSchema = { type: "object", additionalProperties: { type: "string" } };
 const stringList: JsonSchema = { type: "array", items: { type: "string" } };

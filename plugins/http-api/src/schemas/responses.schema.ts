@@ -1,5 +1,5 @@
 /** @module JSON Schemas of the HTTP API response bodies, used for the OpenAPI document and response tests. */
-import type { JsonSchema } from "../../core/plugin-api/mod.ts";
+import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
 import { taskSchema } from "./task.schema.ts";
 
 const requestId: JsonSchema = { type: "string", format: "uuid" };

@@ -1,5 +1,5 @@
 /** @module JSON Schemas of the HTTP API request bodies (`POST /v1/tasks`, `PATCH /v1/tasks/{name}`). */
-import type { JsonSchema } from "../../core/plugin-api/mod.ts";
+import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
 import { taskSchema } from "./task.schema.ts";
 
 export const taskCreateRequestSchema: JsonSchema = {
