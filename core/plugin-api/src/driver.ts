@@ -58,7 +58,12 @@ export interface DriverContext {
 export interface DriverFactory extends Named {
   /** Validates the `driver "<name>" {}` block body at config load. */
   readonly optionsSchema?: JsonSchema;
-  /** Checks the driver can run at all (binary present, version ok) once at start-up. */
+  /**
+   * Checks the driver can run at all (binary present, version ok, credentials accepted). The kernel
+   * calls it once at start-up for the configured `driver` block, after every plugin's `init` and
+   * before any start hook; a rejection stops start-up ("Cannot verify driver "<name>": <why>").
+   * Resolves to what was found, e.g. `terraform 1.11.4` (logged at DEBUG).
+   */
   verify?(driver: DriverConfig, signal: AbortSignal): Promise<string>;
   create(task: TaskConfig, ctx: DriverContext): Promise<Driver>;
 }
