@@ -7,7 +7,7 @@ import type { ConsulConfig, DriverConfig, ProviderConfig, TaskConfig } from "./c
 import type { JsonSchema } from "./json-schema.ts";
 import type { Named } from "./registry.ts";
 import type { Logger } from "./services/logger.ts";
-import type { TaskInputs } from "./task-inputs.ts";
+import type { TaskInputs, TaskInputSpec } from "./task-inputs.ts";
 
 /** The result of `plan` (CTS "inspect"). */
 export interface InspectPlan {
@@ -52,6 +52,11 @@ export interface DriverContext {
   readonly workingDir: string;
   /** Task-scoped logger (`driver.<name>` with `task_name`). */
   readonly logger: Logger;
+  /**
+   * The variables the task's condition and module inputs render, in block order (condition first).
+   * `services` may be absent here yet is always rendered, as in CTS (empty when nothing selects services).
+   */
+  readonly inputs: readonly TaskInputSpec[];
 }
 
 /** What a driver plugin registers: a named factory. `name` is the `driver "<name>"` label. */
