@@ -19,7 +19,7 @@ import { withTimeout } from "./lifecycle/with-timeout.ts";
 import { buildPluginGraph } from "./plugin-graph.ts";
 import { loadPlugins, type LoadedPlugin } from "./plugin-loader.ts";
 import { validatePluginOptions } from "./plugin-options.ts";
-import { setUpPlugin, tokensNeeded, type StartHook } from "./plugin-setup.ts";
+import { setUpPlugin, tokensNeeded, type ScopedFactory, type StartHook } from "./plugin-setup.ts";
 
 export interface KernelOptions {
   readonly config: CtsConfig;
@@ -100,7 +100,7 @@ class PluginKernel implements Kernel {
   readonly #startHooks: StartHook[] = [];
   readonly #stopHooks = new ShutdownStack();
   readonly #disposals = new ShutdownStack();
-  readonly #pluginScopedFactories = new Map<string, ServiceFactory>();
+  readonly #pluginScopedFactories = new Map<string, ScopedFactory>();
   readonly #log: Logger;
   #startHooksBegan = false;
   #server: HttpServerHandle | undefined;

@@ -6,7 +6,7 @@ export { createToken, TOKEN_ID_PATTERN } from "./src/token.ts";
 export type { ResolvedDeps, Token, TokenMap, TokenScope } from "./src/token.ts";
 export { defineService, definePlugin, PLUGIN_API_VERSION, PLUGIN_ID_PATTERN } from "./src/define-plugin.ts";
 export type {
-  HookOptions, PluginContext, PluginDefinition, PluginKind, PluginLifecycle, PluginSpec, ServiceFactory,
+  HookOptions, PluginContext, PluginDefinition, PluginKind, PluginLifecycle, PluginSpec, ServiceContext, ServiceFactory,
 } from "./src/define-plugin.ts";
 export { CtsError, errorMessage, isCtsError } from "./src/errors.ts";
 export { sleep } from "./src/sleep.ts";

@@ -5,7 +5,7 @@
 import {
   configToken, consulClientToken, defineService, definePlugin, fileSystemToken, httpClientFactoryToken, loggerToken,
 } from "../../core/plugin-api/mod.ts";
-import { type ClosableConsulClient, createConsulClient } from "./src/consul-client.ts";
+import { createConsulClient } from "./src/consul-client.ts";
 
 export { createConsulClient } from "./src/consul-client.ts";
 export type { ClosableConsulClient, ConsulClientOptions } from "./src/consul-client.ts";
@@ -21,7 +21,7 @@ export default definePlugin({
       token: consulClientToken,
       deps: { config: configToken, fs: fileSystemToken, logger: loggerToken, http: httpClientFactoryToken },
       create: ({ config, fs, logger, http }) => createConsulClient({ consul: config.consul, fs, logger, http }),
-      dispose: (client) => (client as ClosableConsulClient).close(),
+      dispose: (client) => client.close(),
     }),
   ],
 });

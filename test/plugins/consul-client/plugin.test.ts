@@ -19,7 +19,7 @@ describe("consul-client plugin", () => {
       const config = { consul: consulConfig(server.address) } as unknown as CtsConfig;
       const client = (await factory.create({
         config, fs: createFileSystem(), logger: createCaptureLogger(), http: createHttpClientFactory(),
-      })) as ClosableConsulClient;
+      }, { pluginId: "consul-client", options: {}, lifecycle: { onStart() {}, onStop() {} }, signal: new AbortController().signal })) as ClosableConsulClient;
       expect(client.address).toBe(server.url);
       expect(await client.kvPut("plugin/k", "v")).toBe(true);
       expect((await client.kvGet("plugin/k"))?.value).toBe("v");
