@@ -23,7 +23,7 @@ import { spawn } from "node:child_process";
 import { connect, type Socket } from "node:net";
 import { createInterface } from "node:readline";
 import { serveHttp } from "../core/runtime/serve-http.ts";
-import { startConsulDevServer } from "../plugins/consul-dev-server/src/consul-dev-server.ts";
+import { startConsulDevServer } from "../core/dev-servers/consul/mod.ts";
 
 const IDLE_WINDOW_MS = 2000;
 

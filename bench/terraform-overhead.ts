@@ -40,6 +40,7 @@ try {
   });
   const driver = await factory.create(task, {
     driver: { name: "terraform", options: {} }, providers: [], consul: config, workingDir, logger: captureLogger(),
+    inputs: [{ variable: "services", block: "condition", type: "services", triggers: true }],
   });
   const inputs = inputsFor(Array.from({ length: 10 }, (_, i) => instance(`web-${i}`, `n${i}`)));
   let started = performance.now();

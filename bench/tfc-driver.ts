@@ -41,7 +41,7 @@ const plain = mkdtempSync(join(tmpdir(), "cts-bench-tfc-plain-"));
 try {
   const block = driverBlock(server);
   const factory = createTerraformCloudDriverFactory({ http: createHttpClientFactory(), fs: createFileSystem(), logger, env: {} });
-  const driver = await factory.create(task("bench", module.dir), { driver: block, providers: [], consul: {} as never, workingDir: "", logger });
+  const driver = await factory.create(task("bench", module.dir), { driver: block, providers: [], consul: {} as never, workingDir: "", logger, inputs: [] });
   await driver.init(signal);
   await driver.render(inputsOf("w-0"), signal);
   await driver.apply(signal);
@@ -61,7 +61,7 @@ try {
   }
   // A restart (or a new HA leader) with unchanged inputs: init, then the first apply queues nothing.
   const initBefore = client.requests;
-  const restarted = await factory.create(task("bench", module.dir), { driver: block, providers: [], consul: {} as never, workingDir: "", logger });
+  const restarted = await factory.create(task("bench", module.dir), { driver: block, providers: [], consul: {} as never, workingDir: "", logger, inputs: [] });
   await restarted.init(signal);
   const restartInit = client.requests - initBefore;
   await restarted.render(inputsOf("w-0", `w-${changes}`), signal);

@@ -15,10 +15,11 @@ import type { Logger, ProviderConfig } from "../core/plugin-api/mod.ts";
 import { testConfig } from "../core/plugin-testkit/src/test-config.ts";
 import { createFileSystem } from "../core/runtime/file-system.ts";
 import { startVaultDevServer } from "../core/dev-servers/vault/mod.ts";
-import { startConsulDevServer } from "../plugins/consul-dev-server/src/consul-dev-server.ts";
+import { startConsulDevServer } from "../core/dev-servers/consul/mod.ts";
 import { createConsulClient } from "../plugins/consul-client/mod.ts";
 import { ProviderTemplates } from "../plugins/task-engine/src/provider-templates.ts";
 import { VaultSecretsService } from "../plugins/vault-client/src/vault-secrets-service.ts";
+import { createHttpClientFactory } from "../core/runtime/http-client.ts";
 
 const ROUNDS = 5;
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
@@ -39,7 +40,9 @@ const vaultConfig = {
   enabled: true, address: vault.url, namespace: "", token: vault.rootToken, vault_agent_token_file: "", renew_token: true, unwrap_token: false,
   tls: { enabled: true, verify: true, ca_cert: "", ca_path: "", cert: "", key: "", server_name: "" },
 };
-const consulClient = await createConsulClient({ consul: testConfig({ consulAddress: consul.address }).consul, fs, logger: silent });
+const consulClient = await createConsulClient({
+  consul: testConfig({ consulAddress: consul.address }).consul, fs, logger: silent, http: createHttpClientFactory(),
+});
 
 async function round(n: number, scenario: "one" | "many"): Promise<number> {
   const secrets = new VaultSecretsService(vaultConfig, fs, silent);

@@ -4,16 +4,57 @@
  * Repository rules that keep the design visible (DESIGN.md rules 3 and 6):
  * - runtime-specific calls (`node:*`, `Deno.*`, `process.*`) only under core/runtime/;
  * - tsyringe and reflect-metadata only under core/kernel/container/;
- * - plugins never import the kernel.
- * Prints each violation as `file:line: rule` and exits 1 if there is any.
+ * - a plugin is a package of its own: a file under plugins/<id>/ imports only the plugin contract
+ *   (core/plugin-api/mod.ts or `@cts-runtime/plugin-api`), files under plugins/<id>/ and npm packages
+ *   other than cts-runtime's own; shared code lives in the contract or in one plugin that provides it;
+ * - core never imports a plugin, except the built-in plugin table (core/kernel/builtin-plugins.ts).
+ * Prints each violation as `file:line: rule (import)` and exits 1 if there is any.
+ * Usage: `node scripts/check-boundaries.mjs [root]` (default: this repository; tests pass a fixture tree).
  */
 import { fs, glob, path } from "zx";
 
-const root = path.resolve(import.meta.dirname, "..");
+const root = process.argv[2] ? path.resolve(process.argv[2]) : path.resolve(import.meta.dirname, "..");
 const files = await glob(["main.ts", "core/**/*.ts", "plugins/**/*.ts"], {
   cwd: root,
   ignore: ["**/dist/**", "**/node_modules/**"],
 });
+
+const CONTRACT = "core/plugin-api/mod.ts";
+const IMPORT_SPECIFIER = /(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)["']([^"']+)["']/g;
+
+/** Where `specifier`, imported by `file`, points: a repository path for relative ones, else the bare name. */
+function importTarget(file, specifier) {
+  if (!specifier.startsWith(".")) return specifier;
+  return path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier));
+}
+
+/** The import of `file` (a plugin file) that leaves its package, or undefined. */
+function pluginImportOutside(file, specifier) {
+  const own = `${file.split("/").slice(0, 2).join("/")}/`;
+  const target = importTarget(file, specifier);
+  if (!specifier.startsWith(".")) {
+    const ours = target === "cts-runtime" || target.startsWith("cts-runtime/") || target.startsWith("@cts-runtime/");
+    return ours && target !== "@cts-runtime/plugin-api" ? target : undefined;
+  }
+  return target === CONTRACT || target.startsWith(own) ? undefined : target;
+}
+
+/** Rules checked against each import specifier of a file: `outside` returns the offending target. */
+const importRules = [
+  {
+    name: "plugin imports outside its folder and the contract",
+    applies: (file) => file.startsWith("plugins/"),
+    outside: pluginImportOutside,
+  },
+  {
+    name: "core imports a plugin",
+    applies: (file) => file.startsWith("core/") && file !== "core/kernel/builtin-plugins.ts",
+    outside: (file, specifier) => {
+      const target = importTarget(file, specifier);
+      return target.startsWith("plugins/") ? target : undefined;
+    },
+  },
+];
 
 const rules = [
   {
@@ -41,6 +82,12 @@ for (const file of files.sort()) {
     if (/^\s*(\*|\/\*\*)/.test(line)) return; // doc comments may name what they avoid
     for (const rule of rules) {
       if (rule.applies(file) && rule.pattern.test(code)) violations.push(`${file}:${index + 1}: ${rule.name}`);
+    }
+    for (const [, specifier] of code.matchAll(IMPORT_SPECIFIER)) {
+      for (const rule of importRules) {
+        const target = rule.applies(file) ? rule.outside(file, specifier) : undefined;
+        if (target !== undefined) violations.push(`${file}:${index + 1}: ${rule.name} (${specifier} → ${target})`);
+      }
     }
   });
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs Debian's python3-consul (python-consul 0.7.1) for the conformance test
-# test/plugins/consul-dev-server/python-consul.test.ts. Idempotent: does nothing when the system
+# test/dev-servers/consul/python-consul.test.ts. Idempotent: does nothing when the system
 # interpreter (/usr/bin/python3, not pyenv's) can already import it.
 set -eu
 if /usr/bin/python3 -c "import consul" 2>/dev/null; then

@@ -14,7 +14,7 @@ export const commandLoaders: Readonly<Record<string, () => Promise<{ default: Cl
   "task enable": () => import("./commands/task-enable.ts"),
   "task disable": () => import("./commands/task-disable.ts"),
   "task delete": () => import("./commands/task-delete.ts"),
-  "consul-dev": () => import("../../plugins/consul-dev-server/src/consul-dev-command.ts"),
+  "consul-dev": () => import("../dev-servers/consul/src/consul-dev-command.ts"),
   "tfc-dev": () => import("../dev-servers/tfc/src/tfc-dev-command.ts"),
   "vault-dev": () => import("../dev-servers/vault/src/vault-dev-command.ts"),
 };

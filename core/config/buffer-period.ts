@@ -1,6 +1,6 @@
 /** @module Buffer period resolution as CTS does it: a task block against the global one, the global against defaults. */
 import type { BufferPeriodConfig } from "../plugin-api/mod.ts";
-import { parseDuration } from "./duration.ts";
+import { parseGoDuration } from "../plugin-api/mod.ts";
 
 export const DEFAULT_BUFFER_PERIOD: BufferPeriodConfig = Object.freeze({ enabled: true, min: 5_000, max: 20_000 });
 export const DISABLED_BUFFER_PERIOD: BufferPeriodConfig = Object.freeze({ enabled: false, min: 0, max: 0 });
@@ -26,9 +26,9 @@ export function resolveBufferPeriod(raw: RawBufferPeriod | undefined, parent: Bu
   if (raw?.enabled === false) return DISABLED_BUFFER_PERIOD;
   if (!isBufferPeriodConfigured(raw)) return parent;
   const min = raw?.min !== undefined
-    ? parseDuration(raw.min) ?? 0
+    ? parseGoDuration(raw.min) ?? 0
     : parent.enabled ? parent.min : DEFAULT_BUFFER_PERIOD.min;
-  const max = raw?.max !== undefined ? parseDuration(raw.max) ?? 0 : 4 * min;
+  const max = raw?.max !== undefined ? parseGoDuration(raw.max) ?? 0 : 4 * min;
   return { enabled: true, min, max: Math.max(min, max) };
 }
 
@@ -36,6 +36,6 @@ export function resolveBufferPeriod(raw: RawBufferPeriod | undefined, parent: Bu
 export function negativeBufferFields(raw: RawBufferPeriod | undefined): string[] {
   return (["min", "max"] as const).filter((key) => {
     const value = raw?.[key];
-    return value !== undefined && (parseDuration(value) ?? 0) < 0;
+    return value !== undefined && (parseGoDuration(value) ?? 0) < 0;
   });
 }

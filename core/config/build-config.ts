@@ -7,8 +7,8 @@ import type {
   TaskConfig, TlsFilesConfig, VaultConfig,
 } from "../plugin-api/mod.ts";
 import { DEFAULT_BUFFER_PERIOD, type RawBufferPeriod, resolveBufferPeriod } from "./buffer-period.ts";
-import { parseDuration } from "./duration.ts";
 import { resolveEnvTemplates } from "./env-templates.ts";
+import { parseGoDuration } from "../plugin-api/mod.ts";
 
 type Json = Record<string, unknown>;
 type Env = Readonly<Record<string, string | undefined>>;
@@ -204,5 +204,5 @@ function boolText(text: string | undefined): boolean | undefined {
 }
 
 function ms(value: unknown, fallback: number): number {
-  return typeof value === "string" ? parseDuration(value) ?? fallback : fallback;
+  return typeof value === "string" ? parseGoDuration(value) ?? fallback : fallback;
 }

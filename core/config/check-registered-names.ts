@@ -10,7 +10,7 @@ import type {
 import type { ConfigIssue } from "./config-error.ts";
 import { issuesFromAjv } from "./config-schemas.ts";
 import type { LoadedConfig } from "./load-config.ts";
-import { isDuration } from "./duration.ts";
+import { isGoDuration } from "../plugin-api/mod.ts";
 
 export interface RegisteredNames {
   readonly drivers: readonly string[];
@@ -104,7 +104,7 @@ let ajv: Ajv | undefined;
 function compiled(schema: JsonSchema): ValidateFunction | string {
   let entry = cache.get(schema);
   if (entry === undefined) {
-    ajv ??= new Ajv({ allErrors: true, verbose: true, strict: false }).addFormat("go-duration", { type: "string", validate: isDuration });
+    ajv ??= new Ajv({ allErrors: true, verbose: true, strict: false }).addFormat("go-duration", { type: "string", validate: isGoDuration });
     try {
       entry = ajv.compile(schema as Record<string, unknown>);
     } catch (error) {

@@ -6,8 +6,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { pathKind, pathOfFileUrl, readTextFile } from "../runtime/config-files.ts";
 import type { ConfigIssue } from "./config-error.ts";
 import { closestName } from "./closest-name.ts";
-import { isDuration } from "./duration.ts";
 import { childPath, pointerToPath } from "./field-path.ts";
+import { isGoDuration } from "../plugin-api/mod.ts";
 
 export interface ConfigSchemas {
   readonly root: ValidateFunction;
@@ -29,7 +29,7 @@ export function configSchemas(): Promise<ConfigSchemas> {
 export function createConfigAjv(): Ajv {
   // verbose: errors carry the offending value and schema, so messages can show both.
   const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, allowUnionTypes: true });
-  ajv.addFormat("go-duration", { type: "string", validate: isDuration });
+  ajv.addFormat("go-duration", { type: "string", validate: isGoDuration });
   return ajv;
 }
 

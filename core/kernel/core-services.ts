@@ -1,27 +1,30 @@
 /**
  * @module The services the kernel itself provides in the root scope before any plugin runs:
- * config, run options, process runner, file system, HTTP router, the three named registries and
+ * config, run options, the runtime version, the task builder, process runner, file system, HTTP router, the three named registries and
  * the shutdown request. `loggerToken` is not here: it is provided per plugin scope.
  */
 import {
   configToken, conditionRegistryToken, driverRegistryToken, environmentToken, fileSystemToken, httpClientFactoryToken,
   httpRouterToken, loggerToken,
-  moduleInputRegistryToken, processRunnerToken, runOptionsToken, shutdownToken,
+  moduleInputRegistryToken, processRunnerToken, runOptionsToken, runtimeVersionToken, shutdownToken, taskBuilderToken,
   type ConditionFactory, type CtsConfig, type DriverFactory, type FileSystem, type ModuleInputFactory,
   type ProcessRunner, type RunOptions, type Shutdown, type Token,
 } from "../plugin-api/mod.ts";
+import { createTaskBuilder } from "../config/task-builder.ts";
 import { KernelHttpRouter } from "../http/http-router.ts";
 import { createFileSystem } from "../runtime/file-system.ts";
 import { createHttpClientFactory } from "../runtime/http-client.ts";
 import { processEnvironment } from "../runtime/process-environment.ts";
 import { createProcessRunner } from "../runtime/process-runner.ts";
 import { ScopedContainer } from "./container/scoped-container.ts";
+import { VERSION } from "../version.ts";
 import { NamedRegistry } from "./registries/named-registry.ts";
 
 /** Every token the kernel provides, for the dependency graph (logger included: it is always there). */
 export const coreTokens: readonly Token<unknown>[] = [
   configToken, runOptionsToken, processRunnerToken, fileSystemToken, httpRouterToken, driverRegistryToken,
   conditionRegistryToken, moduleInputRegistryToken, shutdownToken, loggerToken, httpClientFactoryToken, environmentToken,
+  runtimeVersionToken, taskBuilderToken,
 ];
 
 export interface CoreServicesOptions {
@@ -50,6 +53,8 @@ export function createCoreServices(options: CoreServicesOptions): CoreServices {
   const fileSystem = options.fileSystem ?? createFileSystem();
   root.provide(configToken, options.config);
   root.provide(runOptionsToken, options.runOptions);
+  root.provide(runtimeVersionToken, VERSION);
+  root.provide(taskBuilderToken, createTaskBuilder(options.config));
   root.provide(processRunnerToken, options.processRunner ?? createProcessRunner());
   root.provide(fileSystemToken, fileSystem);
   root.provide(httpRouterToken, router);

@@ -6,7 +6,7 @@
 import type {
   CtsConfig, FileSystem, Logger, PluginDefinition, ProcessRunner, RunOptions, ServiceFactory, Shutdown, Token,
 } from "../plugin-api/mod.ts";
-import { CtsError } from "../plugin-api/mod.ts";
+import { CtsError, driverRegistryToken } from "../plugin-api/mod.ts";
 import type { LogSink } from "../logging/log-sink.ts";
 import { serveHttp, type HttpServerHandle, type ServeHttpTls } from "../runtime/serve-http.ts";
 import { currentDirectory, parentDirectory } from "../runtime/file-system.ts";
@@ -14,11 +14,12 @@ import { builtinPlugins, type BuiltinPlugin } from "./builtin-plugins.ts";
 import { coreTokens, createCoreServices, createRecordingShutdown, type CoreServices } from "./core-services.ts";
 import { ShutdownStack, shutdownError, type ShutdownFailure } from "./lifecycle/shutdown-stack.ts";
 import { startupError } from "./lifecycle/startup-error.ts";
+import { verifyConfiguredDriver } from "./lifecycle/verify-driver.ts";
 import { withTimeout } from "./lifecycle/with-timeout.ts";
 import { buildPluginGraph } from "./plugin-graph.ts";
 import { loadPlugins, type LoadedPlugin } from "./plugin-loader.ts";
 import { validatePluginOptions } from "./plugin-options.ts";
-import { setUpPlugin, tokensNeeded, type StartHook } from "./plugin-setup.ts";
+import { setUpPlugin, tokensNeeded, type ScopedFactory, type StartHook } from "./plugin-setup.ts";
 
 export interface KernelOptions {
   readonly config: CtsConfig;
@@ -99,7 +100,7 @@ class PluginKernel implements Kernel {
   readonly #startHooks: StartHook[] = [];
   readonly #stopHooks = new ShutdownStack();
   readonly #disposals = new ShutdownStack();
-  readonly #pluginScopedFactories = new Map<string, ServiceFactory>();
+  readonly #pluginScopedFactories = new Map<string, ScopedFactory>();
   readonly #log: Logger;
   #startHooksBegan = false;
   #server: HttpServerHandle | undefined;
@@ -175,6 +176,14 @@ class PluginKernel implements Kernel {
       throw new CtsError("CTS_ERR_PLUGIN_INIT", `Cannot start the kernel: it is ${this.#state}`);
     }
     for (const registry of this.#core.registries) registry.freeze();
+    const driverName = this.#options.config.driver.name;
+    try {
+      const drivers = this.#core.root.resolve(driverRegistryToken);
+      await verifyConfiguredDriver(this.#options.config, drivers, this.#abort.signal, this.#log);
+    } catch (error) {
+      throw await this.#fail(`verify driver "${driverName}"`, error);
+    }
+    this.#assertNotStopped();
     this.#startHooksBegan = true;
     for (const hook of this.#startHooks) {
       this.#assertNotStopped();

@@ -1,11 +1,11 @@
 /**
  * @module Sets one plugin up: its scope, the services it provides (awaited here, since tsyringe
- * factories are synchronous), its lifecycle hooks, then its `init`. Shutdown steps are pushed as
+ * factories are synchronous, and given the plugin's lifecycle), then its `init`. Shutdown steps are pushed as
  * soon as the thing they undo exists, so a failure half-way still cleans up what was made.
  */
 import {
-  CtsError, loggerToken, type HookOptions, type PluginContext, type PluginLifecycle, type ServiceFactory,
-  type Token, type TokenMap,
+  CtsError, loggerToken, type HookOptions, type PluginContext, type PluginLifecycle, type ServiceContext,
+  type ServiceFactory, type Token, type TokenMap,
 } from "../plugin-api/mod.ts";
 import type { LogSink } from "../logging/log-sink.ts";
 import type { ScopedContainer } from "./container/scoped-container.ts";
@@ -14,6 +14,12 @@ import type { LoadedPlugin } from "./plugin-loader.ts";
 
 /** Default for hooks that pass no `timeoutMs` (the contract's documented default). */
 export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
+
+export interface ScopedFactory {
+  readonly factory: ServiceFactory;
+  /** The providing plugin's options, handed to the factory when a consumer's instance is made. */
+  readonly options: unknown;
+}
 
 export interface StartHook {
   readonly pluginId: string;
@@ -26,8 +32,8 @@ export interface PluginSetupContext {
   readonly logSink: LogSink;
   readonly options: unknown;
   readonly signal: AbortSignal;
-  /** Factories of plugin-scoped tokens, by token id: each consumer gets its own instance. */
-  readonly pluginScopedFactories: Map<string, ServiceFactory>;
+  /** Factories of plugin-scoped tokens (with their provider's options), by token id: each consumer gets its own instance. */
+  readonly pluginScopedFactories: Map<string, ScopedFactory>;
   readonly startHooks: StartHook[];
   readonly stopHooks: ShutdownStack;
   readonly disposals: ShutdownStack;
@@ -46,19 +52,33 @@ export async function setUpPlugin(plugin: LoadedPlugin, setup: PluginSetupContex
   const scope = setup.root.createChild();
   scope.provide(loggerToken, setup.logSink.logger(plugin.definition.logName ?? id));
 
+  // Services register hooks through the same lifecycle as their plugin, before its init does.
+  const lifecycle = pluginLifecycle(id, setup);
+  const serviceContext = (options: unknown): ServiceContext =>
+    Object.freeze({ pluginId: id, options, lifecycle, signal: setup.signal });
   for (const factory of provides) {
-    if (factory.token.scope === "plugin") setup.pluginScopedFactories.set(factory.token.id, factory);
+    if (factory.token.scope === "plugin") {
+      setup.pluginScopedFactories.set(factory.token.id, { factory, options: setup.options });
+    }
   }
   // Plugin-scoped services this plugin uses get an instance of its own, in its own scope.
   for (const token of tokensNeeded(plugin)) {
-    const factory = setup.pluginScopedFactories.get(token.id);
-    if (factory && !scope.has(token)) await createService(factory, scope, scope, id, setup);
+    const provided = setup.pluginScopedFactories.get(token.id);
+    if (provided && !scope.has(token)) {
+      await createService(provided.factory, scope, scope, serviceContext(provided.options), setup);
+    }
   }
   for (const factory of provides) {
-    if (factory.token.scope === "root") await createService(factory, scope, setup.root, id, setup);
+    if (factory.token.scope === "root") await createService(factory, scope, setup.root, serviceContext(setup.options), setup);
   }
 
-  const lifecycle: PluginLifecycle = {
+  const ctx: PluginContext<unknown> = Object.freeze({ pluginId: id, options: setup.options, lifecycle, signal: setup.signal });
+  await plugin.definition.init?.(resolveDeps(scope, plugin.definition.deps), ctx);
+}
+
+/** Start/stop hooks registered for plugin `id` (by its init or by the services made while setting it up). */
+function pluginLifecycle(id: string, setup: PluginSetupContext): PluginLifecycle {
+  return {
     onStart(hook, options?: HookOptions) {
       if (setup.started()) {
         throw new CtsError("CTS_ERR_PLUGIN_INIT", `Cannot add a start hook to plugin "${id}": the kernel has already started`);
@@ -73,18 +93,17 @@ export async function setUpPlugin(plugin: LoadedPlugin, setup: PluginSetupContex
       });
     },
   };
-  const ctx: PluginContext<unknown> = Object.freeze({ pluginId: id, options: setup.options, lifecycle, signal: setup.signal });
-  await plugin.definition.init?.(resolveDeps(scope, plugin.definition.deps), ctx);
 }
 
 async function createService(
   factory: ServiceFactory,
   resolveIn: ScopedContainer,
   provideIn: ScopedContainer,
-  pluginId: string,
+  ctx: ServiceContext,
   setup: PluginSetupContext,
 ): Promise<void> {
-  const instance = await factory.create(resolveDeps(resolveIn, factory.deps as TokenMap));
+  const pluginId = ctx.pluginId;
+  const instance = await factory.create(resolveDeps(resolveIn, factory.deps as TokenMap), ctx);
   provideIn.provide(factory.token, instance);
   const dispose = factory.dispose;
   if (dispose) {

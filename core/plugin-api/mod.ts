@@ -6,11 +6,12 @@ export { createToken, TOKEN_ID_PATTERN } from "./src/token.ts";
 export type { ResolvedDeps, Token, TokenMap, TokenScope } from "./src/token.ts";
 export { defineService, definePlugin, PLUGIN_API_VERSION, PLUGIN_ID_PATTERN } from "./src/define-plugin.ts";
 export type {
-  HookOptions, PluginContext, PluginDefinition, PluginKind, PluginLifecycle, PluginSpec, ServiceFactory,
+  HookOptions, PluginContext, PluginDefinition, PluginKind, PluginLifecycle, PluginSpec, ServiceContext, ServiceFactory,
 } from "./src/define-plugin.ts";
 export { CtsError, errorMessage, isCtsError } from "./src/errors.ts";
 export { sleep } from "./src/sleep.ts";
 export { readTlsFiles } from "./src/tls-files.ts";
+export { formatGoDuration, isGoDuration, parseGoDuration } from "./src/go-duration.ts";
 export type { TlsMaterial } from "./src/tls-files.ts";
 export type { CtsErrorCode } from "./src/errors.ts";
 export type { JsonSchema } from "./src/json-schema.ts";
@@ -29,6 +30,7 @@ export type * from "./src/services/task-manager.ts";
 export type * from "./src/services/http-router.ts";
 export type * from "./src/services/http-client.ts";
 export type * from "./src/services/shutdown.ts";
+export type * from "./src/services/task-builder.ts";
 export type * from "./src/services/leadership.ts";
 export type * from "./src/services/vault-secrets.ts";
 export * from "./src/core-tokens.ts";

@@ -1,40 +1,14 @@
 /**
- * @module The node:http(s) pieces the Consul client needs: a keep-alive (TLS) agent handed to the
- * npm `consul` package, and an EventEmitter cancel context bridging an AbortSignal to papi.
+ * @module The node:http(s) pieces the Consul client needs, served through HttpClientFactory: a
+ * keep-alive (TLS) agent handed to the npm `consul` package, and an EventEmitter cancel context
+ * bridging an AbortSignal to papi.
  */
 import { EventEmitter, setMaxListeners } from "node:events";
 import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
+import type { CancelContext, HttpAgent as AgentHandle, HttpAgentOptions } from "../plugin-api/mod.ts";
 
-export interface ConsulHttpAgentOptions {
-  readonly secure: boolean;
-  readonly keepAlive: boolean;
-  readonly keepAliveMsecs?: number;
-  /** Idle sockets kept per host (CTS `max_idle_conns_per_host`). */
-  readonly maxFreeSockets?: number;
-  /**
-   * Idle keep-alive sockets are closed after this (CTS `idle_conn_timeout`, 5 s), so a socket the
-   * server already dropped is rarely reused. Requests in flight use their own papi timeout instead.
-   */
-  readonly idleTimeoutMs?: number;
-  /** PEM bundles trusted in addition to nothing else (Node replaces the default CAs when `ca` is set). */
-  readonly ca?: readonly string[];
-  readonly cert?: string;
-  readonly key?: string;
-  readonly servername?: string;
-  /** False skips certificate verification (CTS `tls.verify = false`). */
-  readonly rejectUnauthorized?: boolean;
-}
-
-export interface ConsulHttpAgent {
-  /** Opaque: passed as `agent` to the `consul` constructor. */
-  readonly agent: unknown;
-  /** How many sockets are open (in use + idle), for status output and benches. */
-  socketCount(): number;
-  destroy(): void;
-}
-
-export function createConsulHttpAgent(options: ConsulHttpAgentOptions): ConsulHttpAgent {
+export function createConsulHttpAgent(options: HttpAgentOptions): AgentHandle {
   const common = {
     keepAlive: options.keepAlive,
     ...(options.keepAliveMsecs !== undefined ? { keepAliveMsecs: options.keepAliveMsecs } : {}),
@@ -61,12 +35,6 @@ export function createConsulHttpAgent(options: ConsulHttpAgentOptions): ConsulHt
 }
 
 /** papi cancels a request when its `ctx` EventEmitter emits "cancel". */
-export interface CancelContext {
-  readonly ctx: unknown;
-  /** Detaches from the signal; call when the request settles so long-lived signals do not pile up listeners. */
-  release(): void;
-}
-
 export function createCancelContext(signal: AbortSignal | undefined): CancelContext {
   if (!signal) return { ctx: undefined, release: () => {} };
   const ctx = new EventEmitter();

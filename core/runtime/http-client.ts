@@ -9,6 +9,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import type {
   HttpClient, HttpClientFactory, HttpClientRequest, HttpClientResponse, HttpClientTls,
 } from "../plugin-api/mod.ts";
+import { allowManyAbortListeners, createCancelContext, createConsulHttpAgent } from "./consul-http-agent.ts";
 
 function headersOf(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
@@ -76,6 +77,11 @@ function createClient(tls: HttpClientTls | undefined): HttpClient {
 }
 
 export function createHttpClientFactory(): HttpClientFactory {
-  return { create: (options) => createClient(options?.tls) };
+  return {
+    create: (options) => createClient(options?.tls),
+    createAgent: createConsulHttpAgent,
+    cancelContext: createCancelContext,
+    allowManyAbortListeners,
+  };
 }
 

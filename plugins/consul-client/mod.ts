@@ -3,9 +3,9 @@
  * ride out outages forever, KV, sessions, agent) built on the npm `consul` package.
  */
 import {
-  configToken, consulClientToken, defineService, definePlugin, fileSystemToken, loggerToken,
+  configToken, consulClientToken, defineService, definePlugin, fileSystemToken, httpClientFactoryToken, loggerToken,
 } from "../../core/plugin-api/mod.ts";
-import { type ClosableConsulClient, createConsulClient } from "./src/consul-client.ts";
+import { createConsulClient } from "./src/consul-client.ts";
 
 export { createConsulClient } from "./src/consul-client.ts";
 export type { ClosableConsulClient, ConsulClientOptions } from "./src/consul-client.ts";
@@ -19,9 +19,9 @@ export default definePlugin({
   provides: [
     defineService({
       token: consulClientToken,
-      deps: { config: configToken, fs: fileSystemToken, logger: loggerToken },
-      create: ({ config, fs, logger }) => createConsulClient({ consul: config.consul, fs, logger }),
-      dispose: (client) => (client as ClosableConsulClient).close(),
+      deps: { config: configToken, fs: fileSystemToken, logger: loggerToken, http: httpClientFactoryToken },
+      create: ({ config, fs, logger, http }) => createConsulClient({ consul: config.consul, fs, logger, http }),
+      dispose: (client) => client.close(),
     }),
   ],
 });

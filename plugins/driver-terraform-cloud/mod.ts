@@ -22,16 +22,14 @@ export default definePlugin({
     drivers: driverRegistryToken, http: httpClientFactoryToken, fs: fileSystemToken, logger: loggerToken,
     config: configToken, env: environmentToken, vault: vaultSecretsToken,
   },
-  init({ drivers, http, fs, logger, config, env, vault }, { lifecycle, signal }) {
+  init({ drivers, http, fs, logger, config, env, vault }, { lifecycle }) {
     const factory = createTerraformCloudDriverFactory({ http, fs, logger, env, vault });
     drivers.register(factory);
     lifecycle.onStop(() => factory.close());
     if (config.driver.name === factory.name) {
       // A missing organization or token is a config error: `validate` reports it, not the first run.
+      // The token and organization themselves are checked by verify, which the kernel calls at start.
       checkRequiredOptions(config.driver.options, env);
-      lifecycle.onStart(async () => {
-        await factory.verify!(config.driver, signal);
-      }, { timeoutMs: 120_000 });
     }
   },
 });

@@ -3,7 +3,7 @@
  * generating the same root module CTS does (see README.md).
  */
 import {
-  configToken, definePlugin, driverRegistryToken, fileSystemToken, loggerToken, processRunnerToken,
+  definePlugin, driverRegistryToken, fileSystemToken, loggerToken, processRunnerToken,
 } from "../../core/plugin-api/mod.ts";
 import { createTerraformDriverFactory } from "./src/driver-factory.ts";
 
@@ -15,18 +15,9 @@ export default definePlugin({
   kind: "driver",
   logName: "driver.terraform",
   description: "Terraform / OpenTofu driver (driver \"terraform\")",
-  deps: {
-    drivers: driverRegistryToken, processes: processRunnerToken, fs: fileSystemToken, logger: loggerToken,
-    config: configToken,
-  },
-  init({ drivers, processes, fs, logger, config }, { lifecycle, signal }) {
-    const factory = createTerraformDriverFactory({ processes, fs, logger });
-    drivers.register(factory);
-    // Like CTS, find the binary at start-up: a missing one fails start with the fix, not the first run.
-    if (config.driver.name === factory.name) {
-      lifecycle.onStart(async () => {
-        await factory.verify!(config.driver, signal);
-      }, { timeoutMs: 30_000 });
-    }
+  deps: { drivers: driverRegistryToken, processes: processRunnerToken, fs: fileSystemToken, logger: loggerToken },
+  init({ drivers, processes, fs, logger }) {
+    // Like CTS, the binary is found at start-up: the kernel calls the factory's verify once.
+    drivers.register(createTerraformDriverFactory({ processes, fs, logger }));
   },
 });

@@ -30,7 +30,7 @@ const leaderElectionService = defineService({
     });
   },
   // Releasing the lock last (services are disposed after every onStop hook) lets runs drain first.
-  dispose: (election) => (election as LeaderElection).stop(),
+  dispose: (election) => election.stop(),
 });
 
 const consulTaskStoreService = defineService({

@@ -3,9 +3,8 @@
  * The CLI's task commands are its client.
  */
 import {
-  configToken, consulClientToken, CtsError, definePlugin, httpRouterToken, loggerToken, taskManagerToken,
+  consulClientToken, CtsError, definePlugin, httpRouterToken, loggerToken, taskBuilderToken, taskManagerToken,
 } from "../../core/plugin-api/mod.ts";
-import { validateTaskName } from "../../core/config/validate-task-name.ts";
 import { createApiApp } from "./src/create-api-app.ts";
 import { normalizeApiTask } from "./src/normalize-api-task.ts";
 
@@ -34,17 +33,17 @@ export default definePlugin({
   deps: {
     router: httpRouterToken,
     tasks: taskManagerToken,
-    config: configToken,
+    builder: taskBuilderToken,
     consul: consulClientToken,
     logger: loggerToken,
   },
-  init({ router, tasks, config, consul, logger }, ctx) {
+  init({ router, tasks, builder, consul, logger }, ctx) {
     const options = ctx.options as HttpApiOptions;
     const app = createApiApp({
       tasks,
-      normalizeTask: (apiTask) => normalizeApiTask(apiTask, config),
+      normalizeTask: (apiTask) => normalizeApiTask(apiTask, builder),
       validateTaskName: (name) => {
-        const problem = validateTaskName(name);
+        const problem = builder.nameProblem(name);
         if (problem !== undefined) throw new CtsError("CTS_ERR_BAD_REQUEST", `Cannot accept task name: ${problem}`);
       },
       logger,

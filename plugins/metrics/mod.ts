@@ -3,9 +3,9 @@
  * computed from the services at scrape time. Answered by every HA member, leader or not.
  */
 import {
-  consulClientToken, definePlugin, httpRouterToken, leadershipToken, queryWatcherToken, taskManagerToken,
+  consulClientToken, definePlugin, httpRouterToken, leadershipToken, queryWatcherToken, runtimeVersionToken,
+  taskManagerToken,
 } from "../../core/plugin-api/mod.ts";
-import { VERSION } from "../../core/version.ts";
 import { collectMetrics, type MetricsSources } from "./src/collect.ts";
 import { EXPOSITION_CONTENT_TYPE, renderExposition } from "./src/exposition.ts";
 import { RunCounter } from "./src/run-counter.ts";
@@ -28,15 +28,16 @@ export default definePlugin({
     leadership: leadershipToken,
     consul: consulClientToken,
     watcher: queryWatcherToken,
+    version: runtimeVersionToken,
   },
-  init({ router, tasks, leadership, consul, watcher }, ctx) {
+  init({ router, tasks, leadership, consul, watcher, version }, ctx) {
     let runs: RunCounter | undefined;
     if (tasks.onEvent) {
       const counter = (runs = new RunCounter());
       const unsubscribe = tasks.onEvent((event) => counter.record(event));
       ctx.lifecycle.onStop(unsubscribe);
     }
-    const sources: MetricsSources = { version: VERSION, tasks, leadership, consul, watcher, ...(runs ? { runs } : {}) };
+    const sources: MetricsSources = { version, tasks, leadership, consul, watcher, ...(runs ? { runs } : {}) };
     router.mount(METRICS_PATH, (request) => {
       if (new URL(request.url).pathname !== METRICS_PATH) return new Response("not found\n", { status: 404 });
       if (request.method !== "GET" && request.method !== "HEAD") {

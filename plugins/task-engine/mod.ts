@@ -1,16 +1,15 @@
 /**
  * @module The task engine plugin: the shared Consul watcher pool (`queryWatcherToken`) and the
  * task engine behind `taskManagerToken` (buffer periods, serial coalesced runs, events, modes,
- * leadership). Both services of one kernel share one engine, found through the kernel's own
- * Leadership instance so that several kernels in one process never mix.
+ * leadership). The engine lives in the task manager service, which starts and stops it through the
+ * lifecycle the kernel gives service factories.
  */
 import {
   conditionRegistryToken, configToken, consulClientToken, CtsError, defineService, definePlugin, driverRegistryToken,
-  fileSystemToken, leadershipToken, loggerToken, moduleInputRegistryToken, queryWatcherToken, runOptionsToken,
-  shutdownToken, taskManagerToken, taskStoreToken, vaultSecretsToken,
+  fileSystemToken, leadershipToken, loggerToken, moduleInputRegistryToken, parseGoDuration, queryWatcherToken,
+  runOptionsToken, shutdownToken, taskManagerToken, taskStoreToken, vaultSecretsToken,
 } from "../../core/plugin-api/mod.ts";
-import type { Leadership, PluginContext, TaskManager } from "../../core/plugin-api/mod.ts";
-import { parseDuration } from "../../core/config/duration.ts";
+import type { ServiceContext, TaskManager } from "../../core/plugin-api/mod.ts";
 import { engineOptionsSchema, type EngineOptions } from "./src/engine-options.ts";
 import { Engine } from "./src/engine.ts";
 import { SharedQueryWatcher } from "./src/query-watcher.ts";
@@ -25,20 +24,16 @@ export { RunQueue } from "./src/run-queue.ts";
 export { taskStatus } from "./src/task-status.ts";
 export { canonicalJson, inputHash } from "./src/input-hash.ts";
 
-interface EngineHandle {
-  readonly engine: Engine;
-  readonly watcher: SharedQueryWatcher;
-  readonly stop: AbortController;
-}
-
-/** One engine per kernel, keyed by that kernel's Leadership (each kernel creates its own). */
-const engines = new WeakMap<Leadership, EngineHandle>();
-
 const watcherService = defineService({
   token: queryWatcherToken,
   deps: { consul: consulClientToken, logger: loggerToken },
-  create: ({ consul, logger }) => new SharedQueryWatcher(consul, logger.child("watcher")),
-  dispose: (watcher) => (watcher as SharedQueryWatcher).close(),
+  create({ consul, logger }, { lifecycle }) {
+    const watcher = new SharedQueryWatcher(consul, logger.child("watcher"));
+    // Registered before the engine's stop hook, so it runs after it: blocking queries end once runs drained.
+    lifecycle.onStop(() => watcher.close());
+    return watcher;
+  },
+  dispose: (watcher) => watcher.close(),
 });
 
 const taskManagerService = defineService({
@@ -49,7 +44,11 @@ const taskManagerService = defineService({
     shutdown: shutdownToken, logger: loggerToken, fileSystem: fileSystemToken, watcher: queryWatcherToken,
     consul: consulClientToken, vault: vaultSecretsToken,
   },
-  create(deps): TaskManager {
+  create(deps, { options, lifecycle }: ServiceContext<EngineOptions>): TaskManager {
+    const oneShotConsulWaitMs = parseGoDuration(options.one_shot_consul_wait);
+    if (oneShotConsulWaitMs === undefined) {
+      throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot use one_shot_consul_wait "${options.one_shot_consul_wait}": expected a duration such as "60s"`);
+    }
     const stop = new AbortController();
     const engine = new Engine({
       context: {
@@ -73,7 +72,14 @@ const taskManagerService = defineService({
       leadership: deps.leadership,
       shutdown: deps.shutdown,
     });
-    engines.set(deps.leadership, { engine, watcher: deps.watcher as SharedQueryWatcher, stop });
+    lifecycle.onStart(() => engine.start({ oneShotConsulWaitMs }));
+    // Applies in progress are allowed to finish (never cancel a half-written apply).
+    lifecycle.onStop(async () => {
+      const stopping = engine.stop();
+      stop.abort();
+      await stopping;
+      deps.logger.debug("task engine stopped");
+    }, { timeoutMs: 120_000 });
     return new EngineTaskManager(engine);
   },
 });
@@ -85,26 +91,5 @@ export default definePlugin({
   description: "Runs tasks when their Consul inputs change: shared watchers, buffer periods, serial runs, events",
   provides: [watcherService, taskManagerService],
   optionsSchema: engineOptionsSchema,
-  deps: { leadership: leadershipToken, logger: loggerToken },
-  init({ leadership, logger }, ctx: PluginContext<EngineOptions>) {
-    const oneShotConsulWaitMs = parseDuration(ctx.options.one_shot_consul_wait);
-    if (oneShotConsulWaitMs === undefined) {
-      throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot use one_shot_consul_wait "${ctx.options.one_shot_consul_wait}": expected a duration such as "60s"`);
-    }
-    ctx.lifecycle.onStart(() => {
-      const handle = engines.get(leadership);
-      if (!handle) throw new Error("Cannot start the task engine: its task manager service was not created");
-      handle.engine.start({ oneShotConsulWaitMs });
-    });
-    // Applies in progress are allowed to finish (never cancel a half-written apply).
-    ctx.lifecycle.onStop(async () => {
-      const handle = engines.get(leadership);
-      if (!handle) return;
-      const stopping = handle.engine.stop();
-      handle.stop.abort();
-      await stopping;
-      handle.watcher.close();
-      logger.debug("task engine stopped");
-    }, { timeoutMs: 120_000 });
-  },
+  deps: {},
 });

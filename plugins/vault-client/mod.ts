@@ -17,7 +17,7 @@ export default definePlugin({
       token: vaultSecretsToken,
       deps: { config: configToken, fs: fileSystemToken, logger: loggerToken },
       create: ({ config, fs, logger }) => new VaultSecretsService(config.vault, fs, logger),
-      dispose: (service) => (service as VaultSecretsService).stop(),
+      dispose: (service) => service.stop(),
     }),
   ],
 });

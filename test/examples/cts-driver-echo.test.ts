@@ -58,6 +58,7 @@ async function runEcho(factory: DriverFactory): Promise<string> {
     consul: testConfig().consul,
     workingDir: join(workDir, "web-sync"),
     logger: logSink.logger("driver.echo"),
+    inputs: [],
   });
   const signal = new AbortController().signal;
   await driver.init(signal);

@@ -11,8 +11,8 @@ import {
   type ConsulDevServer,
   type ConsulDevServerOptions,
   startConsulDevServer as startServer,
-} from "../../plugins/consul-dev-server/src/consul-dev-server.ts";
-import type { ConsulState } from "../../plugins/consul-dev-server/src/state/consul-state.ts";
+} from "../../core/dev-servers/consul/mod.ts";
+import type { ConsulState } from "../../core/dev-servers/consul/src/state/consul-state.ts";
 
 export type { ConsulDevServerOptions };
 

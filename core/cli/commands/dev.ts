@@ -7,7 +7,7 @@ import { ExitCode, type CliCommand, type CliIo } from "../command.ts";
 import { runDaemon } from "./start.ts";
 import { createFileSystem } from "../../runtime/file-system.ts";
 import { errorMessage, type FileSystem } from "../../plugin-api/mod.ts";
-import { startConsulDevServer, type ConsulDevServer } from "../../../plugins/consul-dev-server/src/consul-dev-server.ts";
+import { startConsulDevServer, type ConsulDevServer } from "../../dev-servers/consul/mod.ts";
 import type { TfcDevServer } from "../../dev-servers/tfc/mod.ts";
 import { DEV_DRIVERS, type DevDriver, startDevTfc, tfcDriverBlock, tfcInstructions } from "../dev-tfc.ts";
 import { startDevVault, vaultBlocks, vaultInstructions } from "../dev-vault.ts";

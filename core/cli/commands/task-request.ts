@@ -4,8 +4,7 @@
  * one task, and may not use deprecated fields.
  */
 import type { TaskConfig } from "../../plugin-api/mod.ts";
-import { CtsError } from "../../plugin-api/mod.ts";
-import { formatDuration } from "../../config/duration.ts";
+import { CtsError, formatGoDuration } from "../../plugin-api/mod.ts";
 import { loadConfig } from "../../config/load-config.ts";
 import { parseConfigText } from "../../config/parse-config-file.ts";
 import { readTextFile, resolvePath } from "../../runtime/config-files.ts";
@@ -57,8 +56,8 @@ export function toRequestTask(task: TaskConfig): Json {
   if (task.buffer_period_configured && task.condition.type !== "schedule") {
     out.buffer_period = {
       enabled: task.buffer_period.enabled,
-      min: formatDuration(task.buffer_period.min),
-      max: formatDuration(task.buffer_period.max),
+      min: formatGoDuration(task.buffer_period.min),
+      max: formatGoDuration(task.buffer_period.max),
     };
   }
   return out;

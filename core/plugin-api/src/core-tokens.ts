@@ -12,6 +12,7 @@ import type { ProcessRunner } from "./services/process-runner.ts";
 import type { TaskManager } from "./services/task-manager.ts";
 import type { TaskStore } from "./services/task-store.ts";
 import type { Shutdown } from "./services/shutdown.ts";
+import type { TaskBuilder } from "./services/task-builder.ts";
 import type { Leadership } from "./services/leadership.ts";
 import type { VaultSecrets } from "./services/vault-secrets.ts";
 import { createToken, type Token } from "./token.ts";
@@ -20,6 +21,8 @@ import { createToken, type Token } from "./token.ts";
 export const loggerToken: Token<Logger> = createToken("core.logger", "plugin");
 /** The validated, frozen configuration. */
 export const configToken: Token<CtsConfig> = createToken("core.config");
+/** The cts-runtime version the plugin runs in (e.g. "0.1.0"), for build-info metrics and user agents. */
+export const runtimeVersionToken: Token<string> = createToken("core.runtimeVersion");
 /** How the process was started (daemon, once, inspect). */
 export const runOptionsToken: Token<RunOptions> = createToken("core.runOptions");
 export const processRunnerToken: Token<ProcessRunner> = createToken("core.processRunner");
@@ -41,6 +44,8 @@ export const queryWatcherToken: Token<QueryWatcher> = createToken("engine.queryW
 export const taskStoreToken: Token<TaskStore> = createToken("store.tasks");
 /** Provided by the task engine. */
 export const taskManagerToken: Token<TaskManager> = createToken("engine.taskManager");
+/** Reads task blocks that come from outside config files (API requests) with the config loader's rules. */
+export const taskBuilderToken: Token<TaskBuilder> = createToken("core.taskBuilder");
 /** Ends the process through the CLI (the kernel never calls exit itself). */
 export const shutdownToken: Token<Shutdown> = createToken("core.shutdown");
 /** Provided by plugins/leadership-standalone, or by plugins/ha-consul when HA is configured. */

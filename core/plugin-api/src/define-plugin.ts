@@ -17,17 +17,39 @@ export const PLUGIN_ID_PATTERN: RegExp = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 /** The contract major this package describes; the kernel refuses plugins built for another. */
 export const PLUGIN_API_VERSION = 1 as const;
 
-/** Creates one service instance; the kernel registers it under `token`. */
-// deno-lint-ignore no-explicit-any
-export interface ServiceFactory<T = unknown, TDeps extends TokenMap = any> {
-  readonly token: Token<T>;
-  readonly deps: TDeps;
-  create(deps: ResolvedDeps<TDeps>): T | Promise<T>;
-  dispose?(instance: T): void | Promise<void>;
+/**
+ * What a service factory gets beside its deps: start/stop hooks that run with those of the plugin
+ * that provides it (a service that owns a loop or a socket starts and stops next to where it is
+ * made), the kernel's stop signal, and the providing plugin's validated options.
+ */
+export interface ServiceContext<TOptions = unknown> {
+  /** The plugin being set up when the instance is made (for a `plugin`-scoped token: its consumer). */
+  readonly pluginId: string;
+  /** The providing plugin's options; type them by annotating `create(deps, ctx: ServiceContext<MyOptions>)`. */
+  readonly options: TOptions;
+  readonly lifecycle: PluginLifecycle;
+  /** Aborted when the kernel begins to stop. */
+  readonly signal: AbortSignal;
 }
 
-/** Declares a service factory with its types inferred from `token` and `deps`. */
-export function defineService<T, TDeps extends TokenMap>(factory: ServiceFactory<T, TDeps>): ServiceFactory<T, TDeps> {
+/**
+ * Creates one service instance; the kernel registers it under `token`. `TInstance` is what `create`
+ * really returns (e.g. a client with a `close()` the token's interface does not show), so `dispose`
+ * gets the concrete instance without a cast.
+ */
+// deno-lint-ignore no-explicit-any
+export interface ServiceFactory<T = unknown, TDeps extends TokenMap = any, TInstance extends T = T> {
+  readonly token: Token<T>;
+  readonly deps: TDeps;
+  create(deps: ResolvedDeps<TDeps>, ctx: ServiceContext): TInstance | Promise<TInstance>;
+  /** Runs after every stop hook, in reverse creation order. */
+  dispose?(instance: TInstance): void | Promise<void>;
+}
+
+/** Declares a service factory with its types inferred from `token`, `deps` and what `create` returns. */
+export function defineService<T, TDeps extends TokenMap, TInstance extends T = T>(
+  factory: ServiceFactory<T, TDeps, TInstance>,
+): ServiceFactory<T, TDeps, TInstance> {
   return Object.freeze({ ...factory });
 }
 

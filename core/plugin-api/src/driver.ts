@@ -7,7 +7,7 @@ import type { ConsulConfig, DriverConfig, ProviderConfig, TaskConfig } from "./c
 import type { JsonSchema } from "./json-schema.ts";
 import type { Named } from "./registry.ts";
 import type { Logger } from "./services/logger.ts";
-import type { TaskInputs } from "./task-inputs.ts";
+import type { TaskInputs, TaskInputSpec } from "./task-inputs.ts";
 
 /** The result of `plan` (CTS "inspect"). */
 export interface InspectPlan {
@@ -52,13 +52,23 @@ export interface DriverContext {
   readonly workingDir: string;
   /** Task-scoped logger (`driver.<name>` with `task_name`). */
   readonly logger: Logger;
+  /**
+   * The variables the task's condition and module inputs render, in block order (condition first).
+   * `services` may be absent here yet is always rendered, as in CTS (empty when nothing selects services).
+   */
+  readonly inputs: readonly TaskInputSpec[];
 }
 
 /** What a driver plugin registers: a named factory. `name` is the `driver "<name>"` label. */
 export interface DriverFactory extends Named {
   /** Validates the `driver "<name>" {}` block body at config load. */
   readonly optionsSchema?: JsonSchema;
-  /** Checks the driver can run at all (binary present, version ok) once at start-up. */
+  /**
+   * Checks the driver can run at all (binary present, version ok, credentials accepted). The kernel
+   * calls it once at start-up for the configured `driver` block, after every plugin's `init` and
+   * before any start hook; a rejection stops start-up ("Cannot verify driver "<name>": <why>").
+   * Resolves to what was found, e.g. `terraform 1.11.4` (logged at DEBUG).
+   */
   verify?(driver: DriverConfig, signal: AbortSignal): Promise<string>;
   create(task: TaskConfig, ctx: DriverContext): Promise<Driver>;
 }

@@ -38,3 +38,18 @@ export interface TaskInputs {
 }
 
 export type InputVariable = "services" | "catalog_services" | "consul_kv";
+
+/**
+ * One input of a task as its driver sees it before any data arrives: the variable it fills, the block
+ * it comes from and whether its changes run the task. The engine lists every block that renders a
+ * variable, so a driver declares exactly those variables instead of guessing from block type names.
+ */
+export interface TaskInputSpec {
+  readonly variable: InputVariable;
+  /** The block it comes from: the task's `condition` or one of its `module_input` blocks. */
+  readonly block: "condition" | "module_input";
+  /** The block's type label, e.g. "services", "catalog-services", "consul-kv". */
+  readonly type: string;
+  /** True for the condition: a change of this input runs the task. A module input never triggers. */
+  readonly triggers: boolean;
+}

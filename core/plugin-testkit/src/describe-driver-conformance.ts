@@ -6,11 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   driverRegistryToken, type Driver, type DriverContext, type DriverFactory, type PluginDefinition,
-  type TaskConfig, type TaskInputs,
+  type InputVariable, type TaskConfig, type TaskInputs, type TaskInputSpec,
 } from "@cts-runtime/plugin-api";
 import { type BuiltinPlugin, createFileSystem, createLogSink, createTempDirectory } from "cts-runtime";
 import { createTestKernel, type TestKernel } from "./create-test-kernel.ts";
 import { testConfig } from "./test-config.ts";
+
+const VARIABLES: readonly InputVariable[] = ["services", "catalog_services", "consul_kv"];
 
 export interface DriverConformanceFixtures {
   /** The `driver "<name>"` label the plugin registers. */
@@ -50,6 +52,10 @@ export function describeDriverConformance(
     let factory: DriverFactory;
     const logs: string[] = [];
     const task = { name: "conformance-task", ...fixtures.task, driver: fixtures.driverName } as TaskConfig;
+    // What an engine would pass: every variable the fixtures' inputs carry, as a condition renders it.
+    const inputSpecs: TaskInputSpec[] = VARIABLES
+      .filter((variable) => fixtures.inputs.some((inputs) => inputs[variable] !== undefined))
+      .map((variable) => ({ variable, block: "condition", type: variable.replace("_", "-"), triggers: true }));
 
     const newDriver = (): Promise<Driver> => {
       const ctx: DriverContext = {
@@ -58,6 +64,7 @@ export function describeDriverConformance(
         consul: testConfig().consul,
         workingDir: createFileSystem(root).resolve(task.name),
         logger: createLogSink({ level: "DEBUG", write: (line) => logs.push(line) }).logger(`driver.${fixtures.driverName}`),
+        inputs: inputSpecs,
       };
       return factory.create(task, ctx);
     };

@@ -12,7 +12,6 @@ import { isTransientAnswer, responseError, transportError } from "./consul-error
 import { type ConsulTransport, ConsulTransportError } from "./consul-transport.ts";
 import { type FetchSpacer } from "./fetch-spacer.ts";
 import { durationMs } from "./go-duration.ts";
-import { allowManyAbortListeners } from "../../../core/runtime/consul-http-agent.ts";
 
 /** Consul's own default and maximum for `wait`. */
 const DEFAULT_WAIT_MS = 300_000;
@@ -39,6 +38,8 @@ export interface BlockingQueriesDeps {
   readonly spacer: FetchSpacer;
   readonly logger: Logger;
   readonly backoff: BackoffPolicy;
+  /** The kernel's `HttpClientFactory.allowManyAbortListeners`: watches share long-lived signals. */
+  readonly allowManyAbortListeners: (signal: AbortSignal) => void;
 }
 
 /** `X-Consul-Index` as a number; 0 when absent or not a positive integer. */
@@ -60,7 +61,7 @@ export class BlockingQueries {
   async query(query: ConsulQuery, options: BlockingOptions = {}): Promise<ConsulQueryResult> {
     const { monitor, spacer, backoff } = this.#deps;
     const retry = options.retry ?? true;
-    if (options.signal) allowManyAbortListeners(options.signal);
+    if (options.signal) this.#deps.allowManyAbortListeners(options.signal);
     let index = options.index ?? 0;
     for (let attempt = 0; ; attempt++) {
       await spacer.wait(query.key, options.signal);
@@ -90,7 +91,7 @@ export class BlockingQueries {
     signal: AbortSignal,
     onError?: (error: CtsError) => void,
   ): Promise<void> {
-    allowManyAbortListeners(signal);
+    this.#deps.allowManyAbortListeners(signal);
     try {
       await this.#watchLoop(query, onResult, signal, onError);
     } catch (error) {

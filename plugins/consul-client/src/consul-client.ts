@@ -1,9 +1,8 @@
 /** @module Assembles the ConsulClient service from its parts (transport, blocking queries, typed APIs). */
 import type {
-  ConsulClient, ConsulConfig, ConsulConnectionState, FileSystem, Logger,
+  ConsulClient, ConsulConfig, ConsulConnectionState, FileSystem, HttpClientFactory, Logger,
 } from "../../../core/plugin-api/mod.ts";
 import { readTlsFiles } from "../../../core/plugin-api/mod.ts";
-import { createConsulHttpAgent } from "../../../core/runtime/consul-http-agent.ts";
 import { AgentApi } from "./agent-api.ts";
 import { DEFAULT_BACKOFF, type BackoffPolicy } from "./backoff.ts";
 import { BlockingQueries } from "./blocking-queries.ts";
@@ -29,6 +28,8 @@ export interface ConsulClientOptions {
   readonly consul: Pick<ConsulConfig, "address" | "token" | "auth" | "tls" | "transport">;
   readonly fs: FileSystem;
   readonly logger: Logger;
+  /** The kernel's HTTP service (`httpClientFactoryToken`): sockets and cancellation for npm `consul`. */
+  readonly http: HttpClientFactory;
   /** Tests shorten these; production uses the defaults. */
   readonly backoff?: BackoffPolicy;
   readonly fetchGapMs?: number;
@@ -41,7 +42,7 @@ export async function createConsulClient(options: ConsulClientOptions): Promise<
   const transportCfg = consul.transport ?? {};
   const material = endpoint.secure ? await readTlsFiles(tls, options.fs, "Consul") : { ca: [] };
   const maxIdle = transportCfg["max_idle_conns_per_host"];
-  const agent = createConsulHttpAgent({
+  const agent = options.http.createAgent({
     secure: endpoint.secure,
     keepAlive: transportCfg["disable_keep_alives"] !== true,
     keepAliveMsecs: durationMs(transportCfg["dial_keep_alive"]) ?? 30_000,
@@ -58,12 +59,14 @@ export async function createConsulClient(options: ConsulClientOptions): Promise<
   const transport = new ConsulTransport({
     baseUrl: endpoint.baseUrl,
     agent: agent.agent,
+    cancelContext: (signal) => options.http.cancelContext(signal),
     token: consul.token ?? "",
     ...(useAuth ? { basicAuth: { username: auth.username, password: auth.password } } : {}),
   });
   const monitor = new ConnectionMonitor(logger, endpoint.baseUrl);
   const blocking = new BlockingQueries({
     transport,
+    allowManyAbortListeners: (signal) => options.http.allowManyAbortListeners(signal),
     monitor,
     logger,
     spacer: new FetchSpacer(options.fetchGapMs ?? MIN_FETCH_GAP_MS),

@@ -3,7 +3,7 @@
  * raw status, headers and body bytes, AbortSignal cancellation, and errors free of secrets.
  */
 import Consul from "consul";
-import { createCancelContext } from "../../../core/runtime/consul-http-agent.ts";
+import type { CancelContext } from "../../../core/plugin-api/mod.ts";
 
 export interface ConsulRequest {
   readonly method: "GET" | "PUT" | "DELETE";
@@ -40,8 +40,10 @@ interface PapiClient {
 
 export interface ConsulTransportOptions {
   readonly baseUrl: string;
-  /** Opaque node http(s) agent from core/runtime/consul-http-agent.ts. */
+  /** Opaque node http(s) agent from the kernel's `HttpClientFactory.createAgent`. */
   readonly agent: unknown;
+  /** The kernel's `HttpClientFactory.cancelContext`: papi cancels on an EventEmitter, not a signal. */
+  readonly cancelContext: (signal: AbortSignal | undefined) => CancelContext;
   readonly token: string;
   readonly basicAuth?: { readonly username: string; readonly password: string };
 }
@@ -49,8 +51,10 @@ export interface ConsulTransportOptions {
 export class ConsulTransport {
   readonly #client: PapiClient;
   readonly #secrets: string[];
+  readonly #cancelContext: ConsulTransportOptions["cancelContext"];
 
   constructor(options: ConsulTransportOptions) {
+    this.#cancelContext = options.cancelContext;
     const headers: Record<string, string> = {};
     if (options.token) headers["x-consul-token"] = options.token;
     const auth = options.basicAuth;
@@ -72,7 +76,7 @@ export class ConsulTransport {
   /** Sends one request; any HTTP status is returned, transport failures throw. Abort rejects with the signal's reason. */
   async send(request: ConsulRequest): Promise<ConsulResponse> {
     request.signal?.throwIfAborted();
-    const cancel = createCancelContext(request.signal);
+    const cancel = this.#cancelContext(request.signal);
     const opts: Record<string, unknown> = {
       method: request.method,
       // papi expands `{name}` placeholders in paths; passing the whole path as one unencoded

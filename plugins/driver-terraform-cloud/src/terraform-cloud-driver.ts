@@ -63,7 +63,8 @@ export class TerraformCloudDriver implements Driver {
   async init(signal: AbortSignal): Promise<void> {
     const { client, options, fs } = this.#deps;
     const model = await buildRootModuleModel({
-      task: this.#task, providers: this.#ctx.providers, requiredProviders: options.requiredProviders, fs,
+      task: this.#task, inputs: this.#ctx.inputs, providers: this.#ctx.providers,
+      requiredProviders: options.requiredProviders, fs,
     });
     const files = await rootModuleFiles(model, fs);
     const configHash = await sha256Hex(JSON.stringify(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1))));

@@ -2,7 +2,7 @@
  * @module Derives the root-module model from a task, its providers and the driver options, and
  * renders the files of the task's working directory from it.
  */
-import type { ConsulConfig, ProviderConfig, TaskConfig } from "../../../core/plugin-api/mod.ts";
+import type { ConsulConfig, ProviderConfig, TaskConfig, TaskInputSpec } from "../../../core/plugin-api/mod.ts";
 import { resolveBackend } from "./backend.ts";
 import type { TerraformOptions } from "./options.ts";
 import { parseTaskVariables } from "./parse-task-variables.ts";
@@ -18,6 +18,8 @@ import {
 
 export interface RootModuleSource {
   readonly task: TaskConfig;
+  /** `DriverContext.inputs`: which variables the task's blocks render. */
+  readonly inputs: readonly TaskInputSpec[];
   readonly providers: readonly ProviderConfig[];
   readonly options: TerraformOptions;
   readonly consul: ConsulConfig;
@@ -36,7 +38,7 @@ export async function buildRootModuleModel(source: RootModuleSource): Promise<Ro
     description: task.description,
     moduleSource,
     moduleVersion: task.version,
-    ...renderedInputs(task),
+    ...renderedInputs(source.inputs),
     providers,
     requiredProviders: taskRequiredProviders(providers, source.options.required_providers),
     backend: resolveBackend(source.options, source.consul),

@@ -2,7 +2,7 @@
  * @module Everything the generated root module depends on, derived once from the task config so
  * that each renderer is a pure function of this model.
  */
-import type { ProviderConfig, TaskConfig } from "../../../core/plugin-api/mod.ts";
+import type { ProviderConfig, TaskConfig, TaskInputSpec } from "../../../core/plugin-api/mod.ts";
 import type { BackendBlock } from "./backend.ts";
 import type { TfvarsTemplate } from "./tfvars-templates.ts";
 
@@ -42,13 +42,11 @@ export function isLocalModuleSource(source: string): boolean {
     source === "." || source === ".." || /^[A-Za-z]:[\\/]/.test(source);
 }
 
-/** Which Consul-derived variables the task's condition and module inputs render. */
-export function renderedInputs(task: TaskConfig): { catalogServices: boolean; consulKv: boolean } {
-  const condition = task.condition as { type: string; use_as_module_input?: boolean };
-  const asInput = condition.use_as_module_input !== false;
+/** Which Consul-derived variables to declare: those the engine says the task's blocks render. */
+export function renderedInputs(inputs: readonly TaskInputSpec[]): { catalogServices: boolean; consulKv: boolean } {
   return {
-    catalogServices: condition.type === "catalog-services" && asInput,
-    consulKv: (condition.type === "consul-kv" && asInput) || task.module_input.some((input) => input.type === "consul-kv"),
+    catalogServices: inputs.some((input) => input.variable === "catalog_services"),
+    consulKv: inputs.some((input) => input.variable === "consul_kv"),
   };
 }
 

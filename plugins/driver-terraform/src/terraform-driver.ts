@@ -54,7 +54,8 @@ export class TerraformDriver implements Driver {
     const { fs, options } = this.#deps;
     const task = this.#task;
     const model = await buildRootModuleModel({
-      task, providers: this.#ctx.providers, options, consul: this.#ctx.consul, resolvePath: (p) => fs.resolve(p),
+      task, inputs: this.#ctx.inputs, providers: this.#ctx.providers, options, consul: this.#ctx.consul,
+      resolvePath: (p) => fs.resolve(p),
     });
     if (isLocalModuleSource(model.moduleSource) && !(await fs.isDirectory(model.moduleSource))) {
       throw new CtsError("CTS_ERR_DRIVER", `Cannot initialise task "${task.name}": module path ${model.moduleSource} does not exist or is not a directory`);

@@ -11,9 +11,9 @@
  * down first; crash failover is therefore at most 2×TTL plus that pause plus a round trip.
  */
 import {
-  consulQuery, errorMessage, sleep, type ConsulClient, type KvPair, type LeaderInfo, type Leadership, type Logger,
+  consulQuery, errorMessage, formatGoDuration, sleep, type ConsulClient, type KvPair, type LeaderInfo, type Leadership,
+  type Logger,
 } from "../../../core/plugin-api/mod.ts";
-import { formatDuration } from "../../../core/config/duration.ts";
 import type { KvLayout } from "./kv-layout.ts";
 
 export interface LeaderElectionOptions {
@@ -121,7 +121,7 @@ export class LeaderElection implements Leadership {
     this.#lastRenewOk = Date.now();
     return consul.sessionCreate({
       name: `cts-runtime ${clusterName} ${instanceId}`,
-      ttl: formatDuration(sessionTtlMs),
+      ttl: formatGoDuration(sessionTtlMs),
       behavior: "delete",
       lockDelay: "0s",
       checks: [],

@@ -1,5 +1,5 @@
 /**
- * @module Request-body validation with ajv against the schemas in schemas/api/, turning ajv's
+ * @module Request-body validation with ajv against the schemas in src/schemas/, turning ajv's
  * errors into one readable message (CTS answers 400 with the validator's text).
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";

@@ -2,12 +2,12 @@
  * @module The OpenAPI 3.1 document of the API, assembled from the same JSON Schemas that validate
  * request bodies (OpenAPI 3.1 schema objects are JSON Schema 2020-12), so the two cannot drift.
  */
-import { bufferPeriodSchema, conditionSchema, moduleInputSchema, taskSchema } from "../../../schemas/api/task.schema.ts";
-import { taskCreateRequestSchema, taskUpdateRequestSchema } from "../../../schemas/api/requests.schema.ts";
+import { bufferPeriodSchema, conditionSchema, moduleInputSchema, taskSchema } from "./schemas/task.schema.ts";
+import { taskCreateRequestSchema, taskUpdateRequestSchema } from "./schemas/requests.schema.ts";
 import {
   clusterStatusResponseSchema, deleteResponseSchema, errorSchema, healthResponseSchema, taskResponseSchema,
   tasksResponseSchema,
-} from "../../../schemas/api/responses.schema.ts";
+} from "./schemas/responses.schema.ts";
 
 const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

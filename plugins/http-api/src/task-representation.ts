@@ -3,7 +3,7 @@
  * keyed by their underscored type names, durations as Go duration strings.
  */
 import type { ConditionConfig, ModuleInputConfig, OtherConditionConfig, TaskConfig } from "../../../core/plugin-api/mod.ts";
-import { formatDuration } from "../../../core/config/duration.ts";
+import { formatGoDuration } from "../../../core/plugin-api/mod.ts";
 
 export type ApiObject = Record<string, unknown>;
 
@@ -75,8 +75,8 @@ export function toApiTask(task: TaskConfig): ApiObject {
   } else if (task.buffer_period_configured) {
     out.buffer_period = {
       enabled: task.buffer_period.enabled,
-      min: formatDuration(task.buffer_period.min),
-      max: formatDuration(task.buffer_period.max),
+      min: formatGoDuration(task.buffer_period.min),
+      max: formatGoDuration(task.buffer_period.max),
     };
   }
   out.condition = { [apiTypeName(task.condition.type)]: conditionBody(task.condition) };

@@ -2,6 +2,7 @@
 import type { Driver, DriverConfig, TaskConfig } from "../../../core/plugin-api/mod.ts";
 import { CtsError } from "../../../core/plugin-api/mod.ts";
 import type { EngineContext } from "./engine-context.ts";
+import { taskInputSpecs } from "./task-input-specs.ts";
 
 export async function createTaskDriver(task: TaskConfig, ctx: EngineContext): Promise<Driver> {
   const factory = ctx.drivers.get(task.driver);
@@ -18,5 +19,6 @@ export async function createTaskDriver(task: TaskConfig, ctx: EngineContext): Pr
     consul: ctx.config.consul,
     workingDir: ctx.fileSystem.resolve(task.working_dir),
     logger: ctx.logger.child(`driver.${task.driver}`, { task_name: task.name }),
+    inputs: taskInputSpecs(task, ctx.conditions, ctx.moduleInputs),
   });
 }

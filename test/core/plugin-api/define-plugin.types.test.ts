@@ -13,7 +13,8 @@ import { assertType, describe, expect, expectTypeOf, it } from "vitest";
 import {
   type ConditionFactory, conditionRegistryToken, createToken, defineService, definePlugin, type DriverFactory,
   driverRegistryToken, type FileSystem, fileSystemToken, type InputSource, type Logger, loggerToken,
-  type PluginContext, type PluginDefinition, type Registry, type ResolvedDeps, type ServiceFactory, type Token,
+  type PluginContext, type PluginDefinition, type PluginLifecycle, type Registry, type ResolvedDeps, type ServiceFactory,
+  type Token,
   type TokenScope,
 } from "../../../core/plugin-api/mod.ts";
 
@@ -97,6 +98,28 @@ describe("definePlugin infers deps and options", () => {
     });
     expectTypeOf(clockService).toEqualTypeOf<ServiceFactory<Clock, { logger: typeof loggerToken }>>();
     assertType<PluginDefinition>(definePlugin({ id: "acme-clock", kind: "service", deps: {}, provides: [clockService] }));
+  });
+
+  it("gives dispose the concrete instance create returns, and create the plugin's lifecycle", () => {
+    class StoppableClock implements Clock {
+      now(): number {
+        return 0;
+      }
+      stop(): void {}
+    }
+    const clockService = defineService({
+      token: clockToken,
+      deps: {},
+      create(_deps, ctx) {
+        expectTypeOf(ctx.lifecycle).toEqualTypeOf<PluginLifecycle>();
+        return new StoppableClock();
+      },
+      dispose(instance) {
+        expectTypeOf(instance).toEqualTypeOf<StoppableClock>();
+        instance.stop();
+      },
+    });
+    assertType<ServiceFactory<Clock>>(clockService);
   });
 });
 

@@ -22,6 +22,7 @@ const driver = await factory.create({ name: "deno-task" } as TaskConfig, {
   consul: testConfig().consul,
   workingDir,
   logger: recordingLogSink().logger("driver.echo"),
+  inputs: [],
 });
 const signal = new AbortController().signal;
 await driver.init(signal);

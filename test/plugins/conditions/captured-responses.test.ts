@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   buildCatalogServices, buildConsulKv, buildServicesMap, compileRe2, type KvEntryBody, type ServiceEntryBody,
-} from "../../../plugins/shared-inputs/mod.ts";
+} from "../../../plugins/consul-inputs/mod.ts";
 import { type ConsulHarness, startConsulHarness } from "./helpers/consul-harness.ts";
 
 let consul: ConsulHarness;

@@ -4,8 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, latest, recordingContext } from "../../../core/plugin-testkit/mod.ts";
-import { catalogServicesConditionFactory } from "../../../plugins/condition-catalog-services/mod.ts";
-import { catalogServicesNodeMetaQuery, readCatalogServicesOptions } from "../../../plugins/shared-inputs/mod.ts";
+import {
+  catalogServicesConditionFactory, catalogServicesNodeMetaQuery, readCatalogServicesOptions,
+} from "../../../plugins/consul-inputs/mod.ts";
 import { type ConsulHarness, startConsulHarness } from "./helpers/consul-harness.ts";
 
 let consul: ConsulHarness;

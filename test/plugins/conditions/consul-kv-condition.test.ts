@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, latest, recordingContext } from "../../../core/plugin-testkit/mod.ts";
-import { consulKvConditionFactory } from "../../../plugins/condition-consul-kv/mod.ts";
-import { consulKvModuleInputFactory } from "../../../plugins/module-input-consul-kv/mod.ts";
-import { consulKvQuery } from "../../../plugins/shared-inputs/mod.ts";
+import {
+  consulKvConditionFactory, consulKvModuleInputFactory, consulKvQuery,
+} from "../../../plugins/consul-inputs/mod.ts";
 import { type ConsulHarness, startConsulHarness } from "./helpers/consul-harness.ts";
 
 let consul: ConsulHarness;

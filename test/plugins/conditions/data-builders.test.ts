@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   buildCatalogServices, buildConsulKv, compileRe2, consulKvQuery, decodeKvValue, healthServiceQuery, readCatalogServicesOptions, readConsulKvOptions,
   readServicesOptions, sameServiceNames,
-} from "../../../plugins/shared-inputs/mod.ts";
+} from "../../../plugins/consul-inputs/mod.ts";
 import { parseCron, toCronerPattern } from "../../../plugins/condition-schedule/mod.ts";
 
 const b64 = (text: string) => Buffer.from(text, "utf8").toString("base64");

@@ -4,12 +4,10 @@
  */
 import { afterAll, beforeAll } from "vitest";
 import { type ConditionConformanceCase, describeConditionConformance } from "../../../core/plugin-testkit/mod.ts";
-import { catalogServicesConditionFactory } from "../../../plugins/condition-catalog-services/mod.ts";
-import { consulKvConditionFactory } from "../../../plugins/condition-consul-kv/mod.ts";
+import {
+  catalogServicesConditionFactory, consulKvConditionFactory, consulKvModuleInputFactory, servicesConditionFactory, servicesModuleInputFactory,
+} from "../../../plugins/consul-inputs/mod.ts";
 import { scheduleConditionFactory } from "../../../plugins/condition-schedule/mod.ts";
-import { servicesConditionFactory } from "../../../plugins/condition-services/mod.ts";
-import { consulKvModuleInputFactory } from "../../../plugins/module-input-consul-kv/mod.ts";
-import { servicesModuleInputFactory } from "../../../plugins/module-input-services/mod.ts";
 import { type ConsulHarness, startConsulHarness } from "./helpers/consul-harness.ts";
 
 let consul: ConsulHarness;

@@ -8,12 +8,8 @@ import type {
   ConditionFactory, ModuleInputFactory, PluginContext, PluginDefinition, TokenMap,
 } from "../../../core/plugin-api/mod.ts";
 import { NamedRegistry } from "../../../core/kernel/registries/named-registry.ts";
-import conditionCatalogServices from "../../../plugins/condition-catalog-services/mod.ts";
-import conditionConsulKv from "../../../plugins/condition-consul-kv/mod.ts";
 import conditionSchedule from "../../../plugins/condition-schedule/mod.ts";
-import conditionServices from "../../../plugins/condition-services/mod.ts";
-import moduleInputConsulKv from "../../../plugins/module-input-consul-kv/mod.ts";
-import moduleInputServices from "../../../plugins/module-input-services/mod.ts";
+import consulInputs from "../../../plugins/consul-inputs/mod.ts";
 
 const conditions = new NamedRegistry<ConditionFactory>("condition");
 const moduleInputs = new NamedRegistry<ModuleInputFactory>("module input");
@@ -24,18 +20,15 @@ async function init(plugin: PluginDefinition<unknown, TokenMap>): Promise<void> 
 }
 
 describe("condition and module-input plugins", async () => {
-  for (const plugin of [conditionServices, conditionCatalogServices, conditionConsulKv, conditionSchedule]) {
-    await init(plugin as PluginDefinition<unknown, TokenMap>);
-  }
-  for (const plugin of [moduleInputServices, moduleInputConsulKv]) await init(plugin as PluginDefinition<unknown, TokenMap>);
+  for (const plugin of [consulInputs, conditionSchedule]) await init(plugin as PluginDefinition<unknown, TokenMap>);
   const ajv = new Ajv({ useDefaults: false, strict: false });
   const valid = (factory: { optionsSchema?: unknown }, config: unknown) => ajv.validate(factory.optionsSchema as object, config);
 
   it("register under the CTS labels with the right kinds", () => {
     expect(conditions.names().sort()).toEqual(["catalog-services", "consul-kv", "schedule", "services"]);
     expect(moduleInputs.names().sort()).toEqual(["consul-kv", "services"]);
-    expect(conditionServices.kind).toBe("condition");
-    expect(moduleInputServices.kind).toBe("module-input");
+    expect(consulInputs.kind).toBe("condition");
+    expect(conditionSchedule.kind).toBe("condition");
   });
 
   it("accept normalised blocks and reject unknown fields", () => {

@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceInstance, TaskConfig } from "../../../core/plugin-api/mod.ts";
 import { eventually, latest, recordingContext } from "../../../core/plugin-testkit/mod.ts";
-import { servicesConditionFactory } from "../../../plugins/condition-services/mod.ts";
-import { servicesModuleInputFactory } from "../../../plugins/module-input-services/mod.ts";
-import { catalogServicesQuery, healthServiceQuery, readServicesOptions } from "../../../plugins/shared-inputs/mod.ts";
+import {
+  catalogServicesQuery, healthServiceQuery, readServicesOptions, servicesConditionFactory, servicesModuleInputFactory,
+} from "../../../plugins/consul-inputs/mod.ts";
 import { type ConsulHarness, startConsulHarness } from "./helpers/consul-harness.ts";
 
 type Services = Record<string, ServiceInstance>;

@@ -1,6 +1,6 @@
 /** @module Unit tests of the `services` map builder: keys, attributes, status aggregation, order. */
 import { describe, expect, it } from "vitest";
-import { aggregateStatus, buildServicesMap, type ServiceEntryBody } from "../../../plugins/shared-inputs/mod.ts";
+import { aggregateStatus, buildServicesMap, type ServiceEntryBody } from "../../../plugins/consul-inputs/mod.ts";
 
 function entry(id: string, node: string, extra: { service?: string; checks?: string[]; address?: string } = {}): ServiceEntryBody {
   return {

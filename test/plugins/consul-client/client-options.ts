@@ -4,6 +4,7 @@ import { testConsulConfig } from "../../../core/plugin-testkit/src/test-config.t
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { type ClosableConsulClient, createConsulClient } from "../../../plugins/consul-client/mod.ts";
 import { type CaptureLogger, createCaptureLogger } from "./capture-logger.ts";
+import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
 
 export type TestConsulConfig = Pick<ConsulConfig, "address" | "token" | "auth" | "tls" | "transport">;
 
@@ -18,6 +19,7 @@ export async function testClient(
 ): Promise<{ client: ClosableConsulClient; logger: CaptureLogger }> {
   const logger = createCaptureLogger();
   const client = await createConsulClient({
+    http: createHttpClientFactory(),
     consul: consulConfig(address, overrides),
     fs: createFileSystem(),
     logger,

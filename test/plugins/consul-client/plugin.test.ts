@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { consulClientToken, type CtsConfig } from "../../../core/plugin-api/mod.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
+import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
 import plugin, { type ClosableConsulClient } from "../../../plugins/consul-client/mod.ts";
 import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import { createCaptureLogger } from "./capture-logger.ts";
@@ -16,7 +17,9 @@ describe("consul-client plugin", () => {
     const server = await startConsulDevServer();
     try {
       const config = { consul: consulConfig(server.address) } as unknown as CtsConfig;
-      const client = (await factory.create({ config, fs: createFileSystem(), logger: createCaptureLogger() })) as ClosableConsulClient;
+      const client = (await factory.create({
+        config, fs: createFileSystem(), logger: createCaptureLogger(), http: createHttpClientFactory(),
+      }, { pluginId: "consul-client", options: {}, lifecycle: { onStart() {}, onStop() {} }, signal: new AbortController().signal })) as ClosableConsulClient;
       expect(client.address).toBe(server.url);
       expect(await client.kvPut("plugin/k", "v")).toBe(true);
       expect((await client.kvGet("plugin/k"))?.value).toBe("v");

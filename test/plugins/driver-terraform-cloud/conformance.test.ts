@@ -27,5 +27,7 @@ describeDriverConformance("terraform-cloud", driverTerraformCloud, {
     const ws = await workspace(server, "conformance-task");
     expect(await stateIds(server, ws.id)).toEqual(Object.keys(inputs.services).map((key) => key.split(".")[0]));
   },
+  // The driver reads its token through vaultSecretsToken (disabled without a `vault` block).
+  builtins: [{ id: "vault-client", load: () => import("../../../plugins/vault-client/mod.ts") }],
   timeoutMs: 60_000,
 });

@@ -28,7 +28,7 @@ function setup(driver: DriverConfig, env: Record<string, string> = {}) {
   const logger = captureLogger([], "driver.tfc");
   const factory = createTerraformCloudDriverFactory({ http: createHttpClientFactory(), fs: createFileSystem(), logger, env });
   const create = (name: string, extra = {}) => factory.create(task(name, module.dir, extra), {
-    driver, providers: [], consul: {} as never, workingDir: "", logger,
+    driver, providers: [], consul: {} as never, workingDir: "", logger, inputs: [],
   });
   return { factory, logger, create };
 }
@@ -96,7 +96,7 @@ describe("terraform-cloud driver", () => {
     const { factory, logger } = setup(driverBlock(server));
     const driver = await factory.create(task("with-provider", module.dir, { providers: ["terraform"] }), {
       driver: driverBlock(server), providers: [{ id: "terraform", name: "terraform", arguments: {}, task_env: {} }],
-      consul: {} as never, workingDir: "", logger,
+      consul: {} as never, workingDir: "", logger, inputs: [],
     });
     await driver.init(signal);
     await driver.render(inputsOf("p-1"), signal);

@@ -45,7 +45,9 @@ describe("terraform-cloud driver over HTTPS", () => {
     const tfc = factory();
     await tfc.verify!(driver, signal);
     const logger = captureLogger([], "driver.tfc");
-    const instance = await tfc.create(task("tls-task", module.dir), { driver, providers: [], consul: {} as never, workingDir: "", logger });
+    const instance = await tfc.create(task("tls-task", module.dir), {
+      driver, providers: [], consul: {} as never, workingDir: "", logger, inputs: [],
+    });
     await instance.init(signal);
     await instance.render(inputsOf("t-1"), signal);
     await instance.apply(signal);

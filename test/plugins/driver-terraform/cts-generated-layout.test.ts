@@ -10,11 +10,13 @@ import type { TaskConfig } from "../../../core/plugin-api/mod.ts";
 import { buildRootModuleModel, renderRootModuleFiles } from "../../../plugins/driver-terraform/src/build-root-module.ts";
 import { normalizeTerraformOptions } from "../../../plugins/driver-terraform/src/options.ts";
 import { renderTfvars } from "../../../plugins/driver-terraform/src/render-tfvars.ts";
+import { taskInputSpecsOf } from "../../helpers/task-input-specs.ts";
 import { consulConfig, inputsFor, instance, taskConfig } from "./fixtures.ts";
 
 async function filesOf(task: TaskConfig) {
   const model = await buildRootModuleModel({
-    task, providers: [], options: normalizeTerraformOptions({}), consul: consulConfig(), resolvePath: (p) => `/srv/${p}`,
+    task, inputs: taskInputSpecsOf(task), providers: [], options: normalizeTerraformOptions({}), consul: consulConfig(),
+    resolvePath: (p) => `/srv/${p}`,
   });
   return { model, files: renderRootModuleFiles(model) };
 }
@@ -154,5 +156,22 @@ describe("variables.tf", () => {
     expect(text).toContain(`# Catalog Services definition protocol v0\nvariable "catalog_services" {\n` +
       `  description = "Consul catalog service names and list of all known tags for a given service"\n`);
     expect(text).toContain(`# Consul KV definition protocol v0\nvariable "consul_kv" {\n  description = "Consul KV pair"\n`);
+  });
+});
+
+describe("declared variables follow DriverContext.inputs", () => {
+  // Issue 12 item 3: the driver declares what the engine says the blocks render, not what their type names suggest.
+  it("declares consul_kv for a third-party condition that renders it, and nothing a block does not render", async () => {
+    const task = taskConfig({ condition: { type: "kv-watch" } });
+    const source = { task, providers: [], options: normalizeTerraformOptions({}), consul: consulConfig(), resolvePath: (p: string) => p };
+    const rendering = await buildRootModuleModel({
+      ...source, inputs: [{ variable: "consul_kv", block: "condition", type: "kv-watch", triggers: true }],
+    });
+    expect(rendering.consulKv).toBe(true);
+    expect(renderRootModuleFiles(rendering)["variables.tf"]).toContain(`variable "consul_kv" {`);
+    expect(renderRootModuleFiles(rendering)["main.tf"]).toContain("consul_kv = var.consul_kv");
+    const silent = await buildRootModuleModel({ ...source, inputs: [] });
+    expect(silent.consulKv).toBe(false);
+    expect(renderRootModuleFiles(silent)["variables.tf"]).not.toContain(`variable "consul_kv"`);
   });
 });

@@ -5,7 +5,8 @@ import { normalizeTerraformOptions } from "../../../plugins/driver-terraform/src
 import { consulConfig, inputsFor, instance, provider, taskConfig } from "./fixtures.ts";
 
 export interface GoldenCase {
-  readonly source: RootModuleSource;
+  /** `inputs` (what the engine passes as DriverContext.inputs) is derived from the task by golden.test.ts. */
+  readonly source: Omit<RootModuleSource, "inputs">;
   readonly inputs: TaskInputs;
 }
 

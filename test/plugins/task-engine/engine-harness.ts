@@ -16,8 +16,8 @@ import type { SharedQueryWatcher } from "../../../plugins/task-engine/src/query-
 import { recordingDriverPlugin, type RecordingOptions } from "../../fixtures/plugins/driver-recording/mod.ts";
 
 const ENGINE_PLUGINS = [
-  "consul-client", "vault-client", "condition-services", "condition-catalog-services", "condition-consul-kv", "condition-schedule",
-  "module-input-services", "module-input-consul-kv", "task-engine", "task-store-memory", "leadership-standalone",
+  "consul-client", "vault-client", "consul-inputs", "condition-schedule",
+  "task-engine", "task-store-memory", "leadership-standalone",
 ];
 
 export const builtins: BuiltinPlugin[] = ENGINE_PLUGINS.map((id) => ({ id, load: () => import(`../../../plugins/${id}/mod.ts`) }));

@@ -8,6 +8,7 @@ import { SharedQueryWatcher } from "../../../plugins/task-engine/src/query-watch
 import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import { startCountingProxy, type CountingProxy } from "./counting-proxy.ts";
 import { engineConfig, waitFor } from "./engine-harness.ts";
+import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
 
 type DevServer = Awaited<ReturnType<typeof startConsulDevServer>>;
 let server: DevServer;
@@ -19,6 +20,7 @@ beforeAll(async () => {
   server = await startConsulDevServer();
   proxy = await startCountingProxy({ hostname: "127.0.0.1", port: server.port });
   client = await createConsulClient({
+    http: createHttpClientFactory(),
     consul: engineConfig(proxy.address, []).consul,
     fs: createFileSystem(),
     logger: createLogSink({ level: "DEBUG", write: (line) => logs.push(line) }).logger("consul"),

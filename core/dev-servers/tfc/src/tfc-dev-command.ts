@@ -6,8 +6,7 @@
 import { type CliCommand, ExitCode } from "../../../cli/command.ts";
 import { parseHttpAddr } from "../../../cli/parse-http-addr.ts";
 import { tlsFromFlags, tlsFlags } from "../../../cli/tls-flags.ts";
-import { parseDuration } from "../../../config/duration.ts";
-import { errorMessage } from "../../../plugin-api/mod.ts";
+import { errorMessage, parseGoDuration } from "../../../plugin-api/mod.ts";
 import { waitForShutdownSignal } from "../../../runtime/signals.ts";
 import { describeFaults, faultFlags, faultsFromFlags } from "./fault-flags.ts";
 import { startTfcDevServer, type TfcDevServerOptions } from "./tfc-dev-server.ts";
@@ -42,7 +41,7 @@ const tfcDevCommand: CliCommand = {
         port: addr.port,
         organization: String(args.flags.organization),
         maxConcurrentRuns: Number(args.flags["max-concurrent-runs"]),
-        faults: faultsFromFlags(args.flags, parseDuration),
+        faults: faultsFromFlags(args.flags, parseGoDuration),
         ...(args.flags.token ? { token: String(args.flags.token) } : {}),
         ...(args.flags["terraform-binary"] ? { terraformBinary: String(args.flags["terraform-binary"]) } : {}),
         ...(await tlsFromFlags(args.flags, io.cwd)),

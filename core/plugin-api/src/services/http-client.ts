@@ -41,6 +41,55 @@ export interface HttpClient {
   close(): void;
 }
 
+/**
+ * A keep-alive connection pool for npm HTTP libraries built on Node's http module that take an
+ * `agent` (the `consul` package). Its fields mirror CTS's Consul `transport` and `tls` blocks.
+ */
+export interface HttpAgentOptions {
+  readonly secure: boolean;
+  readonly keepAlive: boolean;
+  readonly keepAliveMsecs?: number;
+  /** Idle sockets kept per host (CTS `max_idle_conns_per_host`). */
+  readonly maxFreeSockets?: number;
+  /**
+   * Idle keep-alive sockets are closed after this (CTS `idle_conn_timeout`, 5 s), so a socket the
+   * server already dropped is rarely reused. Requests in flight use their own timeout instead.
+   */
+  readonly idleTimeoutMs?: number;
+  /** PEM bundles trusted instead of the system roots. */
+  readonly ca?: readonly string[];
+  readonly cert?: string;
+  readonly key?: string;
+  readonly servername?: string;
+  /** False skips certificate verification (CTS `tls.verify = false`). */
+  readonly rejectUnauthorized?: boolean;
+}
+
+export interface HttpAgent {
+  /** Opaque: passed as `agent` to the library. */
+  readonly agent: unknown;
+  /** How many sockets are open (in use + idle), for status output and benches. */
+  socketCount(): number;
+  destroy(): void;
+}
+
+/** The event emitter such libraries cancel a request on (it emits "cancel" when the signal aborts). */
+export interface CancelContext {
+  /** Opaque: passed as the library's `ctx`; undefined when there is no signal. */
+  readonly ctx: unknown;
+  /** Detaches from the signal; call when the request settles so long-lived signals do not pile up listeners. */
+  release(): void;
+}
+
 export interface HttpClientFactory {
   create(options?: { readonly tls?: HttpClientTls }): HttpClient;
+  /** A Node-style keep-alive agent for an npm HTTP library; the runtime owns the sockets. */
+  createAgent(options: HttpAgentOptions): HttpAgent;
+  /** Bridges `signal` to the EventEmitter-based cancellation those libraries take. */
+  cancelContext(signal: AbortSignal | undefined): CancelContext;
+  /**
+   * Many requests may share one signal (the kernel's stop signal), each adding an abort listener;
+   * this lifts the runtime's listener-leak warning for such a signal.
+   */
+  allowManyAbortListeners(signal: AbortSignal): void;
 }

@@ -3,7 +3,9 @@
  * and, for a local module, the module's files under `module/` (the run happens on another machine,
  * so a path on this one means nothing there).
  */
-import { CtsError, type FileSystem, type ProviderConfig, type TaskConfig } from "../../../../core/plugin-api/mod.ts";
+import {
+  CtsError, type FileSystem, type ProviderConfig, type TaskConfig, type TaskInputSpec,
+} from "../../../../core/plugin-api/mod.ts";
 import { parseTaskVariables } from "./parse-task-variables.ts";
 import { renderMainTf } from "./render-main-tf.ts";
 import { renderModuleVariablesTf } from "./render-module-variables-tf.ts";
@@ -14,6 +16,8 @@ import {
 
 export interface RootModuleSource {
   readonly task: TaskConfig;
+  /** `DriverContext.inputs`: which variables the task's blocks render. */
+  readonly inputs: readonly TaskInputSpec[];
   readonly providers: readonly ProviderConfig[];
   readonly requiredProviders: Readonly<Record<string, unknown>>;
   readonly fs: FileSystem;
@@ -36,7 +40,7 @@ export async function buildRootModuleModel(source: RootModuleSource): Promise<Ro
     moduleSource: local ? `./${LOCAL_MODULE_DIR}` : task.module,
     ...(localModuleDir !== undefined ? { localModuleDir } : {}),
     moduleVersion: local ? "" : task.version,
-    ...renderedInputs(task),
+    ...renderedInputs(source.inputs),
     providers,
     requiredProviders: taskRequiredProviders(providers, source.requiredProviders),
     variables: await parseTaskVariables(task.variables),

@@ -3,7 +3,7 @@
  * Same shape as the terraform driver's (a plugin copies, it does not import a sibling), without a
  * backend: state lives in the workspace. A local module is shipped inside the upload as `./module`.
  */
-import type { ProviderConfig, TaskConfig } from "../../../../core/plugin-api/mod.ts";
+import type { ProviderConfig, TaskConfig, TaskInputSpec } from "../../../../core/plugin-api/mod.ts";
 
 export interface ProviderModel {
   readonly name: string;
@@ -37,12 +37,11 @@ export function isLocalModuleSource(source: string): boolean {
     source === "." || source === ".." || /^[A-Za-z]:[\\/]/.test(source);
 }
 
-export function renderedInputs(task: TaskConfig): { catalogServices: boolean; consulKv: boolean } {
-  const condition = task.condition as { type: string; use_as_module_input?: boolean };
-  const asInput = condition.use_as_module_input !== false;
+/** Which Consul-derived variables to declare: those the engine says the task's blocks render. */
+export function renderedInputs(inputs: readonly TaskInputSpec[]): { catalogServices: boolean; consulKv: boolean } {
   return {
-    catalogServices: condition.type === "catalog-services" && asInput,
-    consulKv: (condition.type === "consul-kv" && asInput) || task.module_input.some((input) => input.type === "consul-kv"),
+    catalogServices: inputs.some((input) => input.variable === "catalog_services"),
+    consulKv: inputs.some((input) => input.variable === "consul_kv"),
   };
 }
 

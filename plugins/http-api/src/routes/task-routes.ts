@@ -6,7 +6,7 @@
 import type { Context, Hono } from "hono";
 import type { InspectPlan, RunRequest } from "../../../../core/plugin-api/mod.ts";
 import { errorMessage, isCtsError } from "../../../../core/plugin-api/mod.ts";
-import { taskCreateRequestSchema, taskUpdateRequestSchema } from "../../../../schemas/api/requests.schema.ts";
+import { taskCreateRequestSchema, taskUpdateRequestSchema } from "../schemas/requests.schema.ts";
 import { apiError, HttpError, requestIdOf, statusOfEngineError } from "../api-errors.ts";
 import type { RouteContext } from "../api-context.ts";
 import { bodyValidator, readJson } from "../body-validator.ts";

@@ -9,6 +9,7 @@ import { createFileSystem } from "../../../../core/runtime/file-system.ts";
 import { type ClosableConsulClient, createConsulClient } from "../../../../plugins/consul-client/mod.ts";
 import { SharedQueryWatcher } from "../../../../plugins/task-engine/mod.ts";
 import { startConsulDevServer } from "../../../helpers/consul-dev-server.ts";
+import { createHttpClientFactory } from "../../../../core/runtime/http-client.ts";
 
 export interface CheckSpec {
   readonly CheckID: string;
@@ -65,6 +66,7 @@ const silent: Logger = {
 export async function startConsulHarness(): Promise<ConsulHarness> {
   const server = await startConsulDevServer();
   const client = await createConsulClient({
+    http: createHttpClientFactory(),
     consul: testConsulConfig({ address: server.url }),
     fs: createFileSystem(),
     logger: silent,

@@ -13,8 +13,8 @@ import type { ServeHttpTls } from "../../../../core/runtime/serve-http.ts";
 import { recordingDriverPlugin, type RecordingOptions } from "../../../fixtures/plugins/driver-recording/mod.ts";
 
 const PLUGINS = [
-  "consul-client", "vault-client", "condition-services", "condition-catalog-services", "condition-consul-kv", "condition-schedule",
-  "module-input-services", "module-input-consul-kv", "task-engine", "task-store-memory", "leadership-standalone",
+  "consul-client", "vault-client", "consul-inputs", "condition-schedule",
+  "task-engine", "task-store-memory", "leadership-standalone",
   "http-api",
 ];
 

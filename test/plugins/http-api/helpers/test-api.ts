@@ -5,9 +5,8 @@
  */
 import type { Logger } from "../../../../core/plugin-api/mod.ts";
 import { createApiApp } from "../../../../plugins/http-api/src/create-api-app.ts";
-import { consulClientToken } from "../../../../core/plugin-api/mod.ts";
+import { consulClientToken, taskBuilderToken } from "../../../../core/plugin-api/mod.ts";
 import { normalizeApiTask } from "../../../../plugins/http-api/src/normalize-api-task.ts";
-import { validateTaskName } from "../../../../core/config/validate-task-name.ts";
 import type { RecordingOptions } from "../../../fixtures/plugins/driver-recording/mod.ts";
 import { apiConfig, startApiKernel, type ApiKernel } from "./api-kernel.ts";
 
@@ -44,11 +43,12 @@ export async function startEngineApp(options: {
   const config = apiConfig({ consul: { ...base.consul, address: options.consulAddress } });
   const daemon = await startApiKernel({ config, listen: false, ...(options.recording ? { recording: options.recording } : {}) });
   const logs: LogRecord[] = [];
+  const builder = daemon.kernel.resolve(taskBuilderToken);
   const app = createApiApp({
     tasks: daemon.tasks,
-    normalizeTask: (apiTask) => normalizeApiTask(apiTask, config),
+    normalizeTask: (apiTask) => normalizeApiTask(apiTask, builder),
     validateTaskName: (name) => {
-      const problem = validateTaskName(name);
+      const problem = builder.nameProblem(name);
       if (problem) throw new Error(problem);
     },
     logger: recordingLogger(logs),

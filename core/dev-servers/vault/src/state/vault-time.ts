@@ -1,6 +1,6 @@
 /** @module Vault's time fields: RFC 3339 timestamps with nanoseconds, and TTLs in whole seconds. */
-import { parseDuration } from "../../../../config/duration.ts";
 import { badRequest } from "../http/vault-answer.ts";
+import { parseGoDuration } from "../../../../plugin-api/mod.ts";
 
 /** Vault writes `2026-11-26T03:00:00.123456789Z`; JavaScript has milliseconds, padded here. */
 export function vaultTimestamp(ms: number): string {
@@ -13,7 +13,7 @@ export function ttlSeconds(value: unknown, field: string): number | undefined {
   if (typeof value === "number" && Number.isFinite(value) && value >= 0) return Math.floor(value);
   if (typeof value === "string") {
     if (/^\d+$/.test(value)) return Number(value);
-    const ms = parseDuration(value);
+    const ms = parseGoDuration(value);
     if (ms !== undefined && ms >= 0) return Math.floor(ms / 1000);
   }
   throw badRequest(`error converting input ${JSON.stringify(value)} for field "${field}": cannot parse as a duration`);

@@ -1,0 +1,47 @@
+/**
+ * @module The kernel's `TaskBuilder` service: a task block from outside the config files (an API
+ * request) → validated `TaskConfig`, through the config loader's own task builder and task rules,
+ * so a task created over HTTP means exactly what the same block in a file means.
+ */
+import { CtsError, parseGoDuration, type CtsConfig, type TaskBuilder } from "../plugin-api/mod.ts";
+import { buildTask } from "./build-task.ts";
+import { formatIssue, type ConfigIssue } from "./config-error.ts";
+import { taskIssues } from "./task-rules.ts";
+import { validateTaskName } from "./validate-task-name.ts";
+
+// Not from a file: issues name only the field path.
+const SOURCE = "";
+
+// Config files reach buildTask through the schema's go-duration format; a bare block has not.
+function durationIssues(raw: Readonly<Record<string, unknown>>): ConfigIssue[] {
+  const buffer = (raw.buffer_period ?? {}) as Record<string, unknown>;
+  return (["min", "max"] as const)
+    .filter((key) => buffer[key] !== undefined && parseGoDuration(String(buffer[key])) === undefined)
+    .map((key) => ({
+      file: SOURCE,
+      path: `task.buffer_period.${key}`,
+      message: `${JSON.stringify(buffer[key])} is not a duration such as "5s" or "1m30s"`,
+    }));
+}
+
+/** The builder for tasks under `config` (its working_dir, buffer_period and driver are the defaults). */
+export function createTaskBuilder(config: CtsConfig): TaskBuilder {
+  return {
+    build(block) {
+      const raw = block as Record<string, unknown>;
+      const issues = durationIssues(raw);
+      if (issues.length === 0) {
+        const task = buildTask(raw, {
+          file: SOURCE,
+          path: "task",
+          defaults: { working_dir: config.working_dir, buffer_period: config.buffer_period, driver: config.driver.name },
+          warnings: [],
+        });
+        issues.push(...taskIssues(raw, task, SOURCE, "task"));
+        if (issues.length === 0) return task;
+      }
+      throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot create task: ${issues.map(formatIssue).join("; ")}`);
+    },
+    nameProblem: validateTaskName,
+  };
+}

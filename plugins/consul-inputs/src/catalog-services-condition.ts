@@ -1,0 +1,13 @@
+/** @module The `condition "catalog-services"` factory: runs a task when service names appear or vanish. */
+import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
+import { CatalogServicesSource } from "./catalog-services-source.ts";
+import { catalogServicesConditionSchema, readCatalogServicesOptions } from "./input-options.ts";
+
+export const catalogServicesConditionFactory: ConditionFactory = Object.freeze({
+  name: "catalog-services",
+  optionsSchema: catalogServicesConditionSchema,
+  create(config: Readonly<Record<string, unknown>>, taskName: string) {
+    const what = `task "${taskName}" condition "catalog-services"`;
+    return new CatalogServicesSource(readCatalogServicesOptions(config, what), true);
+  },
+});

@@ -1,0 +1,13 @@
+/** @module The `module_input "consul-kv"` factory: KV data for the task, never a trigger. */
+import type { ModuleInputFactory } from "../../../core/plugin-api/mod.ts";
+import { ConsulKvSource } from "./consul-kv-source.ts";
+import { consulKvModuleInputSchema, readConsulKvOptions } from "./input-options.ts";
+
+export const consulKvModuleInputFactory: ModuleInputFactory = Object.freeze({
+  name: "consul-kv",
+  optionsSchema: consulKvModuleInputSchema,
+  create(config: Readonly<Record<string, unknown>>, taskName: string) {
+    const options = readConsulKvOptions(config, `task "${taskName}" module_input "consul-kv"`);
+    return new ConsulKvSource({ ...options, render: true }, false);
+  },
+});

@@ -1,0 +1,12 @@
+/** @module The `condition "services"` factory: runs a task when its selected instances change. */
+import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
+import { readServicesOptions, servicesConditionSchema } from "./input-options.ts";
+import { ServicesSource } from "./services-source.ts";
+
+export const servicesConditionFactory: ConditionFactory = Object.freeze({
+  name: "services",
+  optionsSchema: servicesConditionSchema,
+  create(config: Readonly<Record<string, unknown>>, taskName: string) {
+    return new ServicesSource(readServicesOptions(config, `task "${taskName}" condition "services"`), true);
+  },
+});

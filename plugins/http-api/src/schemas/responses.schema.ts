@@ -1,0 +1,81 @@
+/** @module JSON Schemas of the HTTP API response bodies, used for the OpenAPI document and response tests. */
+import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
+import { taskSchema } from "./task.schema.ts";
+
+const requestId: JsonSchema = { type: "string", format: "uuid" };
+
+export const errorSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["error"],
+  properties: {
+    error: {
+      type: "object",
+      additionalProperties: false,
+      required: ["message"],
+      properties: { message: { type: "string" } },
+    },
+    request_id: requestId,
+  },
+};
+
+export const taskResponseSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["request_id", "task"],
+  properties: {
+    request_id: requestId,
+    task: taskSchema,
+    run: {
+      type: "object",
+      additionalProperties: false,
+      required: ["plan", "changes_present"],
+      properties: {
+        plan: { type: "string" },
+        changes_present: { type: "boolean" },
+        tfc_run_url: { type: "string" },
+      },
+    },
+  },
+};
+
+export const tasksResponseSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["request_id", "tasks"],
+  properties: { request_id: requestId, tasks: { type: "array", items: taskSchema } },
+};
+
+export const deleteResponseSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["request_id"],
+  properties: { request_id: requestId },
+};
+
+export const healthResponseSchema: JsonSchema = { type: "object", additionalProperties: false };
+
+export const clusterStatusResponseSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["cluster_name", "members", "request_id"],
+  properties: {
+    cluster_name: { type: "string" },
+    members: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["id", "service_name", "healthy", "leader"],
+        properties: {
+          id: { type: "string" },
+          service_name: { type: "string" },
+          healthy: { type: "boolean" },
+          leader: { type: "boolean" },
+          address: { type: "string" },
+        },
+      },
+    },
+    request_id: requestId,
+  },
+};
