@@ -5,8 +5,7 @@
  * conversion produces (`backend "consul" {}` → `{ consul: [{...}] }`), so the block validates
  * whichever way the config loader hands it over.
  */
-import { parseDuration } from "../../../core/config/duration.ts";
-import { CtsError, type JsonSchema } from "../../../core/plugin-api/mod.ts";
+import { CtsError, type JsonSchema, parseGoDuration } from "../../../core/plugin-api/mod.ts";
 
 /**
  * How long a command waits for a held state lock (beyond CTS, which waits 0s and fails). A Terraform
@@ -88,7 +87,7 @@ export function normalizeTerraformOptions(options: Readonly<Record<string, unkno
     );
   }
   const lockTimeout = options.lock_timeout === undefined ? DEFAULT_LOCK_TIMEOUT : String(options.lock_timeout);
-  const lockTimeoutMs = parseDuration(lockTimeout);
+  const lockTimeoutMs = parseGoDuration(lockTimeout);
   if (lockTimeoutMs === undefined || lockTimeoutMs < 0) {
     throw new CtsError(
       "CTS_ERR_CONFIG_INVALID",

@@ -5,8 +5,7 @@
 import type {
   CtsConfig, Leadership, Logger, RunOptions, Shutdown, StoredTask, TaskConfig, TaskStore,
 } from "../../../core/plugin-api/mod.ts";
-import { CtsError, errorMessage, isCtsError, isPermanentConsulError, sleep } from "../../../core/plugin-api/mod.ts";
-import { formatDuration } from "../../../core/config/duration.ts";
+import { CtsError, errorMessage, formatGoDuration, isCtsError, isPermanentConsulError, sleep } from "../../../core/plugin-api/mod.ts";
 import type { EngineContext } from "./engine-context.ts";
 import { lockedRetryDelayMs } from "./retry.ts";
 import { TaskRuntime } from "./task-runtime.ts";
@@ -180,7 +179,7 @@ export class Engine {
     for (let retry = 1; ; retry++) {
       const delay = lockedRetryDelayMs(retry);
       this.#logger.warn("state lock still held, the start-up run will be retried", {
-        task_name: runtime.name, retry, in: formatDuration(delay),
+        task_name: runtime.name, retry, in: formatGoDuration(delay),
       });
       await sleep(delay, signal);
       if (generation !== this.#generation || signal.aborted) return;
