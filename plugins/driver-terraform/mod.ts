@@ -1,20 +1,26 @@
 /**
  * @module The built-in `terraform` driver: runs each task's module with Terraform or OpenTofu,
- * generating the same root module CTS does (see README.md).
+ * generating the same root module CTS does (see README.md), and provides that root module
+ * (`terraformRootModuleToken`) to other drivers.
  */
 import {
-  definePlugin, driverRegistryToken, fileSystemToken, loggerToken, processRunnerToken,
+  definePlugin, defineService, driverRegistryToken, fileSystemToken, loggerToken, processRunnerToken,
+  terraformRootModuleToken,
 } from "../../core/plugin-api/mod.ts";
 import { createTerraformDriverFactory } from "./src/driver-factory.ts";
+import { terraformRootModule } from "./src/root-module-service.ts";
 
 export { createTerraformDriverFactory } from "./src/driver-factory.ts";
 export { terraformOptionsSchema } from "./src/options.ts";
+export { terraformRootModule } from "./src/root-module-service.ts";
 
 export default definePlugin({
   id: "driver-terraform",
   kind: "driver",
   logName: "driver.terraform",
   description: "Terraform / OpenTofu driver (driver \"terraform\")",
+  // The root module renderer, for drivers that run Terraform elsewhere (driver-terraform-cloud).
+  provides: [defineService({ token: terraformRootModuleToken, deps: {}, create: () => terraformRootModule })],
   deps: { drivers: driverRegistryToken, processes: processRunnerToken, fs: fileSystemToken, logger: loggerToken },
   init({ drivers, processes, fs, logger }) {
     // Like CTS, the binary is found at start-up: the kernel calls the factory's verify once.

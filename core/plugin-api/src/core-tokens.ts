@@ -15,6 +15,7 @@ import type { Shutdown } from "./services/shutdown.ts";
 import type { TaskBuilder } from "./services/task-builder.ts";
 import type { Leadership } from "./services/leadership.ts";
 import type { VaultSecrets } from "./services/vault-secrets.ts";
+import type { TerraformRootModule } from "./services/terraform-root-module.ts";
 import { createToken, type Token } from "./token.ts";
 
 /** A logger named after the plugin that asks for it. */
@@ -52,3 +53,5 @@ export const shutdownToken: Token<Shutdown> = createToken("core.shutdown");
 export const leadershipToken: Token<Leadership> = createToken("core.leadership");
 /** Provided by plugins/vault-client: `{{ with secret }}` reads (disabled without a `vault {}` block). */
 export const vaultSecretsToken: Token<VaultSecrets> = createToken("vault.secrets");
+/** Provided by plugins/driver-terraform: the root module CTS generates, for drivers that run Terraform elsewhere. */
+export const terraformRootModuleToken: Token<TerraformRootModule> = createToken("terraform.rootModule");

@@ -2,14 +2,10 @@
  * @module The Terraform backend a task uses: the user's block, or CTS's default Consul backend
  * (state at `<kv_path>/terraform-env:<task>`), plus the Consul environment Terraform needs.
  */
-import type { ConsulConfig } from "../../../core/plugin-api/mod.ts";
+import type { ConsulConfig, TerraformBackendBlock } from "../../../core/plugin-api/mod.ts";
 import type { TerraformOptions } from "./options.ts";
 
-export interface BackendBlock {
-  readonly type: string;
-  /** Attributes, rendered sorted by key. */
-  readonly config: Readonly<Record<string, unknown>>;
-}
+export type BackendBlock = TerraformBackendBlock;
 
 /** `consul-terraform-sync/` → `consul-terraform-sync/terraform`; a path already ending in `/terraform` is kept. */
 export function defaultStatePath(kvPath: string): string {

@@ -1,7 +1,7 @@
 /** @module main.tf: the terraform block (version, providers, backend), provider blocks and the module call. */
 import { alignAttributes, encodeHclValue, hclObjectKey, quoteHclString } from "./hcl-value.ts";
 import { renderPreamble } from "./preamble.ts";
-import type { ProviderModel, RootModuleModel } from "./root-module-model.ts";
+import type { TerraformProviderModel as ProviderModel, TerraformRootModuleModel as RootModuleModel } from "../../../core/plugin-api/mod.ts";
 
 /** Lowest Terraform that understands the generated files. No upper bound: new releases keep working. */
 export const REQUIRED_TERRAFORM_VERSION = ">= 0.13.0";

@@ -6,7 +6,7 @@
 import { alignAttributes, encodeHclValue } from "./hcl-value.ts";
 import { inferHclType } from "./hcl-type.ts";
 import { renderPreamble } from "./preamble.ts";
-import type { RootModuleModel } from "./root-module-model.ts";
+import type { TerraformRootModuleModel as RootModuleModel } from "../../../core/plugin-api/mod.ts";
 
 /** variables.module.tf, or undefined when the task has no variables. */
 export function renderModuleVariablesTf(model: RootModuleModel): string | undefined {

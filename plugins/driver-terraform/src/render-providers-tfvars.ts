@@ -6,23 +6,7 @@
  */
 import { alignAttributes, encodeHclValue } from "./hcl-value.ts";
 import { renderPreamble } from "./preamble.ts";
-import type { ProviderModel, RootModuleModel } from "./root-module-model.ts";
-
-/** The value of a provider's variable: its arguments plus `alias` and `auto_commit`, keys sorted. */
-function providerValue(provider: ProviderModel): Record<string, unknown> {
-  const value: Record<string, unknown> = {};
-  const keys = Object.keys(provider.arguments);
-  if (provider.alias !== undefined) keys.push("alias");
-  if (provider.auto_commit !== undefined) keys.push("auto_commit");
-  for (const key of keys.sort()) {
-    value[key] = key === "alias" && provider.alias !== undefined
-      ? provider.alias
-      : key === "auto_commit" && provider.auto_commit !== undefined
-      ? provider.auto_commit
-      : provider.arguments[key];
-  }
-  return value;
-}
+import { providerValue, type RootModuleModel } from "./root-module-model.ts";
 
 export function renderProvidersTfvars(model: RootModuleModel): string {
   // One provider per paragraph: a blank line ends an alignment run, so each is aligned alone.

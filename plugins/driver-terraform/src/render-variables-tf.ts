@@ -9,7 +9,7 @@
 import { alignAttributes, quoteHclString } from "./hcl-value.ts";
 import { inferHclType } from "./hcl-type.ts";
 import { renderPreamble } from "./preamble.ts";
-import type { ProviderModel, RootModuleModel } from "./root-module-model.ts";
+import type { TerraformProviderModel as ProviderModel, TerraformRootModuleModel as RootModuleModel } from "../../../core/plugin-api/mod.ts";
 
 const SERVICES_VARIABLE = `# Service definition protocol v0
 variable "services" {

@@ -2,36 +2,15 @@
  * @module Everything the generated root module depends on, derived once from the task config so
  * that each renderer is a pure function of this model.
  */
-import type { ProviderConfig, TaskConfig, TaskInputSpec } from "../../../core/plugin-api/mod.ts";
-import type { BackendBlock } from "./backend.ts";
+import type {
+  ProviderConfig, TaskConfig, TaskInputSpec, TerraformProviderModel, TerraformRootModuleModel,
+} from "../../../core/plugin-api/mod.ts";
 import type { TfvarsTemplate } from "./tfvars-templates.ts";
 
-export interface ProviderModel {
-  readonly name: string;
-  readonly alias?: string;
-  readonly auto_commit?: boolean;
-  /** Provider arguments without the meta-arguments. */
-  readonly arguments: Readonly<Record<string, unknown>>;
-  /** Holds values read from Vault: passed as `TF_VAR_<name>`, never written to providers.auto.tfvars. */
-  readonly sensitive?: boolean;
-}
+export type ProviderModel = TerraformProviderModel;
 
-export interface RootModuleModel {
-  readonly taskName: string;
-  readonly description: string;
-  /** Module source; local paths already absolute. */
-  readonly moduleSource: string;
-  readonly moduleVersion: string;
-  /** Whether `catalog_services` / `consul_kv` are declared and passed to the module. */
-  readonly catalogServices: boolean;
-  readonly consulKv: boolean;
-  /** Sorted by name. */
-  readonly providers: readonly ProviderModel[];
-  /** `required_providers` entries for the task's providers only. */
-  readonly requiredProviders: Readonly<Record<string, unknown>>;
-  readonly backend?: BackendBlock;
-  /** Task variables, parsed to plain values. */
-  readonly variables: Readonly<Record<string, unknown>>;
+/** The contract's model plus what only this driver's files need. */
+export interface RootModuleModel extends TerraformRootModuleModel {
   /** The Consul-data templates, in CTS's order (terraform.tfvars.tmpl and the terraform.tfvars layout). */
   readonly templates: readonly TfvarsTemplate[];
 }
@@ -80,4 +59,20 @@ export function taskRequiredProviders(
     if (requiredProviders[provider.name] !== undefined) out[provider.name] = requiredProviders[provider.name];
   }
   return out;
+}
+
+/** The value of a provider's variable: its arguments plus `alias` and `auto_commit`, keys sorted. */
+export function providerValue(provider: ProviderModel): Record<string, unknown> {
+  const value: Record<string, unknown> = {};
+  const keys = Object.keys(provider.arguments);
+  if (provider.alias !== undefined) keys.push("alias");
+  if (provider.auto_commit !== undefined) keys.push("auto_commit");
+  for (const key of keys.sort()) {
+    value[key] = key === "alias" && provider.alias !== undefined
+      ? provider.alias
+      : key === "auto_commit" && provider.auto_commit !== undefined
+      ? provider.auto_commit
+      : provider.arguments[key];
+  }
+  return value;
 }
