@@ -16,6 +16,7 @@ import type { LogFields, Logger } from "../core/plugin-api/mod.ts";
 import { startTfcDevServer } from "../core/dev-servers/tfc/mod.ts";
 import { createFileSystem } from "../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../core/runtime/http-client.ts";
+import { terraformRootModule } from "../plugins/driver-terraform/mod.ts";
 import { createTerraformCloudDriverFactory } from "../plugins/driver-terraform-cloud/src/driver-factory.ts";
 import { driverBlock, inputsOf, task, writeModule } from "../test/plugins/driver-terraform-cloud/tfc-fixtures.ts";
 
@@ -40,7 +41,7 @@ const module = writeModule();
 const plain = mkdtempSync(join(tmpdir(), "cts-bench-tfc-plain-"));
 try {
   const block = driverBlock(server);
-  const factory = createTerraformCloudDriverFactory({ http: createHttpClientFactory(), fs: createFileSystem(), logger, env: {} });
+  const factory = createTerraformCloudDriverFactory({ http: createHttpClientFactory(), fs: createFileSystem(), logger, env: {}, rootModule: terraformRootModule });
   const driver = await factory.create(task("bench", module.dir), { driver: block, providers: [], consul: {} as never, workingDir: "", logger, inputs: [] });
   await driver.init(signal);
   await driver.render(inputsOf("w-0"), signal);

@@ -1,11 +1,12 @@
 /**
  * @module The built-in `terraform-cloud` driver: runs each task in an HCP Terraform (or Terraform
  * Enterprise) workspace instead of a local binary. Shaped like a third-party package: it imports the
- * plugin contract and its own folder only. See README.md.
+ * plugin contract and its own folder only, and renders the root module through driver-terraform's
+ * `terraformRootModuleToken`. See README.md.
  */
 import {
   configToken, definePlugin, driverRegistryToken, environmentToken, fileSystemToken, httpClientFactoryToken, loggerToken,
-  vaultSecretsToken,
+  terraformRootModuleToken, vaultSecretsToken,
 } from "../../core/plugin-api/mod.ts";
 import { createTerraformCloudDriverFactory } from "./src/driver-factory.ts";
 import { checkRequiredOptions } from "./src/options.ts";
@@ -21,9 +22,11 @@ export default definePlugin({
   deps: {
     drivers: driverRegistryToken, http: httpClientFactoryToken, fs: fileSystemToken, logger: loggerToken,
     config: configToken, env: environmentToken, vault: vaultSecretsToken,
+    // The root module comes from driver-terraform: one renderer, CTS's files in both drivers.
+    rootModule: terraformRootModuleToken,
   },
-  init({ drivers, http, fs, logger, config, env, vault }, { lifecycle }) {
-    const factory = createTerraformCloudDriverFactory({ http, fs, logger, env, vault });
+  init({ drivers, http, fs, logger, config, env, vault, rootModule }, { lifecycle }) {
+    const factory = createTerraformCloudDriverFactory({ http, fs, logger, env, vault, rootModule });
     drivers.register(factory);
     lifecycle.onStop(() => factory.close());
     if (config.driver.name === factory.name) {

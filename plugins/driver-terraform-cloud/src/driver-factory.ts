@@ -5,7 +5,7 @@
  */
 import {
   CtsError, type DriverConfig, type DriverFactory, type FileSystem, type HttpClient, type HttpClientFactory, type HttpClientTls,
-  type Logger, readTlsFiles, type VaultSecrets,
+  type Logger, readTlsFiles, type TerraformRootModule, type VaultSecrets,
 } from "../../../core/plugin-api/mod.ts";
 import { normalizeTerraformCloudOptions, terraformCloudOptionsSchema, type TerraformCloudOptions } from "./options.ts";
 import { TerraformCloudDriver } from "./terraform-cloud-driver.ts";
@@ -16,6 +16,8 @@ export interface TerraformCloudFactoryDeps {
   readonly fs: FileSystem;
   readonly logger: Logger;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** driver-terraform's root-module renderer (`terraformRootModuleToken`). */
+  readonly rootModule: TerraformRootModule;
   /** Reads a `{{ with secret }}` token from Vault (the plugin passes it; tests and benches may not). */
   readonly vault?: VaultSecrets;
 }
@@ -86,7 +88,7 @@ export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDep
     },
     async create(task, ctx) {
       const { client, options } = await prepared(ctx.driver);
-      return new TerraformCloudDriver(task, ctx, { client, options, fs: deps.fs, logger: deps.logger });
+      return new TerraformCloudDriver(task, ctx, { client, options, fs: deps.fs, logger: deps.logger, rootModule: deps.rootModule });
     },
   };
 }

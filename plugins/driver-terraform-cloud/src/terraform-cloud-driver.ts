@@ -7,12 +7,12 @@
  */
 import {
   type ApplyResult, CtsError, type Driver, type DriverContext, type FileSystem, type InspectPlan, type Logger, type TaskConfig, type TaskInputs,
+  type TerraformRootModule, type TerraformRootModuleModel,
 } from "../../../core/plugin-api/mod.ts";
+import { taskConfiguration } from "./configuration-files.ts";
 import { uploadConfiguration } from "./configuration-upload.ts";
 import type { TerraformCloudOptions } from "./options.ts";
 import { planSummary } from "./plan-summary.ts";
-import { buildRootModuleModel, rootModuleFiles } from "./root-module/build-root-module.ts";
-import type { RootModuleModel } from "./root-module/root-module-model.ts";
 import { discardStaleRuns, failureLog, followRun, queueRun, readLog, runUrl, SUCCESS } from "./runs.ts";
 import { sha256Hex, tarGzOf } from "./tar-gz.ts";
 import type { Resource, TfcClient } from "./tfc-client.ts";
@@ -22,7 +22,7 @@ import { WorkspaceVariables } from "./workspace-variables.ts";
 import { ensureWorkspace, type WorkspaceInfo } from "./workspace.ts";
 
 interface Prepared {
-  readonly model: RootModuleModel;
+  readonly model: TerraformRootModuleModel;
   readonly ws: WorkspaceInfo;
   readonly archive: Uint8Array;
   readonly configHash: string;
@@ -36,6 +36,8 @@ export interface TerraformCloudDriverDeps {
   readonly logger: Logger;
   readonly options: TerraformCloudOptions;
   readonly fs: FileSystem;
+  /** driver-terraform's renderer: the uploaded files are the ones CTS writes. */
+  readonly rootModule: TerraformRootModule;
 }
 
 export class TerraformCloudDriver implements Driver {
@@ -61,12 +63,11 @@ export class TerraformCloudDriver implements Driver {
   }
 
   async init(signal: AbortSignal): Promise<void> {
-    const { client, options, fs } = this.#deps;
-    const model = await buildRootModuleModel({
+    const { client, options, fs, rootModule } = this.#deps;
+    const { model, files } = await taskConfiguration(rootModule, {
       task: this.#task, inputs: this.#ctx.inputs, providers: this.#ctx.providers,
-      requiredProviders: options.requiredProviders, fs,
-    });
-    const files = await rootModuleFiles(model, fs);
+      requiredProviders: options.requiredProviders,
+    }, fs);
     const configHash = await sha256Hex(JSON.stringify(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1))));
     const ws = await ensureWorkspace(client, options, this.#task, this.#logger, signal);
     this.#manualApply = !ws.autoApply;
@@ -92,7 +93,7 @@ export class TerraformCloudDriver implements Driver {
   }
 
   async #inputsHash(prepared: Prepared): Promise<string> {
-    return await sha256Hex(`${prepared.configHash}\n${JSON.stringify(desiredVariables(prepared.model, this.#inputs))}`);
+    return await sha256Hex(`${prepared.configHash}\n${JSON.stringify(desiredVariables(this.#deps.rootModule, prepared.model, this.#inputs))}`);
   }
 
   /** True when the workspace's current run applied exactly these inputs (after a restart or failover). */
@@ -122,7 +123,7 @@ export class TerraformCloudDriver implements Driver {
     const { client } = this.#deps;
     const logger = this.#logger;
     const hash = await this.#inputsHash(prepared);
-    await prepared.variables.sync(desiredVariables(prepared.model, this.#inputs), signal);
+    await prepared.variables.sync(desiredVariables(this.#deps.rootModule, prepared.model, this.#inputs), signal);
     if (!isDestroy) {
       const check = this.#checkWorkspace;
       this.#checkWorkspace = false;
@@ -159,7 +160,7 @@ export class TerraformCloudDriver implements Driver {
     const prepared = this.#ready("inspect");
     const { client } = this.#deps;
     const logger = this.#logger;
-    const desired = desiredVariables(prepared.model, this.#inputs);
+    const desired = desiredVariables(this.#deps.rootModule, prepared.model, this.#inputs);
     // Provider settings are configuration, often credentials: they go to (sensitive) workspace
     // variables, never into a run's visible variables. The Consul inputs travel with the run.
     await prepared.variables.sync(desired.filter((variable) => variable.sensitive), signal, false);

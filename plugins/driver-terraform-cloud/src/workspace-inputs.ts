@@ -3,9 +3,9 @@
  * providers' settings, as HCL-typed Terraform variables (workspace variables for applies, run
  * variables for speculative plans). Provider settings are sensitive: they often hold credentials.
  */
-import type { ServiceInstance, TaskInputs } from "../../../core/plugin-api/mod.ts";
-import { encodeHclValue } from "./root-module/hcl-value.ts";
-import { providerValue, type RootModuleModel } from "./root-module/root-module-model.ts";
+import type {
+  ServiceInstance, TaskInputs, TerraformRootModule, TerraformRootModuleModel,
+} from "../../../core/plugin-api/mod.ts";
 
 export interface DesiredVariable {
   readonly key: string;
@@ -26,7 +26,12 @@ function serviceObject(instance: ServiceInstance): Record<string, unknown> {
 }
 
 /** Sorted by key, so the set hashes the same whatever order it was built in. */
-export function desiredVariables(model: RootModuleModel, inputs: TaskInputs): DesiredVariable[] {
+export function desiredVariables(
+  rootModule: TerraformRootModule,
+  model: TerraformRootModuleModel,
+  inputs: TaskInputs,
+): DesiredVariable[] {
+  const { encodeHclValue } = rootModule;
   const out: DesiredVariable[] = [];
   const services: Record<string, unknown> = {};
   for (const [key, instance] of Object.entries(inputs.services)) services[key] = serviceObject(instance);
@@ -35,7 +40,7 @@ export function desiredVariables(model: RootModuleModel, inputs: TaskInputs): De
   if (model.consulKv) out.push({ key: "consul_kv", value: encodeHclValue(inputs.consul_kv ?? {}, 0), sensitive: false });
   for (const [key, value] of Object.entries(model.variables)) out.push({ key, value: encodeHclValue(value, 0), sensitive: false });
   for (const provider of model.providers) {
-    out.push({ key: provider.name, value: encodeHclValue(providerValue(provider), 0), sensitive: true });
+    out.push({ key: provider.name, value: encodeHclValue(rootModule.providerValue(provider), 0), sensitive: true });
   }
   return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }

@@ -5,6 +5,7 @@
 import { afterAll, expect } from "vitest";
 import { startTfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
 import { describeDriverConformance } from "../../../core/plugin-testkit/mod.ts";
+import driverTerraform from "../../../plugins/driver-terraform/mod.ts";
 import driverTerraformCloud from "../../../plugins/driver-terraform-cloud/mod.ts";
 import vaultClient from "../../../plugins/vault-client/mod.ts";
 import { driverBlock, inputsOf, stateIds, task, workspace, writeModule } from "./tfc-fixtures.ts";
@@ -18,8 +19,9 @@ afterAll(async () => {
 
 describeDriverConformance("terraform-cloud", driverTerraformCloud, {
   driverName: "terraform-cloud",
-  // The driver reads a `{{ with secret }}` token through the Vault client service (idle without a vault block).
-  plugins: [vaultClient],
+  // The driver reads a `{{ with secret }}` token through the Vault client service (idle without a
+  // vault block), and renders its root module through driver-terraform's terraformRootModuleToken.
+  plugins: [vaultClient, driverTerraform],
   driverOptions: driverBlock(server).options,
   task: task("conformance-task", module.dir),
   inputs: [inputsOf("c-1"), inputsOf("c-1", "c-2")],
@@ -27,7 +29,5 @@ describeDriverConformance("terraform-cloud", driverTerraformCloud, {
     const ws = await workspace(server, "conformance-task");
     expect(await stateIds(server, ws.id)).toEqual(Object.keys(inputs.services).map((key) => key.split(".")[0]));
   },
-  // The driver reads its token through vaultSecretsToken (disabled without a `vault` block).
-  builtins: [{ id: "vault-client", load: () => import("../../../plugins/vault-client/mod.ts") }],
   timeoutMs: 60_000,
 });

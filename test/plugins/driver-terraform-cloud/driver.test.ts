@@ -7,6 +7,7 @@ import type { DriverConfig } from "../../../core/plugin-api/mod.ts";
 import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
+import { terraformRootModule } from "../../../plugins/driver-terraform/mod.ts";
 import { createTerraformCloudDriverFactory } from "../../../plugins/driver-terraform-cloud/src/driver-factory.ts";
 import { captureLogger } from "../driver-terraform/capture-logger.ts";
 import { driverBlock, inputsOf, runsOf, stateIds, task, tfcApi, workspace, writeModule } from "./tfc-fixtures.ts";
@@ -26,7 +27,7 @@ afterAll(async () => {
 
 function setup(driver: DriverConfig, env: Record<string, string> = {}) {
   const logger = captureLogger([], "driver.tfc");
-  const factory = createTerraformCloudDriverFactory({ http: createHttpClientFactory(), fs: createFileSystem(), logger, env });
+  const factory = createTerraformCloudDriverFactory({ http: createHttpClientFactory(), fs: createFileSystem(), logger, env, rootModule: terraformRootModule });
   const create = (name: string, extra = {}) => factory.create(task(name, module.dir, extra), {
     driver, providers: [], consul: {} as never, workingDir: "", logger, inputs: [],
   });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
+import { terraformRootModule } from "../../../plugins/driver-terraform/mod.ts";
 import { createTerraformCloudDriverFactory } from "../../../plugins/driver-terraform-cloud/src/driver-factory.ts";
 import { captureLogger } from "../driver-terraform/capture-logger.ts";
 import { makeTestCerts, type TestCerts } from "../http-api/helpers/certs.ts";
@@ -30,7 +31,7 @@ afterAll(async () => {
 });
 
 function factory() {
-  return createTerraformCloudDriverFactory({ http: createHttpClientFactory(), fs: createFileSystem(), logger: captureLogger([], "driver.tfc"), env: {} });
+  return createTerraformCloudDriverFactory({ http: createHttpClientFactory(), fs: createFileSystem(), logger: captureLogger([], "driver.tfc"), env: {}, rootModule: terraformRootModule });
 }
 
 describe("terraform-cloud driver over HTTPS", () => {
