@@ -3,13 +3,12 @@
  * foreground until SIGINT/SIGTERM, printing its address, organization and token, so the Terraform
  * CLI's `cloud` block, go-tfe or cts-runtime's terraform-cloud driver can use it.
  */
-import { type CliCommand, ExitCode } from "../../../cli/command.ts";
-import { parseHttpAddr } from "../../../cli/parse-http-addr.ts";
-import { tlsFromFlags, tlsFlags } from "../../../cli/tls-flags.ts";
-import { errorMessage, parseGoDuration } from "../../../plugin-api/mod.ts";
-import { waitForShutdownSignal } from "../../../runtime/signals.ts";
+import type { CliCommand } from "../../../cli/command.ts";
+import { serveDevServer } from "../../../cli/serve-dev-server.ts";
+import { tlsFlags, tlsFromFlags } from "../../../cli/tls-flags.ts";
+import { parseGoDuration } from "../../../plugin-api/mod.ts";
 import { describeFaults, faultFlags, faultsFromFlags } from "./fault-flags.ts";
-import { startTfcDevServer, type TfcDevServerOptions } from "./tfc-dev-server.ts";
+import { startTfcDevServer, type TfcDevServer, type TfcDevServerOptions } from "./tfc-dev-server.ts";
 
 const tfcDevCommand: CliCommand = {
   name: "tfc-dev",
@@ -28,47 +27,29 @@ const tfcDevCommand: CliCommand = {
     { name: "max-concurrent-runs", type: "int", default: 2, placeholder: "<n>", help: "How many runs plan or apply at once." },
     ...faultFlags,
   ],
-  async run(args, io) {
-    const addr = parseHttpAddr(String(args.flags["http-addr"]));
-    if (!addr) {
-      io.err(`Error: invalid -http-addr ${JSON.stringify(args.flags["http-addr"])}: expected <host:port>\n`);
-      return ExitCode.flagParseError;
-    }
-    let options: TfcDevServerOptions;
-    try {
-      options = {
-        hostname: addr.hostname,
-        port: addr.port,
-        organization: String(args.flags.organization),
-        maxConcurrentRuns: Number(args.flags["max-concurrent-runs"]),
-        faults: faultsFromFlags(args.flags, parseGoDuration),
-        ...(args.flags.token ? { token: String(args.flags.token) } : {}),
-        ...(args.flags["terraform-binary"] ? { terraformBinary: String(args.flags["terraform-binary"]) } : {}),
-        ...(await tlsFromFlags(args.flags, io.cwd)),
-      };
-    } catch (error) {
-      io.err(`Error: ${errorMessage(error)}\n`);
-      return ExitCode.flagParseError;
-    }
-    let server;
-    try {
-      server = await startTfcDevServer(options);
-    } catch (error) {
-      io.err(`Error: cannot start the TFC dev server: ${errorMessage(error)}\n`);
-      return ExitCode.runtimeError;
-    }
-    const terraform = server.terraform ? `${server.terraform.path} (v${server.terraform.version})` : "none found on PATH: runs will error";
-    io.out(`==> HCP Terraform-compatible dev server running\n` +
-      `          API: ${server.url}/api/v2/\n` +
-      ` Organization: ${server.organization}\n` +
-      `        Token: ${server.token}\n` +
-      `    Terraform: ${terraform}\n` +
-      `       Faults: ${describeFaults(options.faults ?? {})}\n`);
-    const signal = await waitForShutdownSignal();
-    io.out(`==> Caught ${signal}, shutting down\n`);
-    await server.stop();
-    return ExitCode.ok;
-  },
+  run: (args, io) => serveDevServer<TfcDevServerOptions, TfcDevServer>(args, io, {
+    what: "the TFC dev server",
+    options: async (address, { flags }, { cwd }): Promise<TfcDevServerOptions> => ({
+      hostname: address.hostname,
+      port: address.port,
+      organization: String(flags.organization),
+      maxConcurrentRuns: Number(flags["max-concurrent-runs"]),
+      faults: faultsFromFlags(flags, parseGoDuration),
+      ...(flags.token ? { token: String(flags.token) } : {}),
+      ...(flags["terraform-binary"] ? { terraformBinary: String(flags["terraform-binary"]) } : {}),
+      ...(await tlsFromFlags(flags, cwd)),
+    }),
+    start: startTfcDevServer,
+    banner(server, options) {
+      const terraform = server.terraform ? `${server.terraform.path} (v${server.terraform.version})` : "none found on PATH: runs will error";
+      return `==> HCP Terraform-compatible dev server running\n` +
+        `          API: ${server.url}/api/v2/\n` +
+        ` Organization: ${server.organization}\n` +
+        `        Token: ${server.token}\n` +
+        `    Terraform: ${terraform}\n` +
+        `       Faults: ${describeFaults(options.faults ?? {})}\n`;
+    },
+  }),
 };
 
 export default tfcDevCommand;

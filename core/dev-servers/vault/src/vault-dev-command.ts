@@ -3,11 +3,9 @@
  * SIGINT/SIGTERM, printing its address and root token as `vault server -dev` does, so that
  * VAULT_ADDR/VAULT_TOKEN, hvac or cts-runtime's `vault {}` block can use it.
  */
-import { type CliCommand, ExitCode } from "../../../cli/command.ts";
-import { parseHttpAddr } from "../../../cli/parse-http-addr.ts";
+import type { CliCommand } from "../../../cli/command.ts";
+import { serveDevServer } from "../../../cli/serve-dev-server.ts";
 import { tlsFlags, tlsFromFlags } from "../../../cli/tls-flags.ts";
-import { errorMessage } from "../../../plugin-api/mod.ts";
-import { waitForShutdownSignal } from "../../../runtime/signals.ts";
 import { startVaultDevServer, type VaultDevServerOptions } from "./vault-dev-server.ts";
 
 const vaultDevCommand: CliCommand = {
@@ -22,41 +20,21 @@ const vaultDevCommand: CliCommand = {
     { name: "root-token", type: "string", placeholder: "<token>", help: "The root token (default: a random one, printed at start)." },
     ...tlsFlags,
   ],
-  async run(args, io) {
-    const addr = parseHttpAddr(String(args.flags["http-addr"]));
-    if (!addr) {
-      io.err(`Error: invalid -http-addr ${JSON.stringify(args.flags["http-addr"])}: expected <host:port>\n`);
-      return ExitCode.flagParseError;
-    }
-    let options: VaultDevServerOptions;
-    try {
-      options = {
-        hostname: addr.hostname,
-        port: addr.port,
-        ...(args.flags["root-token"] ? { rootToken: String(args.flags["root-token"]) } : {}),
-        ...(await tlsFromFlags(args.flags, io.cwd)),
-      };
-    } catch (error) {
-      io.err(`Error: ${errorMessage(error)}\n`);
-      return ExitCode.flagParseError;
-    }
-    let server;
-    try {
-      server = await startVaultDevServer(options);
-    } catch (error) {
-      io.err(`Error: cannot start the Vault dev server: ${errorMessage(error)}\n`);
-      return ExitCode.runtimeError;
-    }
-    io.out(`==> Vault-compatible dev server running\n` +
+  run: (args, io) => serveDevServer(args, io, {
+    what: "the Vault dev server",
+    options: async (address, { flags }, { cwd }): Promise<VaultDevServerOptions> => ({
+      hostname: address.hostname,
+      port: address.port,
+      ...(flags["root-token"] ? { rootToken: String(flags["root-token"]) } : {}),
+      ...(await tlsFromFlags(flags, cwd)),
+    }),
+    start: startVaultDevServer,
+    banner: (server) => `==> Vault-compatible dev server running\n` +
       `    Api Address: ${server.url}\n` +
       `     Root Token: ${server.rootToken}\n` +
       `         Mounts: secret/ (kv version 2), kv/ (kv version 1)\n\n` +
-      `    export VAULT_ADDR='${server.url}'\n`);
-    const signal = await waitForShutdownSignal();
-    io.out(`==> Caught ${signal}, shutting down\n`);
-    await server.stop();
-    return ExitCode.ok;
-  },
+      `    export VAULT_ADDR='${server.url}'\n`,
+  }),
 };
 
 export default vaultDevCommand;
