@@ -6,7 +6,7 @@
 import { Ajv, type ErrorObject } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { deepFreeze } from "../config/deep-freeze.ts";
-import { CtsError, errorMessage } from "../plugin-api/mod.ts";
+import { CtsError, errorMessage, isGoDuration } from "../plugin-api/mod.ts";
 import type { LoadedPlugin } from "./plugin-loader.ts";
 
 // ajv-formats is CommonJS: under Node ESM the function sits on `.default`.
@@ -18,6 +18,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 export function validatePluginOptions(plugins: readonly LoadedPlugin[]): Map<string, unknown> {
   const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true });
   addFormats(ajv);
+  // The same duration format config blocks use, so a plugin's options read durations as CTS does.
+  ajv.addFormat("go-duration", { type: "string", validate: isGoDuration });
   const problems: string[] = [];
   const validated = new Map<string, unknown>();
   for (const plugin of plugins) {

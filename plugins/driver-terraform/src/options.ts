@@ -33,7 +33,7 @@ export const terraformOptionsSchema: JsonSchema = {
     working_dir: { type: "string" },
     lock_timeout: {
       type: "string",
-      pattern: "^(0|((\\d+\\.?\\d*|\\.\\d+)(ns|us|µs|μs|ms|s|m|h))+)$",
+      format: "go-duration",
       description: "How long a command waits for a state lock held by someone else (Go duration, e.g. \"5m\"; \"0s\" fails at once)",
     },
     backend: {

@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { runValidate } from "../../../core/cli/commands/validate.ts";
 import type { CliIo } from "../../../core/cli/command.ts";
@@ -51,6 +53,19 @@ describe("validate (in-process, real kernel and built-in plugins)", () => {
     const where = path === "" ? `${BROKEN}/${file}: ` : `${BROKEN}/${file}: ${path}: `;
     expect(lines[1]).toContain(`    ${where}`);
     expect(lines[1]).toContain(message);
+  });
+
+  test("a driver option's Go duration is checked with a readable message (driver \"terraform\" lock_timeout)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cts-validate-"));
+    const file = join(dir, "cts.hcl");
+    writeFileSync(file, `driver "terraform" {\n  lock_timeout = "5 minutes"\n}\ntask {\n  name   = "web"\n  module = "./m"\n  condition "services" {\n    names = ["web"]\n  }\n}\n`);
+    try {
+      const io = captureIo();
+      expect(await runValidate({ configPaths: [{ kind: "file", path: file }], io })).toBe(15);
+      expect(io.stderr()).toContain(`${file}: driver.terraform.lock_timeout: must be a duration such as "5s", "1m30s" or "1h", got "5 minutes"`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("no paths: exit 13", async () => {
