@@ -22,8 +22,8 @@ export default definePlugin({
   // The root module renderer, for drivers that run Terraform elsewhere (driver-terraform-cloud).
   provides: [defineService({ token: terraformRootModuleToken, deps: {}, create: () => terraformRootModule })],
   deps: { drivers: driverRegistryToken, processes: processRunnerToken, fs: fileSystemToken, logger: loggerToken },
-  init({ drivers, processes, fs, logger }) {
+  init({ drivers, processes, fs, logger }, { signal }) {
     // Like CTS, the binary is found at start-up: the kernel calls the factory's verify once.
-    drivers.register(createTerraformDriverFactory({ processes, fs, logger }));
+    drivers.register(createTerraformDriverFactory({ processes, fs, logger, stopping: signal }));
   },
 });

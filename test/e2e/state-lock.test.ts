@@ -40,6 +40,8 @@ afterAll(async () => {
 interface HandApply {
   /** Interrupts the apply (SIGTERM): Terraform stops, writes its state and releases the lock. */
   release(): Promise<void>;
+  /** True while the apply (and so its lock) is still there. */
+  holding(): boolean;
 }
 
 /** `terraform apply` by hand in the task's directory; resolves once its provisioner runs (the lock is held). */
@@ -62,6 +64,7 @@ async function handApply(dir: string, task: string): Promise<HandApply> {
     await waitFor(() => startedApplies(dir, task) > before || child.exitCode !== null, () => `hand apply never started: ${output}`);
     if (child.exitCode === null) {
       return {
+        holding: () => child.exitCode === null && child.signalCode === null,
         async release() {
           child.kill("SIGTERM");
           await exited;
@@ -129,6 +132,26 @@ describe("a state lock held by a hand-run terraform apply", () => {
     expect(result.stderr).toMatch(
       /Cannot run task "lock-task": Cannot initialise task "lock-task": the Terraform state is locked by another process \(lock ID [0-9a-f-]{36}, path consul-terraform-sync\/terraform-env:lock-task, held by \S+@\S+, operation OperationTypeApply, since [^)]+\) and stayed locked for lock_timeout 2s \(driver "terraform"\)/,
     );
+    await hand.release();
+  }, 120_000);
+
+  test("SIGTERM while a triggered apply waits for the lock stops the daemon at once, not after lock_timeout", async () => {
+    const port = await freePort();
+    const config = await initialise();
+    writeSlowConfig({ dir, consulAddress: consul.address, task, services: ["lock-web"], applySleep: 0, port });
+    const running = daemon(["start", `-config-file=${config}`], dir);
+    await waitFor(async () => (await taskStatus(port, task)) === "successful", () => `never successful\n${running.output()}`);
+
+    const hand = await handApply(dir, task);
+    await registerService(consul.url, "lock-web-3", "lock-web", "10.1.0.3");
+    await waitFor(() => /the Terraform state is locked, waiting for it: .*command="terraform apply"/.test(running.output()), () => `apply never waited\n${running.output()}`);
+    running.child.kill("SIGTERM");
+    // CTS pins: a signal ends the daemon with "graceful shutdown" and exit 0. The wait (lock_timeout 5m)
+    // must not hold the stop: the daemon is gone while the hand-run apply still holds the lock.
+    expect(await running.exited, running.output()).toBe(0);
+    expect(hand.holding()).toBe(true);
+    expect(running.output()).toContain("stopped while waiting for the Terraform state lock");
+    expect(running.output()).toMatch(/cli: graceful shutdown/);
     await hand.release();
   }, 120_000);
 

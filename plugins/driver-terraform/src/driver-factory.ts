@@ -17,6 +17,8 @@ export interface TerraformFactoryDeps {
   readonly logger: Logger;
   /** The registered name; `terraform` unless an alias is wanted. */
   readonly name?: string;
+  /** Aborted when the daemon stops: a wait for a held state lock ends then. */
+  readonly stopping?: AbortSignal;
 }
 
 export function createTerraformDriverFactory(deps: TerraformFactoryDeps): DriverFactory {
@@ -58,6 +60,7 @@ export function createTerraformDriverFactory(deps: TerraformFactoryDeps): Driver
         fs: deps.fs,
         options,
         binary: (signal) => binaryFor(ctx.driver, signal),
+        ...(deps.stopping ? { stopping: deps.stopping } : {}),
       });
     },
   };

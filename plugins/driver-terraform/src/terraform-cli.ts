@@ -17,6 +17,11 @@ export interface TerraformCliOptions {
   /** driver "terraform" lock_timeout: as written (for messages) and in milliseconds. */
   readonly lockTimeout: string;
   readonly lockTimeoutMs: number;
+  /**
+   * Aborted when the daemon stops. Apply runs with a signal that never aborts (an apply is never cut
+   * in half), but no Terraform runs between two tries for a held lock, so that wait ends at a stop.
+   */
+  readonly stopping?: AbortSignal;
 }
 
 /** The useful part of Terraform's output for an error message: from the first `Error:` on. */
@@ -66,7 +71,7 @@ export class TerraformCli {
    * CTS_ERR_STATE_LOCKED naming the lock and its holder. A lock error means Terraform changed nothing.
    */
   async runLocking(what: string, args: readonly string[], signal?: AbortSignal): Promise<ProcessResult> {
-    const { lockTimeout, lockTimeoutMs, logger } = this.#options;
+    const { lockTimeout, lockTimeoutMs, logger, stopping } = this.#options;
     const started = Date.now();
     for (let retry = 1; ; retry++) {
       const result = await this.run(args, signal);
@@ -84,7 +89,10 @@ export class TerraformCli {
           command: `${this.binary.flavour} ${args[0]}`, lock_timeout: lockTimeout, ...lock,
         });
       }
-      await sleep(Math.min(lockRetryDelayMs(retry), left), signal);
+      await sleep(Math.min(lockRetryDelayMs(retry), left), stopping && signal ? AbortSignal.any([signal, stopping]) : stopping ?? signal);
+      if (stopping?.aborted) {
+        throw new CtsError("CTS_ERR_STATE_LOCKED", `Cannot ${what}: stopped while waiting for the Terraform state lock (${describeLock(lock)})`);
+      }
     }
   }
 

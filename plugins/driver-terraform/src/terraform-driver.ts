@@ -31,6 +31,8 @@ export interface TerraformDriverDeps {
   readonly options: TerraformOptions;
   /** The binary and its version, located once per daemon. */
   readonly binary: (signal: AbortSignal) => Promise<TerraformBinary & TerraformVersion>;
+  /** Aborted when the daemon stops: a wait for a held state lock ends then. */
+  readonly stopping?: AbortSignal;
 }
 
 export class TerraformDriver implements Driver {
@@ -86,6 +88,7 @@ export class TerraformDriver implements Driver {
       log: options.log,
       lockTimeout: options.lock_timeout,
       lockTimeoutMs: options.lockTimeoutMs,
+      ...(this.#deps.stopping ? { stopping: this.#deps.stopping } : {}),
     });
     await this.#initWorkspace(cli, signal);
     const validated = await cli.run(validateArgs(), signal);
