@@ -31,9 +31,9 @@ async function step(name, run) {
 await step("build", () => $({ cwd: root, nothrow: true })`npm run --silent build`);
 await step("typecheck", () => $({ cwd: root, nothrow: true })`npx tsc -p . --noEmit`);
 await step("runtime and DI boundaries", () => $({ cwd: root, nothrow: true })`node scripts/check-boundaries.mjs`);
-await step("python3-consul available", () => $({ cwd: root, nothrow: true })`bash scripts/setup-python-consul.sh`);
+await step("python3-consul available", () => $({ cwd: root, nothrow: true })`sh scripts/setup-debian-python.sh consul python3-consul`);
 await step("go-tfe available", () => $({ cwd: root, nothrow: true })`sh scripts/setup-go-tfe.sh`);
-await step("python3-hvac available", () => $({ cwd: root, nothrow: true })`sh scripts/setup-python-hvac.sh`);
+await step("python3-hvac available", () => $({ cwd: root, nothrow: true })`sh scripts/setup-debian-python.sh hvac python3-hvac`);
 
 await fs.remove(reportFile);
 const vitest = await $({ cwd: root, nothrow: true, stdio: ["ignore", "inherit", "inherit"] })`npx vitest run --reporter=default --reporter=json --outputFile.json=${reportFile} ${extraArgs}`;

@@ -1,5 +1,5 @@
 /**
- * Conformance: Debian's python3-consul 0.7.1 (installed by scripts/setup-python-consul.sh) runs
+ * Conformance: Debian's python3-consul 0.7.1 (installed by sh scripts/setup-debian-python.sh consul python3-consul) runs
  * python-consul.py against the dev server: KV with cas, sessions/locks, a blocking KV get, health.
  */
 import { execFile } from "node:child_process";
@@ -24,7 +24,7 @@ it("python3-consul passes KV/cas, sessions, blocking get and health against the 
   // The system interpreter: pyenv's python3 on PATH does not have the Debian package.
   const { stdout } = await run("/usr/bin/python3", [script, String(server.port)], { timeout: 60_000 })
     .catch((error: { stdout?: string; stderr?: string; message: string }) => {
-      throw new Error(`python3-consul script failed (run scripts/setup-python-consul.sh first):\n${
+      throw new Error(`python3-consul script failed (run sh scripts/setup-debian-python.sh consul python3-consul first):\n${
         error.stdout ?? ""}\n${error.stderr ?? error.message}`);
     });
   expect(stdout.trim().split("\n")).toEqual(["ok kv-cas", "ok sessions", "ok blocking-kv", "ok health"]);

@@ -1,6 +1,6 @@
 /**
  * The embedded Vault server against a client nobody here wrote: Debian's python3-hvac (installed by
- * scripts/setup-python-hvac.sh, which `npm test` runs when it is missing) drives KV v1 and v2,
+ * scripts/setup-debian-python.sh hvac python3-hvac, which `npm test` runs when it is missing) drives KV v1 and v2,
  * versions, check-and-set, token create/lookup/renew/revoke, namespaces, mounts and a wrong token.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
