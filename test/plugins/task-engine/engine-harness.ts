@@ -13,7 +13,9 @@ import { testConfig, testTask } from "../../../core/plugin-testkit/src/test-conf
 import type { Kernel } from "../../../core/kernel/kernel.ts";
 import type { BuiltinPlugin } from "../../../core/kernel/builtin-plugins.ts";
 import type { SharedQueryWatcher } from "../../../plugins/task-engine/src/query-watcher.ts";
-import { recordingDriverPlugin, type RecordingOptions } from "../../fixtures/plugins/driver-recording/mod.ts";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { clearRecordingLog, recordingDriverPlugin, type RecordingOptions } from "../../fixtures/plugins/driver-recording/mod.ts";
+import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
 
 const ENGINE_PLUGINS = [
   "consul-client", "vault-client", "consul-inputs", "condition-schedule",
@@ -121,4 +123,37 @@ export async function registerInstance(url: string, service: string, id: string,
 export async function deregisterInstance(url: string, id: string): Promise<void> {
   const response = await fetch(`${url}/v1/agent/service/deregister/${encodeURIComponent(id)}`, { method: "PUT" });
   if (!response.ok) throw new Error(`deregister ${id}: ${response.status}`);
+}
+
+/** One embedded Consul for a test file, and the engine the current test started (stopped after it). */
+export interface EngineSuite {
+  readonly server: Awaited<ReturnType<typeof startConsulDevServer>>;
+  harness: Harness | undefined;
+}
+
+/**
+ * Registers the hooks engine test files share: the embedded Consul started before the file and
+ * stopped after it, a clean recording log before each test, and `suite.harness` stopped after each.
+ */
+export function engineSuite(): EngineSuite {
+  let server: EngineSuite["server"] | undefined;
+  const suite = {
+    get server() {
+      if (!server) throw new Error("the embedded Consul starts in beforeAll");
+      return server;
+    },
+    harness: undefined as Harness | undefined,
+  };
+  beforeAll(async () => {
+    server = await startConsulDevServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  beforeEach(() => clearRecordingLog());
+  afterEach(async () => {
+    await suite.harness?.stop();
+    suite.harness = undefined;
+  });
+  return suite;
 }

@@ -3,44 +3,29 @@
  * over real HTTP, with the real condition plugins and the recording driver: a condition's own data
  * triggers runs even when it is not a module input, and a skip needs a successful last run.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TaskConfig } from "../../../core/plugin-api/mod.ts";
-import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { clearRecordingLog, recorded } from "../../fixtures/plugins/driver-recording/mod.ts";
+import { recorded } from "../../fixtures/plugins/driver-recording/mod.ts";
 import {
-  deregisterInstance, engineConfig, registerInstance, servicesTask, startEngine, waitFor, type Harness,
+  deregisterInstance, engineConfig, engineSuite, registerInstance, servicesTask, startEngine, waitFor,
 } from "./engine-harness.ts";
 
-type DevServer = Awaited<ReturnType<typeof startConsulDevServer>>;
-let server: DevServer;
-let harness: Harness | undefined;
-
-beforeAll(async () => {
-  server = await startConsulDevServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
-beforeEach(() => clearRecordingLog());
-afterEach(async () => {
-  await harness?.stop();
-  harness = undefined;
-});
+const suite = engineSuite();
 
 const putKey = async (key: string, value: string) => {
-  const response = await fetch(`${server.url}/v1/kv/${key}`, { method: "PUT", body: value });
+  const response = await fetch(`${suite.server.url}/v1/kv/${key}`, { method: "PUT", body: value });
   if (!response.ok) throw new Error(`put ${key}: ${response.status}`);
 };
 
 /** Starts one task, waits for its start-up apply, makes `change`, and expects a second apply. */
 async function expectRunOnChange(task: TaskConfig, change: () => Promise<void>): Promise<void> {
-  harness = await startEngine({ config: engineConfig(server.address, [task]) });
+  suite.harness = await startEngine({ config: engineConfig(suite.server.address, [task]) });
   await waitFor(() => recorded("apply", task.name)[0], "start-up apply");
-  await harness.manager.idle();
+  await suite.harness.manager.idle();
   await change();
   await waitFor(() => recorded("apply", task.name)[1], "apply after the condition's data changed");
-  await harness.manager.idle();
-  const events = harness.manager.get(task.name)!.events;
+  await suite.harness.manager.idle();
+  const events = suite.harness.manager.get(task.name)!.events;
   expect(events.map((event) => [event.trigger?.kind, event.success, event.skipped ?? false])).toEqual([
     ["dependency", true, false],
     ["startup", true, false],
@@ -53,8 +38,8 @@ describe("a condition not used as module input still triggers runs", () => {
   it("services condition", async () => {
     const base = servicesTask("quiet-services", ["quiet"]);
     const task = { ...base, condition: { ...base.condition, use_as_module_input: false } } as TaskConfig;
-    await registerInstance(server.url, "quiet", "quiet-1");
-    await expectRunOnChange(task, () => registerInstance(server.url, "quiet", "quiet-2"));
+    await registerInstance(suite.server.url, "quiet", "quiet-1");
+    await expectRunOnChange(task, () => registerInstance(suite.server.url, "quiet", "quiet-2"));
     // Nothing of the condition reaches the module: only the run itself tells the change.
     expect(recorded("apply", task.name).map((entry) => entry.input?.services)).toEqual([{}, {}]);
   });
@@ -72,8 +57,8 @@ describe("a condition not used as module input still triggers runs", () => {
     const task = servicesTask("quiet-catalog", [], {
       condition: { type: "catalog-services", regexp: "^qcat", datacenter: "", namespace: "", node_meta: {}, use_as_module_input: false },
     });
-    await registerInstance(server.url, "qcat-a", "qcat-a-1");
-    await expectRunOnChange(task, () => registerInstance(server.url, "qcat-b", "qcat-b-1"));
+    await registerInstance(suite.server.url, "qcat-a", "qcat-a-1");
+    await expectRunOnChange(task, () => registerInstance(suite.server.url, "qcat-b", "qcat-b-1"));
     expect(recorded("apply", task.name).map((entry) => entry.input?.catalog_services)).toEqual([undefined, undefined]);
   });
 });
@@ -82,28 +67,28 @@ describe("a skip needs a successful last run with exactly these inputs", () => {
   // CTS pins: CTS applies whenever the task's template re-renders, and a change back to earlier data
   // re-renders it; so after failed runs the task is applied again, never left half-applied.
   it("after a failed run, a change back to the inputs of the last successful apply runs again", async () => {
-    await registerInstance(server.url, "flaky", "flaky-good");
-    harness = await startEngine({
-      config: engineConfig(server.address, [servicesTask("flaky", ["flaky"])]),
+    await registerInstance(suite.server.url, "flaky", "flaky-good");
+    suite.harness = await startEngine({
+      config: engineConfig(suite.server.address, [servicesTask("flaky", ["flaky"])]),
       recording: { fail_instances: ["flaky-bad"] },
     });
     const first = await waitFor(() => recorded("apply", "flaky")[0], "start-up apply");
     expect(first.ok).toBe(true);
-    await harness.manager.idle();
+    await suite.harness.manager.idle();
 
-    await registerInstance(server.url, "flaky", "flaky-bad");
-    await waitFor(() => harness!.manager.get("flaky")!.events[0]?.success === false, "the failed run");
-    await harness.manager.idle();
+    await registerInstance(suite.server.url, "flaky", "flaky-bad");
+    await waitFor(() => suite.harness!.manager.get("flaky")!.events[0]?.success === false, "the failed run");
+    await suite.harness.manager.idle();
     expect(recorded("apply", "flaky").slice(1).every((entry) => !entry.ok)).toBe(true);
 
-    await deregisterInstance(server.url, "flaky-bad");
-    await waitFor(() => harness!.manager.get("flaky")!.status === "successful", "a successful run on the earlier inputs");
-    await harness.manager.idle();
+    await deregisterInstance(suite.server.url, "flaky-bad");
+    await waitFor(() => suite.harness!.manager.get("flaky")!.status === "successful", "a successful run on the earlier inputs");
+    await suite.harness.manager.idle();
     const last = recorded("apply", "flaky").at(-1)!;
     expect(last.ok).toBe(true);
     expect(Object.values(last.input!.services).map((instance) => instance.id)).toEqual(["flaky-good"]);
-    expect(harness.manager.get("flaky")!.events[0]).toMatchObject({ success: true, trigger: { kind: "dependency" } });
-    expect(harness.manager.get("flaky")!.events[0]!.skipped).toBeUndefined();
+    expect(suite.harness.manager.get("flaky")!.events[0]).toMatchObject({ success: true, trigger: { kind: "dependency" } });
+    expect(suite.harness.manager.get("flaky")!.events[0]!.skipped).toBeUndefined();
   });
 });
 
@@ -111,24 +96,24 @@ describe("a scheduled task after a failed run", () => {
   // CTS pins: a schedule tick without changes only records "no changes" (kept: see engine-modes); the
   // tick after a failure is not such a tick here, since the last run did not apply these inputs.
   it("applies the inputs of the last success again on its next tick instead of recording a skip", async () => {
-    await registerInstance(server.url, "sched-flaky", "sched-good");
+    await registerInstance(suite.server.url, "sched-flaky", "sched-good");
     const task = servicesTask("s-flaky", [], {
       condition: { type: "schedule", cron: "* * * * * * *" },
       module_input: [{ type: "services", names: ["sched-flaky"], filter: "", datacenter: "", namespace: "", cts_user_defined_meta: {} }],
     });
     // Enough events kept that the failure is still listed when the test reads them.
-    const config = engineConfig(server.address, [task], { events_per_task: 100 });
-    harness = await startEngine({ config, recording: { fail_instances: ["sched-bad"] } });
+    const config = engineConfig(suite.server.address, [task], { events_per_task: 100 });
+    suite.harness = await startEngine({ config, recording: { fail_instances: ["sched-bad"] } });
     await waitFor(() => recorded("apply", "s-flaky")[0]?.ok, "start-up apply");
-    await registerInstance(server.url, "sched-flaky", "sched-bad");
+    await registerInstance(suite.server.url, "sched-flaky", "sched-bad");
     await waitFor(() => recorded("apply", "s-flaky").some((entry) => !entry.ok), "a failed scheduled apply");
-    await deregisterInstance(server.url, "sched-bad");
+    await deregisterInstance(suite.server.url, "sched-bad");
     const reapplied = await waitFor(() => recorded("apply", "s-flaky").find((entry, index) =>
       index > 0 && entry.ok && Object.values(entry.input!.services).every((instance) => instance.id === "sched-good")),
       "a scheduled apply of the earlier inputs");
     expect(reapplied.ok).toBe(true);
-    await harness.manager.idle();
-    const events = harness.manager.get("s-flaky")!.events;
+    await suite.harness.manager.idle();
+    const events = suite.harness.manager.get("s-flaky")!.events;
     // Every event newer than the failure is a real apply until one succeeds: no skip hides the failure.
     const sinceFailure = events.slice(0, events.findIndex((event) => !event.success));
     expect(sinceFailure.at(-1)).toMatchObject({ success: true, trigger: { kind: "schedule" } });
