@@ -1,10 +1,10 @@
 /**
  * @module The services the kernel itself provides in the root scope before any plugin runs:
- * config, run options, the runtime version, the task builder, process runner, file system, HTTP router, the three named registries and
- * the shutdown request. `loggerToken` is not here: it is provided per plugin scope.
+ * config, run options, the runtime version, the task builder, process runner, file system, HTTP router, the three named registries,
+ * the live event bus and the shutdown request. `loggerToken` is not here: it is provided per plugin scope.
  */
 import {
-  configToken, conditionRegistryToken, driverRegistryToken, environmentToken, fileSystemToken, httpClientFactoryToken,
+  configToken, conditionRegistryToken, daemonEventsToken, driverRegistryToken, environmentToken, fileSystemToken, httpClientFactoryToken,
   httpRouterToken, loggerToken,
   moduleInputRegistryToken, processRunnerToken, runOptionsToken, runtimeVersionToken, shutdownToken, taskBuilderToken,
   type ConditionFactory, type CtsConfig, type DriverFactory, type FileSystem, type ModuleInputFactory,
@@ -19,12 +19,13 @@ import { createProcessRunner } from "../runtime/process-runner.ts";
 import { ScopedContainer } from "./container/scoped-container.ts";
 import { VERSION } from "../version.ts";
 import { NamedRegistry } from "./registries/named-registry.ts";
+import { DaemonEventBus } from "./daemon-event-bus.ts";
 
 /** Every token the kernel provides, for the dependency graph (logger included: it is always there). */
 export const coreTokens: readonly Token<unknown>[] = [
   configToken, runOptionsToken, processRunnerToken, fileSystemToken, httpRouterToken, driverRegistryToken,
   conditionRegistryToken, moduleInputRegistryToken, shutdownToken, loggerToken, httpClientFactoryToken, environmentToken,
-  runtimeVersionToken, taskBuilderToken,
+  runtimeVersionToken, taskBuilderToken, daemonEventsToken,
 ];
 
 export interface CoreServicesOptions {
@@ -64,6 +65,7 @@ export function createCoreServices(options: CoreServicesOptions): CoreServices {
   root.provide(conditionRegistryToken, conditions);
   root.provide(moduleInputRegistryToken, moduleInputs);
   root.provide(shutdownToken, options.shutdown);
+  root.provide(daemonEventsToken, new DaemonEventBus());
   return { root, router, registries: [drivers, conditions, moduleInputs], fileSystem };
 }
 

@@ -34,4 +34,6 @@ export type * from "./src/services/task-builder.ts";
 export type * from "./src/services/leadership.ts";
 export type * from "./src/services/vault-secrets.ts";
 export type * from "./src/services/terraform-root-module.ts";
+export type * from "./src/services/run-history.ts";
+export type * from "./src/services/daemon-events.ts";
 export * from "./src/core-tokens.ts";

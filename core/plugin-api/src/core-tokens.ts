@@ -16,6 +16,7 @@ import type { TaskBuilder } from "./services/task-builder.ts";
 import type { Leadership } from "./services/leadership.ts";
 import type { VaultSecrets } from "./services/vault-secrets.ts";
 import type { TerraformRootModule } from "./services/terraform-root-module.ts";
+import type { DaemonEvents } from "./services/daemon-events.ts";
 import { createToken, type Token } from "./token.ts";
 
 /** A logger named after the plugin that asks for it. */
@@ -32,6 +33,8 @@ export const fileSystemToken: Token<FileSystem> = createToken("core.fileSystem")
 export const httpClientFactoryToken: Token<HttpClientFactory> = createToken("core.httpClients");
 /** The daemon's environment variables (read-only), for drivers' env fallbacks such as TFC_TOKEN. */
 export const environmentToken: Token<Readonly<Record<string, string | undefined>>> = createToken("core.environment");
+/** The daemon's live event bus (`GET /v1/events`, the status page); provided by the kernel. */
+export const daemonEventsToken: Token<DaemonEvents> = createToken("core.daemonEvents");
 export const httpRouterToken: Token<HttpRouter> = createToken("core.httpRouter");
 export const driverRegistryToken: Token<Registry<DriverFactory>> = createToken("core.driverRegistry");
 export const conditionRegistryToken: Token<Registry<ConditionFactory>> = createToken("core.conditionRegistry");

@@ -1,0 +1,47 @@
+/**
+ * @module The kernel's in-process bus for `DaemonEvents`: numbers each event, keeps the newest
+ * few for resuming readers, and hands each event to every subscriber synchronously. A subscriber
+ * that throws is dropped from that delivery only; publishers never see its error, because a broken
+ * reader (a stream client, the status page) must not fail a task run.
+ */
+import type { DaemonEvent, DaemonEvents, NumberedEvent } from "../plugin-api/mod.ts";
+
+/** Enough for a reader to reconnect after a short outage under a busy engine. */
+export const RETAINED_EVENTS = 1000;
+
+export class DaemonEventBus implements DaemonEvents {
+  readonly #listeners = new Set<(event: NumberedEvent) => void>();
+  readonly #retained: NumberedEvent[] = [];
+  readonly #capacity: number;
+  #lastId = 0;
+
+  constructor(capacity = RETAINED_EVENTS) {
+    this.#capacity = Math.max(1, capacity);
+  }
+
+  publish(event: DaemonEvent): void {
+    const numbered = { ...event, id: ++this.#lastId, time: new Date().toISOString() } as NumberedEvent;
+    this.#retained.push(numbered);
+    if (this.#retained.length > this.#capacity) this.#retained.shift();
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(numbered);
+      } catch {
+        // See the module comment: a reader's failure stays the reader's.
+      }
+    }
+  }
+
+  subscribe(listener: (event: NumberedEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  since(id: number): readonly NumberedEvent[] | undefined {
+    if (id >= this.#lastId) return [];
+    const oldest = this.#retained[0];
+    // Ids are consecutive, so everything after `id` is retained exactly when id + 1 still is.
+    if (oldest === undefined || id + 1 < oldest.id) return undefined;
+    return this.#retained.slice(id + 1 - oldest.id);
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * @module Run history: one record per run of a task and per skipped trigger, saying why it ran,
+ * what in its inputs changed, and what the driver did. Kept in the task store with bounded
+ * retention, so with high availability it survives a failover. Beyond CTS, whose five events per
+ * task say only whether a run succeeded.
+ */
+import type { TriggerReason } from "../conditions.ts";
+
+/** What a run's driver did: `running` until it ends; `skipped` when the inputs equalled the last success. */
+export type RunOutcome = "running" | "applied" | "failed" | "skipped";
+
+/** Added, removed and changed entries of one input variable since the task's previous run. */
+export interface KeyedChange {
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  readonly changed: readonly string[];
+}
+
+/** A service instance that changed: its id (`TaskInputs.services` key) and the fields that differ. */
+export interface InstanceChange {
+  readonly id: string;
+  readonly fields: readonly string[];
+}
+
+/**
+ * The change in a task's inputs that this run applies, against the previous run's inputs. A
+ * variable is present only when the task renders it; an empty change means nothing differed
+ * (a forced run, or the first run when `first` is set).
+ */
+export interface InputChange {
+  /** True for the task's first recorded run: everything counts as added. */
+  readonly first?: boolean;
+  readonly services?: {
+    readonly added: readonly string[];
+    readonly removed: readonly string[];
+    readonly changed: readonly InstanceChange[];
+  };
+  /** Key paths. */
+  readonly consul_kv?: KeyedChange;
+  /** Service names; `changed` means the tags changed. */
+  readonly catalog_services?: KeyedChange;
+}
+
+/** What a plan would do (from the driver, when it says). */
+export interface PlanSummary {
+  readonly add: number;
+  readonly change: number;
+  readonly destroy: number;
+}
+
+export interface RunRecord {
+  /** Unique, and sorts by start time (so "newest first" is a reverse sort of ids). */
+  readonly id: string;
+  readonly task: string;
+  readonly trigger: TriggerReason;
+  readonly change: InputChange;
+  readonly outcome: RunOutcome;
+  readonly plan?: PlanSummary;
+  /** The driver's error text, when `outcome` is `failed`. Never holds secrets' values. */
+  readonly error?: string;
+  /** RFC 3339. */
+  readonly started_at: string;
+  readonly ended_at?: string;
+  readonly duration_ms?: number;
+  /** The instance that ran it (the leader, or the task's owner in a shared cluster). */
+  readonly instance_id: string;
+  /** The CTS task event this run recorded, if any (`/v1/status/tasks?include=events`). */
+  readonly event_id?: string;
+}
+
+/** A page of a task's history, newest first; `next` is the `before` cursor of the following page. */
+export interface RunPage {
+  readonly runs: readonly RunRecord[];
+  readonly next?: string;
+}
+
+export interface RunQuery {
+  /** At most this many records (the API caps it). */
+  readonly limit: number;
+  /** Only records older than this id (the previous page's `next`). */
+  readonly before?: string;
+}
