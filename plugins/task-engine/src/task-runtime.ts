@@ -234,6 +234,10 @@ export class TaskRuntime {
       trigger: (reason) => {
         if (index === 0 && !signal.aborted) this.#triggered(reason);
       },
+      unchanged: (reason) => {
+        if (index !== 0 || signal.aborted || !this.#armed || this.#deleting) return;
+        void this.#recorder.skipped(reason, this.#config.enabled ? "unchanged_inputs" : "disabled", unchangedInputs(this.#slots.current()));
+      },
       reportError: (error) => {
         if (signal.aborted) return;
         this.#queryRejected = errorMessage(error);

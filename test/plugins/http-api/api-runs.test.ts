@@ -112,16 +112,18 @@ describe("run history API", () => {
   });
 
   it("publishes run.started and run.ended with the same record, task status changes, created and deleted", async () => {
-    const started = events.filter((e) => e.type === "run.started" && e.run.task === "sched");
-    const ended = events.filter((e) => e.type === "run.ended" && e.run.task === "sched");
+    type RunEvent = Extract<NumberedEvent, { type: "run.started" | "run.ended" }>;
+    const runEvents = (type: RunEvent["type"]) =>
+      events.filter((e): e is RunEvent => e.type === type && (e as RunEvent).run.task === "sched");
+    const started = runEvents("run.started");
+    const ended = runEvents("run.ended");
     expect(started).toHaveLength(5);
     expect(ended).toHaveLength(5);
     for (const [i, start] of started.entries()) {
-      if (start.type !== "run.started" || ended[i]!.type !== "run.ended") throw new Error("narrowing");
-      const end = ended[i] as Extract<NumberedEvent, { type: "run.ended" }>;
       expect(start.run.outcome).toBe("running");
-      expect(end.run.id).toBe(start.run.id);
-      expect(end.id).toBeGreaterThan(start.id);
+      expect(ended[i]!.run.id).toBe(start.run.id);
+      expect(ended[i]!.run.outcome).toBe("applied");
+      expect(ended[i]!.id).toBeGreaterThan(start.id);
     }
     expect(events.find((e) => e.type === "task.created" && e.task === "sched")).toBeDefined();
     const badStatus = events.filter((e) => e.type === "task.status" && e.task === "bad").map((e) => e.type === "task.status" && e.status);
