@@ -5,7 +5,6 @@
  * no value (a KV secret) ever leaves this file: a change lists ids, keys and field names only.
  */
 import type { InputChange, InstanceChange, KeyedChange, TaskInputs } from "../../../core/plugin-api/mod.ts";
-import { canonicalJson } from "./input-hash.ts";
 
 /** Entries listed per list; the rest are counted in `omitted`, so one record stays small. */
 export const MAX_LISTED = 100;
@@ -22,25 +21,47 @@ export interface InputDigest {
   readonly catalog_services?: ReadonlyMap<string, number>;
 }
 
+const FNV_OFFSET = 0x811c9dc5;
+
 /** FNV-1a over UTF-16 code units: fast, and collisions only cost a missed field name in a report. */
-export function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
+function fnvText(hash: number, text: string): number {
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  return hash >>> 0;
+  return hash;
 }
 
-/** Field name lists are interned: 100k instances of one shape share one array. */
+/**
+ * Hashes a JSON value by walking it (object keys sorted, type marks between parts), so equal data
+ * gives equal hashes without building its canonical JSON text first.
+ */
+export function hashValue(value: unknown, hash = FNV_OFFSET): number {
+  if (typeof value === "string") return fnvText(fnvText(hash, "\""), value);
+  if (value === null || typeof value !== "object") return fnvText(hash, String(value));
+  if (Array.isArray(value)) {
+    hash = fnvText(hash, "[");
+    for (const item of value) hash = fnvText(hashValue(item, hash), ",");
+    return hash;
+  }
+  hash = fnvText(hash, "{");
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record).sort()) {
+    if (record[key] === undefined) continue;
+    hash = hashValue(record[key], fnvText(fnvText(hash, key), ":"));
+  }
+  return fnvText(hash, "}");
+}
+
+/** Field name lists are interned: 100k instances of one shape share one (sorted) array. */
 const shapes = new Map<string, readonly string[]>();
 
 function shapeOf(instance: object): readonly string[] {
-  const fields = Object.keys(instance).sort();
-  const key = fields.join("\u0000");
+  const keys = Object.keys(instance);
+  const key = keys.join("\u0000");
   let shared = shapes.get(key);
   if (!shared) {
-    shared = Object.freeze(fields);
+    shared = Object.freeze(keys.sort());
     if (shapes.size < 64) shapes.set(key, shared);
   }
   return shared;
@@ -48,7 +69,7 @@ function shapeOf(instance: object): readonly string[] {
 
 function hashMap<V>(entries: Readonly<Record<string, V>>): Map<string, number> {
   const out = new Map<string, number>();
-  for (const [key, value] of Object.entries(entries)) out.set(key, fnv1a(canonicalJson(value)));
+  for (const [key, value] of Object.entries(entries)) out.set(key, hashValue(value) >>> 0);
   return out;
 }
 
@@ -58,7 +79,7 @@ export function digestInputs(inputs: TaskInputs): InputDigest {
     const fields = shapeOf(instance);
     const hashes = new Uint32Array(fields.length);
     const record = instance as unknown as Record<string, unknown>;
-    for (let i = 0; i < fields.length; i++) hashes[i] = fnv1a(canonicalJson(record[fields[i]!]));
+    for (let i = 0; i < fields.length; i++) hashes[i] = hashValue(record[fields[i]!]) >>> 0;
     services.set(id, { fields, hashes });
   }
   return {
@@ -67,6 +88,8 @@ export function digestInputs(inputs: TaskInputs): InputDigest {
     ...(inputs.catalog_services ? { catalog_services: hashMap(inputs.catalog_services) } : {}),
   };
 }
+
+const NONE: string[] = [];
 
 /** Counts what the caps leave out. */
 class Capper {
@@ -79,6 +102,14 @@ class Capper {
 }
 
 function changedFields(before: InstanceDigest, after: InstanceDigest): string[] {
+  if (before.fields === after.fields) {
+    // The common case (same shape): compare hashes in place, no allocation unless something differs.
+    let fields: string[] | undefined;
+    for (let i = 0; i < after.hashes.length; i++) {
+      if (before.hashes[i] !== after.hashes[i]) (fields ??= []).push(after.fields[i]!);
+    }
+    return fields ?? NONE;
+  }
   const old = new Map<string, number>();
   before.fields.forEach((field, i) => old.set(field, before.hashes[i]!));
   const fields: string[] = [];
