@@ -52,5 +52,5 @@ describe("run_history options", () => {
     const zero = await runCli("node", ["validate", `-config-file=${config(`{ max_age = "0s" }`)}`]);
     expect(zero.code).not.toBe(0);
     expect(zero.stderr).toContain(`Cannot use run_history.max_age "0s": expected a positive duration such as "168h"`);
-  });
+  }, 120_000); // three CLI processes on a busy machine
 });
