@@ -10,6 +10,7 @@ import { apiError, HttpError, legacyError } from "./api-errors.ts";
 import { createAjv } from "./body-validator.ts";
 import { mountMetaRoutes } from "./routes/meta-routes.ts";
 import { mountStatusRoutes } from "./routes/status-routes.ts";
+import { mountRunRoutes } from "./routes/run-routes.ts";
 import { mountTaskRoutes } from "./routes/task-routes.ts";
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -72,6 +73,8 @@ export function createApiApp(deps: ApiDeps): Hono {
   app.use("/v1/tasks/*", limit);
 
   mountStatusRoutes(app, ctx);
+  // Before the task routes, whose `/v1/tasks/*` would take `{name}/runs` for a name with a slash.
+  mountRunRoutes(app, ctx);
   mountTaskRoutes(app, ctx);
   mountMetaRoutes(app);
 
