@@ -1,0 +1,65 @@
+/**
+ * @module Every plugin-owned block of a configuration checked against its owner: is the driver,
+ * each condition and module input registered, and does each body satisfy the owner's schema? For
+ * config files (each problem names its file) and for one task from the API or a task file alike.
+ */
+import type {
+  ConditionFactory, CtsConfig, DriverFactory, ModuleInputConfig, ModuleInputFactory, Registry, TaskConfig,
+} from "../plugin-api/mod.ts";
+import { checkRegisteredNames } from "../config/check-registered-names.ts";
+import type { ConfigIssue } from "../config/config-error.ts";
+import type { BlockOptions } from "./block-options.ts";
+
+export interface BlockRegistries {
+  readonly drivers: Registry<DriverFactory>;
+  readonly conditions: Registry<ConditionFactory>;
+  readonly moduleInputs: Registry<ModuleInputFactory>;
+}
+
+type FileOf = (path: string) => string | undefined;
+
+/** One task's condition and module inputs; `path` is the task's (`task[2]`, or `task` for an API body). */
+export function checkTaskBlocks(
+  task: TaskConfig, path: string, fileOf: FileOf, registries: BlockRegistries, blocks: BlockOptions,
+): { readonly task: TaskConfig; readonly issues: ConfigIssue[] } {
+  const issues: ConfigIssue[] = [];
+  let condition = task.condition;
+  const conditionPath = `${path}.condition.${task.condition.type}`;
+  const conditionOwner = registries.conditions.get(task.condition.type);
+  if (conditionOwner !== undefined) {
+    const result = blocks.check(conditionOwner, condition as Readonly<Record<string, unknown>>, fileOf(conditionPath) ?? "", conditionPath);
+    if (result.ok) condition = result.value as TaskConfig["condition"];
+    else issues.push(...result.issues);
+  }
+  const moduleInputs = task.module_input.map((input, index): ModuleInputConfig => {
+    const inputPath = `${path}.module_input[${index}].${input.type}`;
+    const owner = registries.moduleInputs.get(input.type);
+    if (owner === undefined) return input;
+    const result = blocks.check(owner, input as unknown as Record<string, unknown>, fileOf(inputPath) ?? "", inputPath);
+    if (result.ok) return result.value as unknown as ModuleInputConfig;
+    issues.push(...result.issues);
+    return input;
+  });
+  return { task: { ...task, condition, module_input: moduleInputs }, issues };
+}
+
+/** The whole configuration: registered names, the driver body, every task's blocks. */
+export function configBlockIssues(
+  config: CtsConfig, fileOf: FileOf, registries: BlockRegistries, blocks: BlockOptions,
+): ConfigIssue[] {
+  const issues = checkRegisteredNames({ config, fileOf }, {
+    drivers: registries.drivers.names(),
+    conditions: registries.conditions.names(),
+    moduleInputs: registries.moduleInputs.names(),
+  });
+  const driverPath = `driver.${config.driver.name}`;
+  const driver = registries.drivers.get(config.driver.name);
+  if (driver !== undefined) {
+    const result = blocks.check(driver, config.driver.options, fileOf(driverPath) ?? "", driverPath);
+    if (!result.ok) issues.push(...result.issues);
+  }
+  config.tasks.forEach((task, index) => {
+    issues.push(...checkTaskBlocks(task, `task[${index}]`, fileOf, registries, blocks).issues);
+  });
+  return issues;
+}
