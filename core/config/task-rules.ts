@@ -9,7 +9,7 @@ import { negativeBufferFields, type RawBufferPeriod } from "./buffer-period.ts";
 import { cronError } from "./cron-pattern.ts";
 import { childPath } from "./field-path.ts";
 import { re2SyntaxError } from "./re2-pattern.ts";
-import { templatePaths } from "./template-syntax.ts";
+import { TEMPLATE_PLACES, templatePaths } from "./template-syntax.ts";
 import { validateTaskName } from "./validate-task-name.ts";
 
 type Json = Record<string, unknown>;
@@ -70,7 +70,7 @@ export function taskIssues(raw: Json, task: TaskConfig, file: string, path: stri
     add(`buffer_period.${field}`, "must not be negative");
   }
   for (const at of templatePaths(raw)) {
-    add(at, "template syntax ({{ env }}, {{ key }}, {{ with secret }}) is only allowed in terraform_provider blocks");
+    add(at, TEMPLATE_PLACES);
   }
   if (task.driver !== TFC_DRIVER) {
     if (typeof raw.terraform_version === "string" && raw.terraform_version !== "") {

@@ -8,6 +8,7 @@ import type {
 } from "../plugin-api/mod.ts";
 import { checkRegisteredNames } from "../config/check-registered-names.ts";
 import type { ConfigIssue } from "../config/config-error.ts";
+import { TEMPLATE_PLACES, templatePaths } from "../config/template-syntax.ts";
 import type { BlockOptions } from "./block-options.ts";
 
 export interface BlockRegistries {
@@ -54,9 +55,22 @@ export function configBlockIssues(
   });
   const driverPath = `driver.${config.driver.name}`;
   const driver = registries.drivers.get(config.driver.name);
+  const driverFile = fileOf(driverPath) ?? "";
   if (driver !== undefined) {
-    const result = blocks.check(driver, config.driver.options, fileOf(driverPath) ?? "", driverPath);
+    const result = blocks.check(driver, config.driver.options, driverFile, driverPath);
     if (!result.ok) issues.push(...result.issues);
+    else {
+      for (const problem of driver.validate?.(result.value, config) ?? []) {
+        issues.push({ file: driverFile, path: problem.path === "" ? driverPath : `${driverPath}.${problem.path}`, message: problem.message });
+      }
+    }
+  }
+  // CTS resolves templates only in provider blocks; a driver may resolve them in fields it declares.
+  const templateFields = driver?.templateFields ?? [];
+  const allowed = templateFields.length === 0 ? "" : ` and in ${templateFields.map((field) => `${driverPath}.${field}`).join(", ")}`;
+  for (const at of templatePaths(config.driver.options)) {
+    if (templateFields.includes(at.split(/[.[]/)[0]!)) continue;
+    issues.push({ file: driverFile, path: `${driverPath}.${at}`, message: `${TEMPLATE_PLACES}${allowed}` });
   }
   config.tasks.forEach((task, index) => {
     issues.push(...checkTaskBlocks(task, `task[${index}]`, fileOf, registries, blocks).issues);

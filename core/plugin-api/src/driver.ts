@@ -3,7 +3,7 @@
  *
  * One method per step of CTS's Go driver interface; `AbortSignal` replaces `context.Context`.
  */
-import type { ConsulConfig, DriverConfig, ProviderConfig, TaskConfig } from "./config.ts";
+import type { ConsulConfig, CtsConfig, DriverConfig, ProviderConfig, TaskConfig } from "./config.ts";
 import type { JsonSchema } from "./json-schema.ts";
 import type { Named } from "./registry.ts";
 import type { Logger } from "./services/logger.ts";
@@ -59,10 +59,28 @@ export interface DriverContext {
   readonly inputs: readonly TaskInputSpec[];
 }
 
+/** One problem of a plugin-owned block: `path` inside the block (CTS style, `""` for the block). */
+export interface BlockProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
 /** What a driver plugin registers: a named factory. `name` is the `driver "<name>"` label. */
 export interface DriverFactory extends Named {
   /** Validates the `driver "<name>" {}` block body at config load. */
   readonly optionsSchema?: JsonSchema;
+  /**
+   * Refinement (additive): top-level fields of the driver block whose strings may hold CTS templates
+   * (`{{ env "X" }}`, `{{ with secret "p" }}`); the driver resolves them. Elsewhere in the block the
+   * kernel refuses templates, as CTS does outside terraform_provider blocks.
+   */
+  readonly templateFields?: readonly string[];
+  /**
+   * Refinement (additive): rules of the driver block a JSON Schema cannot say, run by the kernel once
+   * the block passed the schema (defaults applied). `config` is the whole configuration (is Vault
+   * configured?). Each problem names a field path inside the block (`token`, `workspaces.tags`).
+   */
+  validate?(options: Readonly<Record<string, unknown>>, config: CtsConfig): readonly BlockProblem[];
   /**
    * Checks the driver can run at all (binary present, version ok, credentials accepted). The kernel
    * calls it once at start-up for the configured `driver` block, after every plugin's `init` and

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { loadConfig } from "../../../core/config/load-config.ts";
 import { BlockOptions } from "../../../core/kernel/block-options.ts";
@@ -52,6 +55,34 @@ describe("configBlockIssues (the kernel checks each plugin-owned block against i
     ), new BlockOptions(createPluginAjv()));
     expect(issues).toHaveLength(1);
     expect(issues[0]!.message).toContain("the plugin's optionsSchema is invalid");
+  });
+});
+
+describe("a driver's own rules for its block", () => {
+  test("templates pass only in the fields the driver declares; its validate hook reports with file and path", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "cts-driver-rules-"));
+    try {
+      const file = path.join(dir, "cts.json");
+      writeFileSync(file, JSON.stringify({
+        driver: { vaulty: { token: `{{ with secret "kv/tok" }}{{ .Data.data.t }}{{ end }}`, label: `{{ env "HOME" }}` } },
+      }));
+      const { config, fileOf } = await loadConfig({ paths: [{ kind: "file", path: file }], env: {}, cwd: dir, hostName: "h" });
+      const driver: DriverFactory = {
+        name: "vaulty", create, templateFields: ["token"],
+        optionsSchema: { type: "object", properties: { token: { type: "string" }, label: { type: "string" } } },
+        validate: (options, whole) => whole.vault?.enabled === true ? [] : [{ path: "token", message: `reads Vault (${String(options.token).slice(0, 9)})` }],
+      };
+      const issues = configBlockIssues(config, fileOf, registries([driver], [], []), new BlockOptions(createPluginAjv()));
+      expect(issues).toEqual([
+        { file, path: "driver.vaulty.token", message: "reads Vault ({{ with s)" },
+        {
+          file, path: "driver.vaulty.label",
+          message: "template syntax ({{ env }}, {{ key }}, {{ with secret }}) is only allowed in terraform_provider blocks and in driver.vaulty.token",
+        },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
