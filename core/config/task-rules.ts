@@ -1,14 +1,12 @@
 /**
  * @module Cross-field rules of one task that a JSON Schema cannot say: name safety, required module and
- * condition, names/regexp exclusivity, one source per input variable, parseable cron and regexps,
- * no templates outside provider blocks, Enterprise-only fields.
+ * condition, one source per input variable, no templates outside provider blocks, Enterprise-only
+ * fields. (Rules inside a condition or module_input block are its plugin's `validate` hook.)
  */
 import type { TaskConfig } from "../plugin-api/mod.ts";
 import type { ConfigIssue } from "./config-error.ts";
 import { negativeBufferFields, type RawBufferPeriod } from "./buffer-period.ts";
-import { cronError } from "./cron-pattern.ts";
 import { childPath } from "./field-path.ts";
-import { re2SyntaxError } from "./re2-pattern.ts";
 import { TEMPLATE_PLACES, templatePaths } from "./template-syntax.ts";
 import { validateTaskName } from "./validate-task-name.ts";
 
@@ -42,14 +40,10 @@ export function taskIssues(raw: Json, task: TaskConfig, file: string, path: stri
     add("services", `and condition "services" both monitor the "services" variable: configure only one of them ` +
       `(move the names into the condition block, or use separate tasks)`);
   }
+  // A condition's or module input's own rules (one of names/regexp, RE2, cron) belong to the plugin
+  // that registers it: the kernel runs them with its schema (core/kernel/task-blocks.ts).
   const conditionPath = conditionKey === undefined ? "condition" : `condition.${conditionKey}`;
   const condition = task.condition as Json;
-  if (condition.type === "services") selectorIssues(condition, conditionPath, add);
-  if (condition.type === "catalog-services") regexpIssue(condition.regexp, `${conditionPath}.regexp`, add);
-  if (condition.type === "schedule") {
-    const error = cronError(String(condition.cron));
-    if (error !== undefined) add(`${conditionPath}.cron`, `is not a valid cron expression: ${error}`);
-  }
 
   // Each input variable may come from one source only: the condition or one module_input (CTS rule).
   const sources = new Map<string, string[]>();
@@ -60,7 +54,6 @@ export function taskIssues(raw: Json, task: TaskConfig, file: string, path: stri
   task.module_input.forEach((input, index) => {
     const where = `module_input[${index}].${input.type}`;
     note(VARIABLE_OF[input.type], where);
-    if (input.type === "services") selectorIssues(input as unknown as Json, where, add);
   });
   for (const [variable, where] of sources) {
     if (where.length > 1) add(where[1]!, `"${variable}" is already provided by ${where[0]}; each input may have one source`);
@@ -104,19 +97,4 @@ function workspaceIssues(ws: NonNullable<TaskConfig["terraform_cloud_workspace"]
   if (ws.terraform_version !== undefined && !/^\d+\.\d+\.\d+$/.test(ws.terraform_version)) {
     add(`${at}.terraform_version`, `must be an exact version such as 1.9.5, got "${ws.terraform_version}"`);
   }
-}
-
-function selectorIssues(body: Json, at: string, add: (field: string, message: string) => void): void {
-  const names = body.names as string[] | undefined;
-  const hasNames = names !== undefined && names.length > 0;
-  const hasRegexp = body.regexp !== undefined;
-  if (hasNames && hasRegexp) add(`${at}.regexp`, "regexp and names are both set: configure exactly one of them");
-  if (!hasNames && !hasRegexp) add(at, "needs either names or regexp");
-  if (hasRegexp) regexpIssue(body.regexp, `${at}.regexp`, add);
-}
-
-function regexpIssue(pattern: unknown, at: string, add: (field: string, message: string) => void): void {
-  // CTS compiles with Go's regexp package: RE2 syntax, RE2's error text.
-  const why = re2SyntaxError(String(pattern));
-  if (why !== undefined) add(at, `is not a valid RE2 regular expression: ${why}`);
 }

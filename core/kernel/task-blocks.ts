@@ -28,20 +28,32 @@ export function checkTaskBlocks(
   const conditionPath = `${path}.condition.${task.condition.type}`;
   const conditionOwner = registries.conditions.get(task.condition.type);
   if (conditionOwner !== undefined) {
-    const result = blocks.check(conditionOwner, condition as Readonly<Record<string, unknown>>, fileOf(conditionPath) ?? "", conditionPath);
-    if (result.ok) condition = result.value as TaskConfig["condition"];
-    else issues.push(...result.issues);
+    const checked = checkBlock(conditionOwner, condition as Readonly<Record<string, unknown>>, fileOf(conditionPath) ?? "", conditionPath, blocks, issues);
+    if (checked !== undefined) condition = checked as TaskConfig["condition"];
   }
   const moduleInputs = task.module_input.map((input, index): ModuleInputConfig => {
     const inputPath = `${path}.module_input[${index}].${input.type}`;
     const owner = registries.moduleInputs.get(input.type);
     if (owner === undefined) return input;
-    const result = blocks.check(owner, input as unknown as Record<string, unknown>, fileOf(inputPath) ?? "", inputPath);
-    if (result.ok) return result.value as unknown as ModuleInputConfig;
-    issues.push(...result.issues);
-    return input;
+    const checked = checkBlock(owner, input as unknown as Record<string, unknown>, fileOf(inputPath) ?? "", inputPath, blocks, issues);
+    return (checked ?? input) as unknown as ModuleInputConfig;
   });
   return { task: { ...task, condition, module_input: moduleInputs }, issues };
+}
+
+/** The owner's schema, then its `validate` rules; the checked value, or undefined after adding issues. */
+function checkBlock(
+  owner: ConditionFactory | ModuleInputFactory, fields: Readonly<Record<string, unknown>>, file: string, path: string,
+  blocks: BlockOptions, issues: ConfigIssue[],
+): Readonly<Record<string, unknown>> | undefined {
+  const result = blocks.check(owner, fields, file, path);
+  if (!result.ok) {
+    issues.push(...result.issues);
+    return undefined;
+  }
+  const problems = owner.validate?.(result.value) ?? [];
+  for (const problem of problems) issues.push({ file, path: problem.path === "" ? path : `${path}.${problem.path}`, message: problem.message });
+  return problems.length === 0 ? result.value : undefined;
 }
 
 /** The whole configuration: registered names, the driver body, every task's blocks. */

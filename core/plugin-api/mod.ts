@@ -14,7 +14,7 @@ export { readTlsFiles } from "./src/tls-files.ts";
 export { formatGoDuration, isGoDuration, parseGoDuration } from "./src/go-duration.ts";
 export type { TlsMaterial } from "./src/tls-files.ts";
 export type { CtsErrorCode } from "./src/errors.ts";
-export type { JsonSchema } from "./src/json-schema.ts";
+export type { BlockProblem, JsonSchema } from "./src/json-schema.ts";
 export type { Named, Registry } from "./src/registry.ts";
 export type * from "./src/config.ts";
 export type * from "./src/task-inputs.ts";

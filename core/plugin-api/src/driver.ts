@@ -4,7 +4,7 @@
  * One method per step of CTS's Go driver interface; `AbortSignal` replaces `context.Context`.
  */
 import type { ConsulConfig, CtsConfig, DriverConfig, ProviderConfig, TaskConfig } from "./config.ts";
-import type { JsonSchema } from "./json-schema.ts";
+import type { BlockProblem, JsonSchema } from "./json-schema.ts";
 import type { Named } from "./registry.ts";
 import type { Logger } from "./services/logger.ts";
 import type { TaskInputs, TaskInputSpec } from "./task-inputs.ts";
@@ -57,12 +57,6 @@ export interface DriverContext {
    * `services` may be absent here yet is always rendered, as in CTS (empty when nothing selects services).
    */
   readonly inputs: readonly TaskInputSpec[];
-}
-
-/** One problem of a plugin-owned block: `path` inside the block (CTS style, `""` for the block). */
-export interface BlockProblem {
-  readonly path: string;
-  readonly message: string;
 }
 
 /** What a driver plugin registers: a named factory. `name` is the `driver "<name>"` label. */
