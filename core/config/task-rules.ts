@@ -65,16 +65,10 @@ export function taskIssues(raw: Json, task: TaskConfig, file: string, path: stri
   for (const at of templatePaths(raw)) {
     add(at, TEMPLATE_PLACES);
   }
-  if (task.driver !== TFC_DRIVER) {
-    if (typeof raw.terraform_version === "string" && raw.terraform_version !== "") {
-      add("terraform_version", `is only supported by the "${TFC_DRIVER}" driver`);
-    }
-    const workspace = raw.terraform_cloud_workspace as Json | undefined;
-    if (workspace !== undefined && Object.values(workspace).some((value) => value !== "")) {
-      add("terraform_cloud_workspace", `is only supported by the "${TFC_DRIVER}" driver`);
-    }
-  } else {
-    workspaceIssues(task.terraform_cloud_workspace ?? {}, add);
+  // CTS's deprecated task field; the block it stands for belongs to the driver that declares it
+  // (DriverFactory.taskBlocks), which the kernel checks (core/kernel/task-blocks.ts).
+  if (task.driver !== TFC_DRIVER && typeof raw.terraform_version === "string" && raw.terraform_version !== "") {
+    add("terraform_version", `is only supported by the "${TFC_DRIVER}" driver`);
   }
   const seen = new Map<string, string>();
   for (const id of task.providers) {
@@ -86,15 +80,3 @@ export function taskIssues(raw: Json, task: TaskConfig, file: string, path: stri
   return issues;
 }
 
-/** CTS's rules for `terraform_cloud_workspace`: the mode, the pool only (and always) in agent mode, an exact version. */
-function workspaceIssues(ws: NonNullable<TaskConfig["terraform_cloud_workspace"]>, add: (field: string, message: string) => void): void {
-  const at = "terraform_cloud_workspace";
-  const mode = ws.execution_mode ?? "remote";
-  const pool = ws.agent_pool_id !== undefined || ws.agent_pool_name !== undefined;
-  if (mode !== "remote" && mode !== "agent") add(`${at}.execution_mode`, `must be "remote" or "agent", got "${mode}"`);
-  if (mode === "agent" && !pool) add(`${at}.execution_mode`, `"agent" requires agent_pool_id or agent_pool_name`);
-  if (mode !== "agent" && pool) add(ws.agent_pool_id !== undefined ? `${at}.agent_pool_id` : `${at}.agent_pool_name`, `is only allowed with execution_mode = "agent"`);
-  if (ws.terraform_version !== undefined && !/^\d+\.\d+\.\d+$/.test(ws.terraform_version)) {
-    add(`${at}.terraform_version`, `must be an exact version such as 1.9.5, got "${ws.terraform_version}"`);
-  }
-}

@@ -38,7 +38,38 @@ export function checkTaskBlocks(
     const checked = checkBlock(owner, input as unknown as Record<string, unknown>, fileOf(inputPath) ?? "", inputPath, blocks, issues);
     return (checked ?? input) as unknown as ModuleInputConfig;
   });
+  issues.push(...driverTaskBlockIssues(task, path, fileOf, registries, blocks));
   return { task: { ...task, condition, module_input: moduleInputs }, issues };
+}
+
+/** The task-level blocks drivers add: checked by the task's driver, refused under any other. */
+function driverTaskBlockIssues(
+  task: TaskConfig, path: string, fileOf: FileOf, registries: BlockRegistries, blocks: BlockOptions,
+): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const fields = task as unknown as Readonly<Record<string, unknown>>;
+  for (const name of registries.drivers.names()) {
+    const driver = registries.drivers.get(name)!;
+    for (const [block, schema] of Object.entries(driver.taskBlocks ?? {})) {
+      const value = fields[block];
+      if (value === undefined) continue;
+      const at = `${path}.${block}`;
+      const file = fileOf(at) ?? fileOf(path) ?? "";
+      if (name !== task.driver) issues.push({ file, path: at, message: `is only supported by the "${name}" driver` });
+      else {
+        const result = blocks.check({ name: block, optionsSchema: schema }, value as Readonly<Record<string, unknown>>, file, at);
+        if (!result.ok) issues.push(...result.issues);
+      }
+    }
+  }
+  const own = registries.drivers.get(task.driver);
+  if (issues.length === 0 && own?.validateTask !== undefined) {
+    for (const problem of own.validateTask(task)) {
+      const at = problem.path === "" ? path : `${path}.${problem.path}`;
+      issues.push({ file: fileOf(at) ?? fileOf(path) ?? "", path: at, message: problem.message });
+    }
+  }
+  return issues;
 }
 
 /** The owner's schema, then its `validate` rules; the checked value, or undefined after adding issues. */

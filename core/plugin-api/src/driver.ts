@@ -76,6 +76,17 @@ export interface DriverFactory extends Named {
    */
   validate?(options: Readonly<Record<string, unknown>>, config: CtsConfig): readonly BlockProblem[];
   /**
+   * Refinement (additive): task-level blocks this driver adds, by name, each described by its JSON
+   * Schema (HCP Terraform: `terraform_cloud_workspace`). The kernel checks a task's block against it
+   * when the task runs on this driver, and refuses the block under any other driver.
+   */
+  readonly taskBlocks?: Readonly<Record<string, JsonSchema>>;
+  /**
+   * Refinement (additive): rules of a task's `taskBlocks` beyond their schemas, for tasks on this
+   * driver (config files and API-created tasks); each problem's path is inside the task.
+   */
+  validateTask?(task: TaskConfig): readonly BlockProblem[];
+  /**
    * Checks the driver can run at all (binary present, version ok, credentials accepted). The kernel
    * calls it once at start-up for the configured `driver` block, after every plugin's `init` and
    * before any start hook; a rejection stops start-up ("Cannot verify driver "<name>": <why>").

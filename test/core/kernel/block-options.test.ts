@@ -86,6 +86,49 @@ describe("a driver's own rules for its block", () => {
   });
 });
 
+describe("task-level blocks a driver adds (DriverFactory.taskBlocks)", () => {
+  const cloudy: DriverFactory = {
+    name: "cloudy", create,
+    taskBlocks: {
+      terraform_cloud_workspace: { type: "object", additionalProperties: false, properties: { execution_mode: { type: "string" } } },
+    },
+    validateTask: (task) => task.terraform_cloud_workspace?.execution_mode === "agent"
+      ? [{ path: "terraform_cloud_workspace.execution_mode", message: "needs a pool" }]
+      : [],
+  };
+  const plain: DriverFactory = { name: "plain", create };
+  const services: ConditionFactory = { name: "services", create };
+
+  async function issuesFor(driver: string, workspace: Record<string, string>) {
+    const dir = mkdtempSync(path.join(tmpdir(), "cts-task-blocks-"));
+    try {
+      const file = path.join(dir, "cts.json");
+      writeFileSync(file, JSON.stringify({
+        driver: { [driver]: {} },
+        task: { name: "t", module: "./m", condition: { services: { names: ["web"] } }, terraform_cloud_workspace: workspace },
+      }));
+      const { config, fileOf } = await loadConfig({ paths: [{ kind: "file", path: file }], env: {}, cwd: dir, hostName: "h" });
+      return configBlockIssues(config, fileOf, registries([cloudy, plain], [services], []), new BlockOptions(createPluginAjv()))
+        .map((issue) => ({ ...issue, file: path.basename(issue.file) }));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  test("the declaring driver's schema and rules check the block; another driver refuses it", async () => {
+    // CTS: terraform_cloud_workspace belongs to the terraform-cloud driver, refused under any other.
+    expect(await issuesFor("plain", { execution_mode: "remote" })).toEqual([
+      { file: "cts.json", path: "task[0].terraform_cloud_workspace", message: `is only supported by the "cloudy" driver` },
+    ]);
+    expect(await issuesFor("cloudy", { execution_mode: "remote", colour: "red" })).toEqual([
+      { file: "cts.json", path: "task[0].terraform_cloud_workspace.colour", message: `unknown field "colour" (expected one of: execution_mode)` },
+    ]);
+    expect(await issuesFor("cloudy", { execution_mode: "agent" })).toEqual([
+      { file: "cts.json", path: "task[0].terraform_cloud_workspace.execution_mode", message: "needs a pool" },
+    ]);
+  });
+});
+
 describe("BlockOptions and the factories the kernel hands out", () => {
   const schema = {
     type: "object", additionalProperties: false, required: ["path"],
