@@ -24,8 +24,8 @@ function durationIssues(raw: Readonly<Record<string, unknown>>): ConfigIssue[] {
     }));
 }
 
-/** Checks the task's plugin-owned blocks against their owners (the kernel's); returns the checked task. */
-export type TaskBlockCheck = (task: TaskConfig, path: string) => { readonly task: TaskConfig; readonly issues: readonly ConfigIssue[] };
+/** Checks the task's plugin-owned blocks against their owners (the kernel's); the problems found. */
+export type TaskBlockCheck = (task: TaskConfig, path: string) => readonly ConfigIssue[];
 
 /**
  * The builder for tasks under `config` (its working_dir, buffer_period and driver are the defaults);
@@ -44,12 +44,8 @@ export function createTaskBuilder(config: CtsConfig, checkBlocks?: TaskBlockChec
           warnings: [],
         });
         issues.push(...taskIssues(raw, task, SOURCE, "task"));
-        if (issues.length === 0 && checkBlocks === undefined) return task;
-        if (issues.length === 0) {
-          const checked = checkBlocks!(task, "task");
-          if (checked.issues.length === 0) return checked.task;
-          issues.push(...checked.issues);
-        }
+        if (issues.length === 0) issues.push(...(checkBlocks?.(task, "task") ?? []));
+        if (issues.length === 0) return task;
       }
       throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot create task: ${issues.map(formatIssue).join("; ")}`);
     },

@@ -1,10 +1,14 @@
 /**
  * @module Every plugin-owned block of a configuration checked against its owner: is the driver,
- * each condition and module input registered, and does each body satisfy the owner's schema? For
- * config files (each problem names its file) and for one task from the API or a task file alike.
+ * each condition and module input registered, does each body satisfy the owner's schema and its
+ * `validate` rules, and is each task-level block a driver adds used with that driver? For config
+ * files (each problem names its file) and for one task from the API or a task file alike. Checking
+ * changes nothing: the stored task stays as written, and factories receive their block with the
+ * owner's defaults when they create (validated-factories.ts), so a task reads the same from a file
+ * and from the API.
  */
 import type {
-  ConditionFactory, CtsConfig, DriverFactory, ModuleInputConfig, ModuleInputFactory, Registry, TaskConfig,
+  ConditionFactory, CtsConfig, DriverFactory, ModuleInputFactory, Registry, TaskConfig,
 } from "../plugin-api/mod.ts";
 import { checkRegisteredNames } from "../config/check-registered-names.ts";
 import type { ConfigIssue } from "../config/config-error.ts";
@@ -19,27 +23,25 @@ export interface BlockRegistries {
 
 type FileOf = (path: string) => string | undefined;
 
-/** One task's condition and module inputs; `path` is the task's (`task[2]`, or `task` for an API body). */
+/** One task's condition, module inputs and driver task blocks; `path` is the task's (`task[2]`, or `task` for an API body). */
 export function checkTaskBlocks(
   task: TaskConfig, path: string, fileOf: FileOf, registries: BlockRegistries, blocks: BlockOptions,
-): { readonly task: TaskConfig; readonly issues: ConfigIssue[] } {
+): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
-  let condition = task.condition;
   const conditionPath = `${path}.condition.${task.condition.type}`;
   const conditionOwner = registries.conditions.get(task.condition.type);
   if (conditionOwner !== undefined) {
-    const checked = checkBlock(conditionOwner, condition as Readonly<Record<string, unknown>>, fileOf(conditionPath) ?? "", conditionPath, blocks, issues);
-    if (checked !== undefined) condition = checked as TaskConfig["condition"];
+    checkBlock(conditionOwner, task.condition as Readonly<Record<string, unknown>>, fileOf(conditionPath) ?? "", conditionPath, blocks, issues);
   }
-  const moduleInputs = task.module_input.map((input, index): ModuleInputConfig => {
+  task.module_input.forEach((input, index) => {
     const inputPath = `${path}.module_input[${index}].${input.type}`;
     const owner = registries.moduleInputs.get(input.type);
-    if (owner === undefined) return input;
-    const checked = checkBlock(owner, input as unknown as Record<string, unknown>, fileOf(inputPath) ?? "", inputPath, blocks, issues);
-    return (checked ?? input) as unknown as ModuleInputConfig;
+    if (owner !== undefined) {
+      checkBlock(owner, input as unknown as Record<string, unknown>, fileOf(inputPath) ?? "", inputPath, blocks, issues);
+    }
   });
   issues.push(...driverTaskBlockIssues(task, path, fileOf, registries, blocks));
-  return { task: { ...task, condition, module_input: moduleInputs }, issues };
+  return issues;
 }
 
 /** The task-level blocks drivers add: checked by the task's driver, refused under any other. */
@@ -72,19 +74,19 @@ function driverTaskBlockIssues(
   return issues;
 }
 
-/** The owner's schema, then its `validate` rules; the checked value, or undefined after adding issues. */
+/** The owner's schema, then (on the checked, defaulted block) its `validate` rules. */
 function checkBlock(
   owner: ConditionFactory | ModuleInputFactory, fields: Readonly<Record<string, unknown>>, file: string, path: string,
   blocks: BlockOptions, issues: ConfigIssue[],
-): Readonly<Record<string, unknown>> | undefined {
+): void {
   const result = blocks.check(owner, fields, file, path);
   if (!result.ok) {
     issues.push(...result.issues);
-    return undefined;
+    return;
   }
-  const problems = owner.validate?.(result.value) ?? [];
-  for (const problem of problems) issues.push({ file, path: problem.path === "" ? path : `${path}.${problem.path}`, message: problem.message });
-  return problems.length === 0 ? result.value : undefined;
+  for (const problem of owner.validate?.(result.value) ?? []) {
+    issues.push({ file, path: problem.path === "" ? path : `${path}.${problem.path}`, message: problem.message });
+  }
 }
 
 /** The whole configuration: registered names, the driver body, every task's blocks. */
@@ -116,7 +118,7 @@ export function configBlockIssues(
     issues.push({ file: driverFile, path: `${driverPath}.${at}`, message: `${TEMPLATE_PLACES}${allowed}` });
   }
   config.tasks.forEach((task, index) => {
-    issues.push(...checkTaskBlocks(task, `task[${index}]`, fileOf, registries, blocks).issues);
+    issues.push(...checkTaskBlocks(task, `task[${index}]`, fileOf, registries, blocks));
   });
   return issues;
 }
