@@ -3,7 +3,8 @@
  * The CLI's task commands are its client.
  */
 import {
-  consulClientToken, CtsError, definePlugin, httpRouterToken, loggerToken, taskBuilderToken, taskManagerToken,
+  conditionRegistryToken, consulClientToken, CtsError, definePlugin, httpRouterToken, loggerToken, moduleInputRegistryToken,
+  taskBuilderToken, taskManagerToken,
 } from "../../core/plugin-api/mod.ts";
 import { createApiApp } from "./src/create-api-app.ts";
 import { normalizeApiTask } from "./src/normalize-api-task.ts";
@@ -36,12 +37,15 @@ export default definePlugin({
     builder: taskBuilderToken,
     consul: consulClientToken,
     logger: loggerToken,
+    conditions: conditionRegistryToken,
+    moduleInputs: moduleInputRegistryToken,
   },
-  init({ router, tasks, builder, consul, logger }, ctx) {
+  init({ router, tasks, builder, consul, logger, conditions, moduleInputs }, ctx) {
     const options = ctx.options as HttpApiOptions;
     const app = createApiApp({
       tasks,
-      normalizeTask: (apiTask) => normalizeApiTask(apiTask, builder),
+      normalizeTask: (apiTask, labels) => normalizeApiTask(apiTask, builder, labels),
+      registeredBlocks: () => ({ conditions: conditions.names(), moduleInputs: moduleInputs.names() }),
       validateTaskName: (name) => {
         const problem = builder.nameProblem(name);
         if (problem !== undefined) throw new CtsError("CTS_ERR_BAD_REQUEST", `Cannot accept task name: ${problem}`);
