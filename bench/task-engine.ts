@@ -4,21 +4,25 @@
  * Run:  npx deno run -A bench/task-engine.ts            (all scenarios)
  *       npx deno run -A bench/task-engine.ts 10x1000    (one scenario: tasks x instances)
  *
- * For 10 and 100 tasks over 100, 1 000 and 10 000 service instances, buffer periods off, with
- * the real consul-client, services condition, task engine and the recording driver:
+ * For 10 and 100 tasks over 100, 1 000 and 10 000 service instances, and 1 000 tasks over 10 000
+ * and 100 000 instances, buffer periods off, with the real consul-client, services condition, task
+ * engine and the recording driver:
  *   - change → driver call latency, p50 and p99 (a new instance registration is sent → the task's
  *     run makes its first driver call, `render`; includes the registration round trip itself);
  *   - blocking queries open (the engine's shared watcher pool);
  *   - Consul HTTP requests per change (counted by a proxy between the client and the server);
  *   - resident memory: the whole process (engine + embedded server + instances) and the part
  *     added by starting the engine and its tasks (after a forced GC, so roughly the engine's own).
- * Task i watches service `svc-<i>`; instances are spread evenly over those services.
+ * Task i watches service `svc-<i>`; instances are spread evenly over those services and over 100
+ * nodes, written straight into the server's catalog in batches (one index per batch: 100 000 HTTP
+ * registrations would dominate the run time). Each measured change is a real HTTP registration.
  * Without arguments every scenario runs in its own Deno process, so memory figures do not mix.
  */
 import { startConsulDevServer } from "../test/helpers/consul-dev-server.ts";
 import { startCountingProxy } from "../test/plugins/task-engine/counting-proxy.ts";
 import { engineConfig, servicesTask, startEngine } from "../test/plugins/task-engine/engine-harness.ts";
-import { clearRecordingLog, recorded } from "../test/fixtures/plugins/driver-recording/mod.ts";
+import { clearRecordingLog, recorded, recordingLog } from "../test/fixtures/plugins/driver-recording/mod.ts";
+import type { ConsulState } from "../core/dev-servers/consul/src/state/consul-state.ts";
 
 const CHANGES = 40;
 
@@ -42,10 +46,40 @@ async function register(url: string, service: string, id: string): Promise<void>
   if (!response.ok) throw new Error(`register ${id}: ${response.status}`);
 }
 
-async function inBatches(count: number, width: number, work: (i: number) => Promise<void>): Promise<void> {
-  for (let start = 0; start < count; start += width) {
-    await Promise.all(Array.from({ length: Math.min(width, count - start) }, (_, k) => work(start + k)));
+const NODES = 100;
+const BATCH = 5000;
+
+/** Writes `count` instances (and their nodes) into the catalog, `BATCH` per write. */
+function registerInBulk(state: ConsulState, count: number, taskCount: number): void {
+  state.write((tx) => {
+    for (let n = 0; n < NODES; n++) {
+      const node = `bench-node-${n}`;
+      state.catalog.putNode(tx, {
+        id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`, node, address: `10.2.0.${n}`,
+        datacenter: state.datacenter, taggedAddresses: { lan: `10.2.0.${n}` }, meta: {},
+      });
+    }
+  });
+  for (let start = 0; start < count; start += BATCH) {
+    state.write((tx) => {
+      for (let i = start; i < Math.min(count, start + BATCH); i++) {
+        state.catalog.putService(tx, {
+          node: `bench-node-${i % NODES}`, id: `inst-${i}`, service: `svc-${i % taskCount}`, kind: "", tags: ["bench"],
+          address: "10.1.0.1", taggedAddresses: {}, meta: {}, port: 80, weights: { Passing: 1, Warning: 1 },
+          enableTagOverride: false,
+        });
+      }
+    });
   }
+}
+
+/** The first `op` entry of `task` at or after `from` in the recording log. */
+function findRecorded(from: number, op: string, task: string): { start: number } | undefined {
+  for (let i = from; i < recordingLog.length; i++) {
+    const entry = recordingLog[i]!;
+    if (entry.op === op && entry.task === task) return entry;
+  }
+  return undefined;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -65,7 +99,7 @@ async function scenario(taskCount: number, instanceCount: number): Promise<Row> 
   const proxy = await startCountingProxy({ hostname: "127.0.0.1", port: server.port });
   clearRecordingLog();
   try {
-    await inBatches(instanceCount, 50, (i) => register(server.url, `svc-${i % taskCount}`, `inst-${i}`));
+    registerInBulk(server.state, instanceCount, taskCount);
     const tasks = Array.from({ length: taskCount }, (_, i) => servicesTask(`bench-${i}`, [`svc-${i}`]));
     const rssBefore = residentBytes();
     const harness = await startEngine({
@@ -87,13 +121,15 @@ async function scenario(taskCount: number, instanceCount: number): Promise<Row> 
       let requestsBefore = totalRequests(proxy, taskCount);
       let requests = 0;
       for (let change = 0; change < CHANGES; change++) {
-        const task = change % taskCount;
-        const before = recorded("render", `bench-${task}`).length;
+        // Spread over the tasks (a prime step), so large task counts are not measured on the first few only.
+        const task = (change * 7919) % taskCount;
+        // The log is cleared per change: scanning it stays cheap while the bench polls.
+        clearRecordingLog();
         const t0 = Date.now();
         await register(server.url, `svc-${task}`, `extra-${change}`);
-        await waitUntil(() => recorded("render", `bench-${task}`).length > before);
+        await waitUntil(() => findRecorded(0, "render", `bench-${task}`) !== undefined);
         // The run's first driver call (render, then apply right after it).
-        latencies.push(recorded("render", `bench-${task}`)[before]!.start - t0);
+        latencies.push(findRecorded(0, "render", `bench-${task}`)!.start - t0);
         await harness.manager.idle();
         const now = totalRequests(proxy, taskCount);
         requests += now - requestsBefore;
@@ -135,7 +171,9 @@ function totalRequests(proxy: { count(path: string): number }, taskCount: number
 const deno = (globalThis as {
   Deno?: { args: string[]; execPath(): string; Command: new (cmd: string, o: { args: string[] }) => { output(): Promise<{ stdout: Uint8Array; stderr: Uint8Array; code: number }> } };
 }).Deno;
-const all: [number, number][] = [[10, 100], [10, 1000], [10, 10000], [100, 100], [100, 1000], [100, 10000]];
+const all: [number, number][] = [
+  [10, 100], [10, 1000], [10, 10000], [100, 100], [100, 1000], [100, 10000], [1000, 10000], [1000, 100000],
+];
 const wanted = deno?.args ?? [];
 
 const format = (row: Row) =>

@@ -1,6 +1,6 @@
 /**
  * @module Benchmark: time to render terraform.tfvars (the escaped HCL the Terraform driver writes
- * per run) for 10, 1 000 and 10 000 service instances.
+ * per run) for 10, 1 000, 10 000 and 100 000 service instances.
  *
  * Run:  npx deno run -A bench/terraform-render.ts     (or node after a build: node dist/bench/...)
  * Each instance has realistic fields (meta, tags, tagged addresses). Reports the median and p95
@@ -31,9 +31,9 @@ function percentile(sorted: number[], p: number): number {
 }
 
 const rows: string[][] = [];
-for (const count of [10, 1_000, 10_000]) {
+for (const count of [10, 1_000, 10_000, 100_000]) {
   const data = inputs(count);
-  const iterations = count >= 10_000 ? 20 : count >= 1_000 ? 100 : 2_000;
+  const iterations = count >= 100_000 ? 5 : count >= 10_000 ? 20 : count >= 1_000 ? 100 : 2_000;
   for (let i = 0; i < Math.min(iterations, 20); i++) renderTfvars("bench", "", data);
   const times: number[] = [];
   let size = 0;
