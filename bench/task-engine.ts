@@ -11,18 +11,16 @@
  *     run makes its first driver call, `render`; includes the registration round trip itself);
  *   - blocking queries open (the engine's shared watcher pool);
  *   - Consul HTTP requests per change (counted by a proxy between the client and the server);
- *   - resident memory: the whole process (engine + embedded server + instances) and the part
+ *   - resident memory: the whole bench process (engine, tasks, test driver) and the part
  *     added by starting the engine and its tasks (after a forced GC, so roughly the engine's own).
  * Task i watches service `svc-<i>`; instances are spread evenly over those services and over 100
- * nodes, written straight into the server's catalog in batches (one index per batch: 100 000 HTTP
- * registrations would dominate the run time). Each measured change is a real HTTP registration.
+ * nodes (see support/consul-process.ts: the server and proxy run in a process of their own, so
+ * memory figures are the engine's). Each measured change is a real HTTP registration.
  * Without arguments every scenario runs in its own Deno process, so memory figures do not mix.
  */
-import { startConsulDevServer } from "../test/helpers/consul-dev-server.ts";
-import { startCountingProxy } from "../test/plugins/task-engine/counting-proxy.ts";
+import { startConsulProcess } from "./support/consul-process.ts";
 import { engineConfig, servicesTask, startEngine } from "../test/plugins/task-engine/engine-harness.ts";
 import { clearRecordingLog, recorded, recordingLog } from "../test/fixtures/plugins/driver-recording/mod.ts";
-import type { ConsulState } from "../core/dev-servers/consul/src/state/consul-state.ts";
 
 const CHANGES = 40;
 
@@ -44,33 +42,6 @@ async function register(url: string, service: string, id: string): Promise<void>
   });
   await response.arrayBuffer();
   if (!response.ok) throw new Error(`register ${id}: ${response.status}`);
-}
-
-const NODES = 100;
-const BATCH = 5000;
-
-/** Writes `count` instances (and their nodes) into the catalog, `BATCH` per write. */
-function registerInBulk(state: ConsulState, count: number, taskCount: number): void {
-  state.write((tx) => {
-    for (let n = 0; n < NODES; n++) {
-      const node = `bench-node-${n}`;
-      state.catalog.putNode(tx, {
-        id: `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`, node, address: `10.2.0.${n}`,
-        datacenter: state.datacenter, taggedAddresses: { lan: `10.2.0.${n}` }, meta: {},
-      });
-    }
-  });
-  for (let start = 0; start < count; start += BATCH) {
-    state.write((tx) => {
-      for (let i = start; i < Math.min(count, start + BATCH); i++) {
-        state.catalog.putService(tx, {
-          node: `bench-node-${i % NODES}`, id: `inst-${i}`, service: `svc-${i % taskCount}`, kind: "", tags: ["bench"],
-          address: "10.1.0.1", taggedAddresses: {}, meta: {}, port: 80, weights: { Passing: 1, Warning: 1 },
-          enableTagOverride: false,
-        });
-      }
-    });
-  }
 }
 
 /** The first `op` entry of `task` at or after `from` in the recording log. */
@@ -95,15 +66,13 @@ async function waitUntil(check: () => boolean, timeoutMs = 60_000): Promise<void
 }
 
 async function scenario(taskCount: number, instanceCount: number): Promise<Row> {
-  const server = await startConsulDevServer();
-  const proxy = await startCountingProxy({ hostname: "127.0.0.1", port: server.port });
+  const consul = await startConsulProcess(taskCount, instanceCount);
   clearRecordingLog();
   try {
-    registerInBulk(server.state, instanceCount, taskCount);
     const tasks = Array.from({ length: taskCount }, (_, i) => servicesTask(`bench-${i}`, [`svc-${i}`]));
     const rssBefore = residentBytes();
     const harness = await startEngine({
-      config: engineConfig(proxy.address, tasks, { log_level: "INFO" }),
+      config: engineConfig(consul.proxyAddress, tasks, { log_level: "INFO" }),
       // The driver's call log keeps no inputs, so memory reflects the engine, not the test driver.
       recording: { keep_inputs: false },
     });
@@ -112,13 +81,12 @@ async function scenario(taskCount: number, instanceCount: number): Promise<Row> 
       await harness.manager.idle();
       // Each watch re-parks its blocking query after its first answer (spaced ~100 ms apart);
       // wait until every one is parked, so that start-up requests are not counted as per-change.
-      for (let last = -1; last !== totalRequests(proxy, taskCount);) {
-        last = totalRequests(proxy, taskCount);
+      for (let last = -1, now = await consul.total(); last !== now; last = now, now = await consul.total()) {
         await new Promise((resolve) => setTimeout(resolve, 400));
       }
       const latencies: number[] = [];
-      proxy.reset();
-      let requestsBefore = totalRequests(proxy, taskCount);
+      await consul.reset();
+      let requestsBefore = await consul.total();
       let requests = 0;
       for (let change = 0; change < CHANGES; change++) {
         // Spread over the tasks (a prime step), so large task counts are not measured on the first few only.
@@ -126,12 +94,12 @@ async function scenario(taskCount: number, instanceCount: number): Promise<Row> 
         // The log is cleared per change: scanning it stays cheap while the bench polls.
         clearRecordingLog();
         const t0 = Date.now();
-        await register(server.url, `svc-${task}`, `extra-${change}`);
+        await register(consul.url, `svc-${task}`, `extra-${change}`);
         await waitUntil(() => findRecorded(0, "render", `bench-${task}`) !== undefined);
         // The run's first driver call (render, then apply right after it).
         latencies.push(findRecorded(0, "render", `bench-${task}`)!.start - t0);
         await harness.manager.idle();
-        const now = totalRequests(proxy, taskCount);
+        const now = await consul.total();
         requests += now - requestsBefore;
         requestsBefore = now;
       }
@@ -151,8 +119,7 @@ async function scenario(taskCount: number, instanceCount: number): Promise<Row> 
       await harness.stop();
     }
   } finally {
-    await proxy.close();
-    await server.stop();
+    consul.stop();
   }
 }
 
@@ -160,12 +127,6 @@ function residentBytes(): number {
   (globalThis as { gc?: () => void }).gc?.();
   const runtime = globalThis as { Deno?: { memoryUsage(): { rss: number } }; process?: { memoryUsage(): { rss: number } } };
   return (runtime.Deno ?? runtime.process)?.memoryUsage().rss ?? 0;
-}
-
-function totalRequests(proxy: { count(path: string): number }, taskCount: number): number {
-  let total = 0;
-  for (let i = 0; i < taskCount; i++) total += proxy.count(`/v1/health/service/svc-${i}`);
-  return total;
 }
 
 const deno = (globalThis as {
