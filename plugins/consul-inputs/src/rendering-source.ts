@@ -25,7 +25,8 @@ export abstract class RenderingSource<T> implements InputSource {
   readonly variable?: InputVariable;
   readonly #triggers: boolean;
   #ctx: InputContext | undefined;
-  #last: { readonly json: string; readonly value: T } | undefined;
+  /** The last published value; `json` only when the default (JSON) comparison is used. */
+  #last: { readonly json?: string; readonly value: T } | undefined;
   #ready: (() => void) | undefined;
   #fail: ((error: Error) => void) | undefined;
   readonly #unsubscribes = new Set<() => void>();
@@ -38,6 +39,12 @@ export abstract class RenderingSource<T> implements InputSource {
 
   /** Opens the subscriptions; called once from `start`. */
   protected abstract watch(ctx: InputContext): void;
+
+  /**
+   * Optional cheaper test that `next` renders exactly as `previous`; without it the JSON renderings
+   * are compared (a 100 000-instance services map would keep a JSON copy of itself per task).
+   */
+  protected sameRendering?(previous: T, next: T): boolean;
 
   /** Whether a change from `previous` to `next` should run the task (conditions only). */
   protected shouldTrigger(_previous: T, _next: T): boolean {
@@ -91,10 +98,15 @@ export abstract class RenderingSource<T> implements InputSource {
   /** Publishes `value` if its rendering changed; triggers when allowed. `detail` names the cause. */
   protected render(value: T, detail: string): void {
     if (this.#stopped) return;
-    const json = JSON.stringify(value);
     const previous = this.#last;
-    if (previous?.json === json) return;
-    this.#last = { json, value };
+    if (this.sameRendering) {
+      if (previous !== undefined && this.sameRendering(previous.value, value)) return;
+      this.#last = { value };
+    } else {
+      const json = JSON.stringify(value);
+      if (previous?.json === json) return;
+      this.#last = { json, value };
+    }
     const ctx = this.#ctx!;
     // Unpublished data still decides whether a triggered run is needed (CTS runs on any change of it).
     if (this.variable !== undefined) ctx.publish(this.variable, value);
