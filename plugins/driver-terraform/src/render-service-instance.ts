@@ -133,11 +133,38 @@ function expectedShape(instance: ServiceInstance): string[][] | undefined {
 }
 
 /**
+ * Rendered text of deeply frozen instances. The services source freezes its instances and keeps
+ * the object of every unchanged one across answers, so a run after one change among 10 000
+ * instances renders one entry and reuses 9 999 (the text lives as long as the instance does).
+ */
+const renderedText = new WeakMap<ServiceInstance, string>();
+
+function isDeeplyFrozen(instance: ServiceInstance): boolean {
+  return Object.isFrozen(instance) && Object.isFrozen(instance.tags) && Object.isFrozen(instance.meta) &&
+    Object.isFrozen(instance.node_tagged_addresses) && Object.isFrozen(instance.node_meta) &&
+    Object.isFrozen(instance.cts_user_defined_meta);
+}
+
+/**
  * Appends the value of one `services` entry (from `{` to `}`) to `out`: the same text as
  * `encodeHclValue(serviceObject(instance), 2)`. Pieces go into the caller's array, joined once
  * for the whole file (concatenating per instance was slower: 10 000 ropes to flatten).
  */
 export function writeServiceInstance(out: string[], instance: ServiceInstance): void {
+  if (typeof instance !== "object" || instance === null || !isDeeplyFrozen(instance)) {
+    writeFresh(out, instance);
+    return;
+  }
+  let text = renderedText.get(instance);
+  if (text === undefined) {
+    const parts: string[] = [];
+    writeFresh(parts, instance);
+    renderedText.set(instance, text = parts.join(""));
+  }
+  out.push(text);
+}
+
+function writeFresh(out: string[], instance: ServiceInstance): void {
   const mapKeyLists = expectedShape(instance);
   if (mapKeyLists === undefined) {
     out.push(encodeHclValue(serviceObject(instance), 2));

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { ServiceInstance } from "../../../core/plugin-api/mod.ts";
 import { encodeHclValue } from "../../../plugins/driver-terraform/src/hcl-value.ts";
-import { renderServiceInstance, serviceObject } from "../../../plugins/driver-terraform/src/render-service-instance.ts";
+import { renderServiceInstance, serviceObject, writeServiceInstance } from "../../../plugins/driver-terraform/src/render-service-instance.ts";
 import { randomString, randomValue, seededRandom } from "./random-values.ts";
 
 const generic = (instance: ServiceInstance) => encodeHclValue(serviceObject(instance), 2);
@@ -72,5 +72,24 @@ describe("renderServiceInstance", () => {
       if (expected instanceof Error) expect(() => renderServiceInstance(subject)).toThrow(expected.message);
       else expect(renderServiceInstance(subject), JSON.stringify(overrides)).toBe(expected);
     }
+  });
+
+  it("reuses the text of a deeply frozen instance, and never caches one that can still change", () => {
+    const frozen = Object.freeze(instance({
+      meta: Object.freeze({ v: "1" }), tags: Object.freeze(["a"]), node_tagged_addresses: Object.freeze({}),
+      node_meta: Object.freeze({}), cts_user_defined_meta: Object.freeze({}),
+    }));
+    const first: string[] = [];
+    writeServiceInstance(first, frozen);
+    const again: string[] = [];
+    writeServiceInstance(again, frozen);
+    expect(again).toEqual([generic(frozen)]);
+    expect(again[0]).toBe(first.join(""));
+    // Frozen on the outside only: its meta may still change, so each render reads it afresh.
+    const meta: Record<string, string> = { v: "1" };
+    const shallow = Object.freeze(instance({ meta }));
+    expect(renderServiceInstance(shallow)).toBe(generic(shallow));
+    meta.v = "2";
+    expect(renderServiceInstance(shallow)).toContain('"2"');
   });
 });
