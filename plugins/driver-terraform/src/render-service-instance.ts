@@ -43,7 +43,7 @@ const MAP_INDENT = "      ";
 
 /**
  * Per combination of empty maps (bit i set: MAPS[i] is non-empty, so written over several lines),
- * the text before each attribute's value: indentation, name, alignment padding, ` = `.
+ * the text before each attribute's value: line break, indentation, name, alignment padding, ` = `.
  */
 const layouts = new Map<number, readonly string[]>();
 
@@ -59,15 +59,17 @@ function layout(multiLine: number): readonly string[] {
   let i = 0;
   while (i < ATTRIBUTES.length) {
     if (isMulti(ATTRIBUTES[i]!)) {
-      out.push(`${INDENT}${ATTRIBUTES[i]} = `);
+      out.push(`\n${INDENT}${ATTRIBUTES[i]} = `);
       i++;
       continue;
     }
     let end = i;
     let width = 0;
     while (end < ATTRIBUTES.length && !isMulti(ATTRIBUTES[end]!)) width = Math.max(width, ATTRIBUTES[end++]!.length);
-    for (; i < end; i++) out.push(`${INDENT}${ATTRIBUTES[i]}${" ".repeat(width - ATTRIBUTES[i]!.length)} = `);
+    for (; i < end; i++) out.push(`\n${INDENT}${ATTRIBUTES[i]}${" ".repeat(width - ATTRIBUTES[i]!.length)} = `);
   }
+  // The entry's opening brace goes with the first attribute: fewer pieces to join.
+  out[0] = `{${out[0]}`;
   layouts.set(multiLine, prefixes = out);
   return prefixes;
 }
@@ -86,6 +88,21 @@ function mapKey(key: string): { readonly text: string; readonly columns: number 
   return encoded;
 }
 
+/** `\n`, indentation, key, padding to `width` columns and ` = `: the start of one map line. */
+const mapLinePrefixes = new Map<string, string>();
+
+function mapLinePrefix(key: string, width: number): string {
+  const cacheKey = `${width}\n${key}`;
+  let prefix = mapLinePrefixes.get(cacheKey);
+  if (prefix === undefined) {
+    const encoded = mapKey(key);
+    prefix = `\n${MAP_INDENT}${encoded.text}${pad(width - encoded.columns)} = `;
+    if (mapLinePrefixes.size > 4096) mapLinePrefixes.clear();
+    mapLinePrefixes.set(cacheKey, prefix);
+  }
+  return prefix;
+}
+
 /** A non-empty string map at attribute level, exactly as the generic encoder writes it. */
 function writeStringMap(out: string[], map: Readonly<Record<string, string>>, keys: readonly string[]): void {
   let width = 0;
@@ -93,12 +110,9 @@ function writeStringMap(out: string[], map: Readonly<Record<string, string>>, ke
     const columns = mapKey(key).columns;
     if (columns > width) width = columns;
   }
-  out.push("{\n");
-  for (const key of keys) {
-    const encoded = mapKey(key);
-    out.push(MAP_INDENT, encoded.text, pad(width - encoded.columns), " = ", quoteHclString(map[key]!), "\n");
-  }
-  out.push(INDENT, "}");
+  out.push("{");
+  for (const key of keys) out.push(mapLinePrefix(key, width), quoteHclString(map[key]!));
+  out.push(`\n${INDENT}}`);
 }
 
 const pads: string[] = [];
@@ -173,28 +187,28 @@ function writeFresh(out: string[], instance: ServiceInstance): void {
   let multiLine = 0;
   for (let i = 0; i < mapKeyLists.length; i++) if (mapKeyLists[i]!.length > 0) multiLine |= 1 << i;
   const p = layout(multiLine);
-  const map = (i: number) => {
-    if (mapKeyLists[i]!.length === 0) out.push("{}");
-    else writeStringMap(out, instance[MAPS[i]!], mapKeyLists[i]!);
-  };
-  out.push("{\n", p[0]!, quoteHclString(instance.id), "\n", p[1]!, quoteHclString(instance.name), "\n",
-    p[2]!, quoteHclString(instance.kind), "\n", p[3]!, quoteHclString(instance.address), "\n",
-    p[4]!, hclNumber(instance.port), "\n", p[5]!);
-  map(0);
-  out.push("\n", p[6]!, "[");
+  out.push(p[0]!, quoteHclString(instance.id), p[1]!, quoteHclString(instance.name), p[2]!, quoteHclString(instance.kind),
+    p[3]!, quoteHclString(instance.address), p[4]!, hclNumber(instance.port), p[5]!);
+  writeMap(out, instance, mapKeyLists, 0);
+  out.push(p[6]!, "[");
   for (let i = 0; i < instance.tags.length; i++) {
     if (i > 0) out.push(", ");
     out.push(quoteHclString(instance.tags[i]!));
   }
-  out.push("]\n", p[7]!, quoteHclString(instance.namespace), "\n", p[8]!, quoteHclString(instance.status), "\n",
-    p[9]!, quoteHclString(instance.node), "\n", p[10]!, quoteHclString(instance.node_id), "\n",
-    p[11]!, quoteHclString(instance.node_address), "\n", p[12]!, quoteHclString(instance.node_datacenter), "\n", p[13]!);
-  map(1);
-  out.push("\n", p[14]!);
-  map(2);
-  out.push("\n", p[15]!);
-  map(3);
+  out.push("]", p[7]!, quoteHclString(instance.namespace), p[8]!, quoteHclString(instance.status),
+    p[9]!, quoteHclString(instance.node), p[10]!, quoteHclString(instance.node_id),
+    p[11]!, quoteHclString(instance.node_address), p[12]!, quoteHclString(instance.node_datacenter), p[13]!);
+  writeMap(out, instance, mapKeyLists, 1);
+  out.push(p[14]!);
+  writeMap(out, instance, mapKeyLists, 2);
+  out.push(p[15]!);
+  writeMap(out, instance, mapKeyLists, 3);
   out.push("\n  }");
+}
+
+function writeMap(out: string[], instance: ServiceInstance, keyLists: readonly string[][], i: number): void {
+  if (keyLists[i]!.length === 0) out.push("{}");
+  else writeStringMap(out, instance[MAPS[i]!], keyLists[i]!);
 }
 
 /** One entry's value as a string (see writeServiceInstance). */
