@@ -4,21 +4,23 @@
  * Run:  npx deno run -A bench/task-engine.ts            (all scenarios)
  *       npx deno run -A bench/task-engine.ts 10x1000    (one scenario: tasks x instances)
  *
- * For 10 and 100 tasks over 100, 1 000 and 10 000 service instances, buffer periods off, with
- * the real consul-client, services condition, task engine and the recording driver:
+ * For 10 and 100 tasks over 100, 1 000 and 10 000 service instances, and 1 000 tasks over 10 000
+ * and 100 000 instances, buffer periods off, with the real consul-client, services condition, task
+ * engine and the recording driver:
  *   - change → driver call latency, p50 and p99 (a new instance registration is sent → the task's
  *     run makes its first driver call, `render`; includes the registration round trip itself);
  *   - blocking queries open (the engine's shared watcher pool);
  *   - Consul HTTP requests per change (counted by a proxy between the client and the server);
- *   - resident memory: the whole process (engine + embedded server + instances) and the part
+ *   - resident memory: the whole bench process (engine, tasks, test driver) and the part
  *     added by starting the engine and its tasks (after a forced GC, so roughly the engine's own).
- * Task i watches service `svc-<i>`; instances are spread evenly over those services.
+ * Task i watches service `svc-<i>`; instances are spread evenly over those services and over 100
+ * nodes (see support/consul-process.ts: the server and proxy run in a process of their own, so
+ * memory figures are the engine's). Each measured change is a real HTTP registration.
  * Without arguments every scenario runs in its own Deno process, so memory figures do not mix.
  */
-import { startConsulDevServer } from "../test/helpers/consul-dev-server.ts";
-import { startCountingProxy } from "../test/plugins/task-engine/counting-proxy.ts";
+import { startConsulProcess } from "./support/consul-process.ts";
 import { engineConfig, servicesTask, startEngine } from "../test/plugins/task-engine/engine-harness.ts";
-import { clearRecordingLog, recorded } from "../test/fixtures/plugins/driver-recording/mod.ts";
+import { clearRecordingLog, recorded, recordingLog } from "../test/fixtures/plugins/driver-recording/mod.ts";
 
 const CHANGES = 40;
 
@@ -42,10 +44,13 @@ async function register(url: string, service: string, id: string): Promise<void>
   if (!response.ok) throw new Error(`register ${id}: ${response.status}`);
 }
 
-async function inBatches(count: number, width: number, work: (i: number) => Promise<void>): Promise<void> {
-  for (let start = 0; start < count; start += width) {
-    await Promise.all(Array.from({ length: Math.min(width, count - start) }, (_, k) => work(start + k)));
+/** The first `op` entry of `task` at or after `from` in the recording log. */
+function findRecorded(from: number, op: string, task: string): { start: number } | undefined {
+  for (let i = from; i < recordingLog.length; i++) {
+    const entry = recordingLog[i]!;
+    if (entry.op === op && entry.task === task) return entry;
   }
+  return undefined;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -61,15 +66,13 @@ async function waitUntil(check: () => boolean, timeoutMs = 60_000): Promise<void
 }
 
 async function scenario(taskCount: number, instanceCount: number): Promise<Row> {
-  const server = await startConsulDevServer();
-  const proxy = await startCountingProxy({ hostname: "127.0.0.1", port: server.port });
+  const consul = await startConsulProcess(taskCount, instanceCount);
   clearRecordingLog();
   try {
-    await inBatches(instanceCount, 50, (i) => register(server.url, `svc-${i % taskCount}`, `inst-${i}`));
     const tasks = Array.from({ length: taskCount }, (_, i) => servicesTask(`bench-${i}`, [`svc-${i}`]));
     const rssBefore = residentBytes();
     const harness = await startEngine({
-      config: engineConfig(proxy.address, tasks, { log_level: "INFO" }),
+      config: engineConfig(consul.proxyAddress, tasks, { log_level: "INFO" }),
       // The driver's call log keeps no inputs, so memory reflects the engine, not the test driver.
       recording: { keep_inputs: false },
     });
@@ -78,24 +81,25 @@ async function scenario(taskCount: number, instanceCount: number): Promise<Row> 
       await harness.manager.idle();
       // Each watch re-parks its blocking query after its first answer (spaced ~100 ms apart);
       // wait until every one is parked, so that start-up requests are not counted as per-change.
-      for (let last = -1; last !== totalRequests(proxy, taskCount);) {
-        last = totalRequests(proxy, taskCount);
+      for (let last = -1, now = await consul.total(); last !== now; last = now, now = await consul.total()) {
         await new Promise((resolve) => setTimeout(resolve, 400));
       }
       const latencies: number[] = [];
-      proxy.reset();
-      let requestsBefore = totalRequests(proxy, taskCount);
+      await consul.reset();
+      let requestsBefore = await consul.total();
       let requests = 0;
       for (let change = 0; change < CHANGES; change++) {
-        const task = change % taskCount;
-        const before = recorded("render", `bench-${task}`).length;
+        // Spread over the tasks (a prime step), so large task counts are not measured on the first few only.
+        const task = (change * 7919) % taskCount;
+        // The log is cleared per change: scanning it stays cheap while the bench polls.
+        clearRecordingLog();
         const t0 = Date.now();
-        await register(server.url, `svc-${task}`, `extra-${change}`);
-        await waitUntil(() => recorded("render", `bench-${task}`).length > before);
+        await register(consul.url, `svc-${task}`, `extra-${change}`);
+        await waitUntil(() => findRecorded(0, "render", `bench-${task}`) !== undefined);
         // The run's first driver call (render, then apply right after it).
-        latencies.push(recorded("render", `bench-${task}`)[before]!.start - t0);
+        latencies.push(findRecorded(0, "render", `bench-${task}`)!.start - t0);
         await harness.manager.idle();
-        const now = totalRequests(proxy, taskCount);
+        const now = await consul.total();
         requests += now - requestsBefore;
         requestsBefore = now;
       }
@@ -115,8 +119,7 @@ async function scenario(taskCount: number, instanceCount: number): Promise<Row> 
       await harness.stop();
     }
   } finally {
-    await proxy.close();
-    await server.stop();
+    consul.stop();
   }
 }
 
@@ -126,16 +129,12 @@ function residentBytes(): number {
   return (runtime.Deno ?? runtime.process)?.memoryUsage().rss ?? 0;
 }
 
-function totalRequests(proxy: { count(path: string): number }, taskCount: number): number {
-  let total = 0;
-  for (let i = 0; i < taskCount; i++) total += proxy.count(`/v1/health/service/svc-${i}`);
-  return total;
-}
-
 const deno = (globalThis as {
   Deno?: { args: string[]; execPath(): string; Command: new (cmd: string, o: { args: string[] }) => { output(): Promise<{ stdout: Uint8Array; stderr: Uint8Array; code: number }> } };
 }).Deno;
-const all: [number, number][] = [[10, 100], [10, 1000], [10, 10000], [100, 100], [100, 1000], [100, 10000]];
+const all: [number, number][] = [
+  [10, 100], [10, 1000], [10, 10000], [100, 100], [100, 1000], [100, 10000], [1000, 10000], [1000, 100000],
+];
 const wanted = deno?.args ?? [];
 
 const format = (row: Row) =>

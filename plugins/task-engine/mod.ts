@@ -6,7 +6,7 @@
  */
 import {
   conditionRegistryToken, configToken, consulClientToken, CtsError, daemonEventsToken, defineService, definePlugin, driverRegistryToken,
-  fileSystemToken, leadershipToken, loggerToken, moduleInputRegistryToken, parseGoDuration, queryWatcherToken,
+  fileSystemToken, httpClientFactoryToken, leadershipToken, loggerToken, moduleInputRegistryToken, parseGoDuration, queryWatcherToken,
   runOptionsToken, shutdownToken, taskManagerToken, taskStoreToken, vaultSecretsToken,
 } from "../../core/plugin-api/mod.ts";
 import type { ServiceContext, TaskManager } from "../../core/plugin-api/mod.ts";
@@ -43,7 +43,7 @@ const taskManagerService = defineService({
     config: configToken, runOptions: runOptionsToken, store: taskStoreToken, leadership: leadershipToken,
     drivers: driverRegistryToken, conditions: conditionRegistryToken, moduleInputs: moduleInputRegistryToken,
     shutdown: shutdownToken, logger: loggerToken, fileSystem: fileSystemToken, watcher: queryWatcherToken,
-    consul: consulClientToken, vault: vaultSecretsToken, daemonEvents: daemonEventsToken,
+    consul: consulClientToken, vault: vaultSecretsToken, daemonEvents: daemonEventsToken, http: httpClientFactoryToken,
   },
   create(deps, { options, lifecycle }: ServiceContext<EngineOptions>): TaskManager {
     const oneShotConsulWaitMs = parseGoDuration(options.one_shot_consul_wait);
@@ -52,6 +52,8 @@ const taskManagerService = defineService({
     }
     const runRetention = runRetentionOf(options.run_history);
     const stop = new AbortController();
+    // Every task's sources listen to the stop signal: 1,000 tasks are not a listener leak (Node warns at 11).
+    deps.http.allowManyAbortListeners(stop.signal);
     const engine = new Engine({
       context: {
         config: deps.config,

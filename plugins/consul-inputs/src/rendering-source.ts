@@ -25,7 +25,8 @@ export abstract class RenderingSource<T> implements InputSource {
   readonly variable?: InputVariable;
   readonly #triggers: boolean;
   #ctx: InputContext | undefined;
-  #last: { readonly json: string; readonly value: T } | undefined;
+  /** The last published value; `json` only when the default (JSON) comparison is used. */
+  #last: { readonly json?: string; readonly value: T } | undefined;
   #ready: (() => void) | undefined;
   #fail: ((error: Error) => void) | undefined;
   readonly #unsubscribes = new Set<() => void>();
@@ -38,6 +39,12 @@ export abstract class RenderingSource<T> implements InputSource {
 
   /** Opens the subscriptions; called once from `start`. */
   protected abstract watch(ctx: InputContext): void;
+
+  /**
+   * Optional cheaper test that `next` renders exactly as `previous`; without it the JSON renderings
+   * are compared (a 100 000-instance services map would keep a JSON copy of itself per task).
+   */
+  protected sameRendering?(previous: T, next: T): boolean;
 
   /** Whether a change from `previous` to `next` should run the task (conditions only). */
   protected shouldTrigger(_previous: T, _next: T): boolean {
@@ -91,9 +98,13 @@ export abstract class RenderingSource<T> implements InputSource {
   /** Publishes `value` if its rendering changed; triggers when allowed. `detail` names the cause. */
   protected render(value: T, detail: string): void {
     if (this.#stopped) return;
-    const json = JSON.stringify(value);
     const previous = this.#last;
-    if (previous?.json === json) {
+    // A source that can compare renderings itself skips the JSON copy (large service maps).
+    const json = this.sameRendering ? undefined : JSON.stringify(value);
+    const same = this.sameRendering
+      ? previous !== undefined && this.sameRendering(previous.value, value)
+      : previous?.json === json;
+    if (same) {
       // New data that renders the same (a same-value KV write): no run, but the history shows it.
       if (this.#triggers) this.#ctx!.unchanged?.({ kind: "dependency", detail });
       return;

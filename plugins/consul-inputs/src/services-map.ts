@@ -6,6 +6,7 @@
  */
 import type { ServiceInstance } from "../../../core/plugin-api/mod.ts";
 import type { HealthCheckBody, ServiceEntryBody } from "./consul-responses.ts";
+import { sameInstance } from "./same-instance.ts";
 
 /** `names`: by service name, then node, then id. `regexp`: every instance by node, then id. */
 export type ServicesOrder = "names" | "regexp";
@@ -61,7 +62,11 @@ export function serviceKey(instance: Pick<ServiceInstance, "id" | "node" | "name
   return [instance.id, instance.node, instance.namespace, instance.node_datacenter].filter((p) => p !== "").join(".");
 }
 
-/** One health-service entry as a CTS service instance. */
+/**
+ * One health-service entry as a CTS service instance. Instances are frozen (the contract's fields
+ * are readonly), which lets renderers and fingerprints cache per instance; empty maps are one
+ * shared object (100 000 instances often carry three or four empty maps each).
+ */
 export function toServiceInstance(
   entry: ServiceEntryBody,
   userMeta: Readonly<Record<string, string>> = {},
@@ -69,14 +74,14 @@ export function toServiceInstance(
   const node = entry.Node ?? {};
   const service = entry.Service ?? {};
   const nodeAddress = node.Address ?? "";
-  return {
+  return Object.freeze({
     id: service.ID ?? "",
     name: service.Service ?? "",
     kind: service.Kind ?? "",
     address: service.Address ? service.Address : nodeAddress,
     port: service.Port ?? 0,
     meta: sortedRecord(service.Meta),
-    tags: [...(service.Tags ?? [])].sort(compareStrings),
+    tags: sortedTags(service.Tags),
     namespace: service.Namespace ?? "",
     status: aggregateStatus(entry.Checks),
     node: node.Node ?? "",
@@ -86,7 +91,15 @@ export function toServiceInstance(
     node_tagged_addresses: sortedRecord(node.TaggedAddresses),
     node_meta: sortedRecord(node.Meta),
     cts_user_defined_meta: sortedRecord(userMeta),
-  };
+  });
+}
+
+const NO_TAGS: readonly string[] = Object.freeze([]);
+
+/** A sorted frozen copy of the tags (Consul's own array is left as it is: other subscribers share it). */
+function sortedTags(tags: readonly string[] | null | undefined): readonly string[] {
+  if (!tags || tags.length === 0) return NO_TAGS;
+  return Object.freeze([...tags].sort(compareStrings));
 }
 
 /**
@@ -96,16 +109,30 @@ export function toServiceInstance(
 export function buildServicesMap(
   entriesByService: Readonly<Record<string, readonly ServiceEntryBody[]>>,
   options: BuildServicesOptions,
+  previous?: Readonly<Record<string, ServiceInstance>>,
 ): Record<string, ServiceInstance> {
   const byNodeThenId = (a: ServiceInstance, b: ServiceInstance) =>
     compareStrings(a.node, b.node) || compareStrings(a.id, b.id);
   const groups = options.order === "names"
     ? Object.keys(entriesByService).sort(compareStrings).map((name) => entriesByService[name] ?? [])
     : [Object.values(entriesByService).flat()];
+  // The user meta is the same for every instance: sorted and frozen once.
+  const shared = new Map<Readonly<Record<string, string>> | undefined, Readonly<Record<string, string>>>();
+  const metaOf = (entry: ServiceEntryBody) => {
+    const meta = userMetaOf(entry, options);
+    let sorted = shared.get(meta);
+    if (sorted === undefined) shared.set(meta, sorted = sortedRecord(meta));
+    return sorted;
+  };
   const result: Record<string, ServiceInstance> = {};
   for (const group of groups) {
-    const instances = group.map((entry) => toServiceInstance(entry, userMetaOf(entry, options))).sort(byNodeThenId);
-    for (const instance of instances) result[serviceKey(instance)] = instance;
+    const instances = group.map((entry) => toServiceInstance(entry, metaOf(entry))).sort(byNodeThenId);
+    for (const instance of instances) {
+      const key = serviceKey(instance);
+      // An unchanged instance keeps its object, so per-instance caches (rendering, fingerprints) hold.
+      const before = previous?.[key];
+      result[key] = before !== undefined && sameInstance(before, instance) ? before : instance;
+    }
   }
   return result;
 }
@@ -115,11 +142,21 @@ export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** A copy with keys in sorted order, so equal maps serialise equally. */
-export function sortedRecord(value: Readonly<Record<string, string>> | null | undefined): Record<string, string> {
+const EMPTY_RECORD: Readonly<Record<string, string>> = Object.freeze({});
+
+/** A frozen copy with keys in sorted order, so equal maps serialise equally; `{}` is one shared object. */
+export function sortedRecord(value: Readonly<Record<string, string>> | null | undefined): Readonly<Record<string, string>> {
+  const keys = Object.keys(value ?? {});
+  if (keys.length === 0) return EMPTY_RECORD;
+  if (Object.isFrozen(value) && isSorted(keys)) return value!;
   const result: Record<string, string> = {};
-  for (const key of Object.keys(value ?? {}).sort(compareStrings)) result[key] = String(value![key]);
-  return result;
+  for (const key of keys.sort(compareStrings)) result[key] = String(value![key]);
+  return Object.freeze(result);
+}
+
+function isSorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (compareStrings(keys[i - 1]!, keys[i]!) >= 0) return false;
+  return true;
 }
 
 function userMetaOf(entry: ServiceEntryBody, options: BuildServicesOptions): Readonly<Record<string, string>> | undefined {

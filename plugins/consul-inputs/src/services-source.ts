@@ -105,7 +105,23 @@ export class ServicesSource extends RenderingSource<ServicesMap> {
     }
     const order = this.#matcher === undefined ? "names" : "regexp";
     const { userMeta, userMetaByService } = this.#options;
-    this.render(buildServicesMap(entriesByService, { order, userMeta, userMetaByService }), detail);
+    // Unchanged instances keep their objects from the last rendering (see sameRendering).
+    this.render(buildServicesMap(entriesByService, { order, userMeta, userMetaByService }, this.current), detail);
+  }
+
+  /**
+   * Same keys in the same order, each the very same instance object: buildServicesMap keeps the
+   * previous object of every instance whose data is unchanged, so this is the JSON comparison's
+   * answer without serialising the map.
+   */
+  protected override sameRendering(previous: ServicesMap, next: ServicesMap): boolean {
+    const keys = Object.keys(previous);
+    const nextKeys = Object.keys(next);
+    if (keys.length !== nextKeys.length) return false;
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] !== nextKeys[i] || previous[keys[i]!] !== next[keys[i]!]) return false;
+    }
+    return true;
   }
 }
 

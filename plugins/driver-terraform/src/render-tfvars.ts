@@ -4,32 +4,11 @@
  * empty `services` last when nothing renders it, quoted keys, one entry a line, a comma after each
  * service. Unlike CTS, every key and value is escaped, so any Consul data reads back unchanged.
  */
-import type { ServiceInstance, TaskInputs } from "../../../core/plugin-api/mod.ts";
-import { encodeHclValue, quoteHclString } from "./hcl-value.ts";
+import type { TaskInputs } from "../../../core/plugin-api/mod.ts";
+import { quoteHclString } from "./hcl-value.ts";
 import { renderPreamble } from "./preamble.ts";
+import { writeServiceInstance } from "./render-service-instance.ts";
 import type { TfvarsTemplate } from "./tfvars-templates.ts";
-
-/** The instance's attributes in protocol-v0 order (the insertion order is what gets written). */
-function serviceObject(instance: ServiceInstance): Record<string, unknown> {
-  return {
-    id: instance.id,
-    name: instance.name,
-    kind: instance.kind,
-    address: instance.address,
-    port: instance.port,
-    meta: instance.meta,
-    tags: instance.tags,
-    namespace: instance.namespace,
-    status: instance.status,
-    node: instance.node,
-    node_id: instance.node_id,
-    node_address: instance.node_address,
-    node_datacenter: instance.node_datacenter,
-    node_tagged_addresses: instance.node_tagged_addresses,
-    node_meta: instance.node_meta,
-    cts_user_defined_meta: instance.cts_user_defined_meta,
-  };
-}
 
 /** Without a task's templates: `services`, then `catalog_services` and `consul_kv` when present. */
 function templatesOf(inputs: TaskInputs): TfvarsTemplate[] {
@@ -39,11 +18,13 @@ function templatesOf(inputs: TaskInputs): TfvarsTemplate[] {
   return templates;
 }
 
-function entries(inputs: TaskInputs, variable: TfvarsTemplate["variable"]): string[] {
-  const out: string[] = [];
+/** Appends the variable's entries to `out` (one array for the whole file, joined once). */
+function writeEntries(out: string[], inputs: TaskInputs, variable: TfvarsTemplate["variable"]): void {
   if (variable === "services") {
     for (const [key, instance] of Object.entries(inputs.services)) {
-      out.push(`\n  ${quoteHclString(key)} = ${encodeHclValue(serviceObject(instance), 2)},`);
+      out.push("\n  ", quoteHclString(key), " = ");
+      writeServiceInstance(out, instance);
+      out.push(",");
     }
   } else if (variable === "catalog_services") {
     for (const [name, tags] of Object.entries(inputs.catalog_services ?? {})) {
@@ -52,7 +33,6 @@ function entries(inputs: TaskInputs, variable: TfvarsTemplate["variable"]): stri
   } else {
     for (const [key, value] of Object.entries(inputs.consul_kv ?? {})) out.push(`\n  ${quoteHclString(key)} = ${quoteHclString(value)}`);
   }
-  return out;
 }
 
 /** The variables part alone (no preamble; starts with a newline, as CTS's first template does). */
@@ -67,7 +47,9 @@ export function renderTfvarsBody(inputs: TaskInputs, templates: readonly TfvarsT
       continue;
     }
     if (template.variable === "services") servicesRendered = true;
-    out.push(`\n${template.variable} = {`, ...entries(inputs, template.variable), "\n}\n");
+    out.push(`\n${template.variable} = {`);
+    writeEntries(out, inputs, template.variable);
+    out.push("\n}\n");
   }
   if (!servicesRendered) out.push("\nservices = {\n}\n");
   return out.join("");

@@ -74,4 +74,24 @@ describe("buildServicesMap", () => {
     const map = buildServicesMap({ web: [{ Node: { Node: "n1" }, Service: { ID: "w" } }] }, { order: "names" });
     expect(map["w.n1"]).toMatchObject({ meta: {}, tags: [], node_meta: {}, port: 0, address: "", status: "passing" });
   });
+
+  it("keeps the previous object of every unchanged instance, replaces changed ones, and freezes instances", () => {
+    // Issue 16: one changed instance among many must leave the others (and what is cached per object) alone.
+    const first = buildServicesMap({ web: [entry("web-1", "n1"), entry("web-2", "n2")] }, { order: "names", userMeta: { team: "x" } });
+    const next = buildServicesMap(
+      { web: [entry("web-1", "n1"), entry("web-2", "n2", { checks: ["critical"] }), entry("web-3", "n3")] },
+      { order: "names", userMeta: { team: "x" } },
+      first,
+    );
+    expect(Object.keys(next)).toEqual(["web-1.n1.dc1", "web-2.n2.dc1", "web-3.n3.dc1"]);
+    expect(next["web-1.n1.dc1"]).toBe(first["web-1.n1.dc1"]);
+    expect(next["web-2.n2.dc1"]).not.toBe(first["web-2.n2.dc1"]);
+    expect(next["web-2.n2.dc1"]!.status).toBe("critical");
+    expect(Object.isFrozen(next["web-3.n3.dc1"])).toBe(true);
+    expect(Object.isFrozen(next["web-3.n3.dc1"]!.tags)).toBe(true);
+    // Consul's own answer is not sorted in place (other subscribers of the query share it).
+    const raw = entry("web-4", "n4");
+    buildServicesMap({ web: [raw] }, { order: "names" });
+    expect(raw.Service!.Tags).toEqual(["b", "a"]);
+  });
 });

@@ -29,10 +29,25 @@ function serialize(body: unknown): string {
   return text;
 }
 
+const JSON_ONLY: readonly [string, string][] = [["Content-Type", "application/json"]];
+/** Header lists of JSON answers by index and consistency: watchers woken together share one. */
+const jsonHeaders = new Map<string, readonly [string, string][]>();
+
+function jsonHeadersFor(meta: QueryMeta): readonly [string, string][] {
+  const key = `${meta.index}|${meta.consistency}`;
+  let list = jsonHeaders.get(key);
+  if (list === undefined) {
+    if (jsonHeaders.size >= 64) jsonHeaders.clear();
+    list = [...JSON_ONLY, ...Object.entries(metaHeaders(meta))];
+    jsonHeaders.set(key, list);
+  }
+  return list;
+}
+
 export function json(body: unknown, meta?: QueryMeta, status = 200): Response {
   return new Response(serialize(body), {
     status,
-    headers: { "Content-Type": "application/json", ...(meta ? metaHeaders(meta) : {}) },
+    headers: (meta ? jsonHeadersFor(meta) : JSON_ONLY) as [string, string][],
   });
 }
 

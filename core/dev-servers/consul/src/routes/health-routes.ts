@@ -23,10 +23,15 @@ async function healthService(ctx: RouteContext): Promise<Response> {
   const meta = nodeMetaMatcher(params);
   const { index, value } = await blockingQuery(ctx, options, [`svc:${name.toLowerCase()}`], () => {
     const rows: Row[] = [];
+    // Instances of a service often share nodes: each node's checks are listed (sorted) once.
+    const checksByNode = new Map<string, HealthCheck[]>();
     for (const instance of state.catalog.instancesOf(name)) {
       const node = state.catalog.getNode(instance.node);
       if (!node || !meta(node) || !tags(instance) || !canSeeInstance(authz, instance)) continue;
-      rows.push(serviceEntryJson(node, instance, state.catalog.nodeChecks(instance.node)));
+      const nodeKey = instance.node.toLowerCase();
+      let checks = checksByNode.get(nodeKey);
+      if (!checks) checksByNode.set(nodeKey, checks = state.catalog.nodeChecks(instance.node));
+      rows.push(serviceEntryJson(node, instance, checks));
     }
     let out = filter(rows);
     if (passing) {

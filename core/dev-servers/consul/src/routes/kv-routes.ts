@@ -22,26 +22,28 @@ async function getKv(ctx: RouteContext): Promise<Response> {
   if (!recurse && !keysOnly) {
     if (key === "") throw badRequest("Missing key name");
     authz.require("key", key, "read");
+    const raw = flag(params, "raw");
+    // The body is built inside the query, so identical watchers woken together share it (and its JSON).
     const { index, value } = await blockingQuery(ctx, options, [`kv:${key}`], () => {
       const entry = state.kv.get(key);
-      return { index: entry?.modifyIndex ?? state.kv.tableIndex, value: entry };
+      return { index: entry?.modifyIndex ?? state.kv.tableIndex, value: entry && { entry, body: [dirEntry(entry)] } };
     });
     const meta = { index, consistency: options.consistency };
     if (!value) return notFoundWithMeta(meta);
-    if (flag(params, "raw")) return rawValue(value, meta);
-    return json([dirEntry(value)], meta);
+    if (raw) return rawValue(value.entry, meta);
+    return json(value.body, meta);
   }
-  const { index, value } = await blockingQuery(ctx, options, [`kvp:${key}`], () => ({
-    index: state.kv.prefixIndex(key) || state.kv.tableIndex,
-    value: state.kv.list(key).filter((e) => authz.allowed("key", e.key, "read")),
-  }));
+  const separator = params.get("separator") ?? params.get("seperator") ?? "";
+  const { index, value } = await blockingQuery(ctx, options, [`kvp:${key}`], () => {
+    const entries = state.kv.list(key).filter((e) => authz.allowed("key", e.key, "read"));
+    return {
+      index: state.kv.prefixIndex(key) || state.kv.tableIndex,
+      value: keysOnly ? listKeys(entries.map((e) => e.key), key, separator) : entries.map(dirEntry),
+    };
+  });
   const meta = { index, consistency: options.consistency };
-  if (keysOnly) {
-    const separator = params.get("separator") ?? params.get("seperator") ?? "";
-    const keys = listKeys(value.map((e) => e.key), key, separator);
-    return keys.length === 0 && key !== "" ? notFoundWithMeta(meta) : json(keys, meta);
-  }
-  return value.length === 0 ? notFoundWithMeta(meta) : json(value.map(dirEntry), meta);
+  if (keysOnly) return value.length === 0 && key !== "" ? notFoundWithMeta(meta) : json(value, meta);
+  return value.length === 0 ? notFoundWithMeta(meta) : json(value, meta);
 }
 
 function rawValue(entry: KvEntry, meta: { index: number; consistency: "leader" | "consistent" | "stale" }): Response {

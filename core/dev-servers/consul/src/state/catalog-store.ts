@@ -12,6 +12,11 @@ export class CatalogStore {
   readonly nodes: Map<string, CatalogNode> = new Map();
   /** lower(node) → service ID → instance. */
   readonly services: Map<string, Map<string, ServiceInstance>> = new Map();
+  /**
+   * lower(service name) → lower(node) + "\n" + service ID → instance: a health or catalog read of one
+   * service visits its own instances, not all of them (100 000 instances over 1 000 services).
+   */
+  readonly #byService = new Map<string, Map<string, ServiceInstance>>();
   /** lower(node) → check ID → check. */
   readonly checks: Map<string, Map<string, HealthCheck>> = new Map();
   readonly serviceIndexes: Map<string, number> = new Map();
@@ -45,12 +50,30 @@ export class CatalogStore {
 
   /** Every instance of `name`, ordered by node then service ID. */
   instancesOf(name: string): ServiceInstance[] {
-    const wanted = lower(name);
-    const out: ServiceInstance[] = [];
-    for (const byId of this.services.values()) {
-      for (const instance of byId.values()) if (lower(instance.service) === wanted) out.push(instance);
-    }
+    const out = [...(this.#byService.get(lower(name))?.values() ?? [])];
     return out.sort((a, b) => cmp(a.node, b.node) || cmp(a.id, b.id));
+  }
+
+  /** Stores an instance as loaded from a snapshot (no index, no topics). */
+  loadService(instance: ServiceInstance): void {
+    let byId = this.services.get(lower(instance.node));
+    if (!byId) this.services.set(lower(instance.node), byId = new Map());
+    this.#setInstance(byId, instance);
+  }
+
+  /** Replaces (or adds) an instance in both maps. */
+  #setInstance(byId: Map<string, ServiceInstance>, instance: ServiceInstance): void {
+    const previous = byId.get(instance.id);
+    if (previous) this.#unindex(previous);
+    byId.set(instance.id, instance);
+    let named = this.#byService.get(lower(instance.service));
+    if (!named) this.#byService.set(lower(instance.service), named = new Map());
+    named.set(`${lower(instance.node)}\n${instance.id}`, instance);
+  }
+
+  #unindex(instance: ServiceInstance): void {
+    const named = this.#byService.get(lower(instance.service));
+    if (named?.delete(`${lower(instance.node)}\n${instance.id}`) && named.size === 0) this.#byService.delete(lower(instance.service));
   }
 
   allInstances(): ServiceInstance[] {
@@ -114,7 +137,7 @@ export class CatalogStore {
     if (!byId) this.services.set(lower(instance.node), byId = new Map());
     const existing = byId.get(instance.id);
     if (existing && sameJson(strip(existing), instance)) return;
-    byId.set(instance.id, { ...instance, createIndex: existing?.createIndex ?? tx.index, modifyIndex: tx.index });
+    this.#setInstance(byId, { ...instance, createIndex: existing?.createIndex ?? tx.index, modifyIndex: tx.index });
     if (existing && lower(existing.service) !== lower(instance.service)) this.touchService(tx, existing.service);
     this.touchService(tx, instance.service);
     this.nodeIndexes.set(lower(instance.node), tx.index);
@@ -162,6 +185,7 @@ export class CatalogStore {
     const existing = this.getService(node, id);
     if (!existing) return false;
     this.services.get(lower(node))!.delete(id);
+    this.#unindex(existing);
     for (const check of this.nodeChecks(node)) {
       if (check.serviceId === id) this.checks.get(lower(node))!.delete(check.checkId);
     }
@@ -179,6 +203,7 @@ export class CatalogStore {
     this.#listChanged(tx);
     this.#checksChanged(tx);
     this.nodes.delete(lower(name));
+    for (const instance of this.services.get(lower(name))?.values() ?? []) this.#unindex(instance);
     this.services.delete(lower(name));
     this.checks.delete(lower(name));
     return true;

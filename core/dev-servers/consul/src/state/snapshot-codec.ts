@@ -65,11 +65,7 @@ export function decodeSnapshot(state: ConsulState, text: string): ActiveCheckSpe
   for (const [key, index] of snapshot.kv.tombstones) kv.tombstones.set(key, index);
   kv.tableIndex = snapshot.kv.tableIndex;
   for (const n of snapshot.catalog.nodes) catalog.nodes.set(n.node.toLowerCase(), n);
-  for (const s of snapshot.catalog.services) {
-    const key = s.node.toLowerCase();
-    if (!catalog.services.has(key)) catalog.services.set(key, new Map());
-    catalog.services.get(key)!.set(s.id, s);
-  }
+  for (const s of snapshot.catalog.services) catalog.loadService(s);
   for (const c of snapshot.catalog.checks) {
     const key = c.node.toLowerCase();
     if (!catalog.checks.has(key)) catalog.checks.set(key, new Map());

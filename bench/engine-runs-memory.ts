@@ -1,0 +1,90 @@
+/**
+ * @module Benchmark: is the engine's memory flat over many runs? (CTS has had a reported leak.)
+ *
+ * Run:  npx deno run -A bench/engine-runs-memory.ts [runs]   (default 100000; re-runs itself with
+ *       --expose-gc, so memory is read after a forced GC)
+ *
+ * 10 tasks over 1 000 instances of the embedded Consul server (100 per task), the recording driver
+ * without kept inputs; runs are forced through the task manager (`runNow`, as the API's run=now
+ * does), all 10 tasks at a time, and every 10th round also registers a new instance, so the
+ * condition → inputs → fingerprint path keeps working too. After a forced GC the table shows RSS and
+ * heap after 1k, 10k and 100k runs, next to the figures after the first round.
+ */
+import process from "node:process";
+import { startConsulDevServer } from "../test/helpers/consul-dev-server.ts";
+import { engineConfig, servicesTask, startEngine } from "../test/plugins/task-engine/engine-harness.ts";
+import { clearRecordingLog } from "../test/fixtures/plugins/driver-recording/mod.ts";
+
+const TASKS = 10;
+const INSTANCES = 1000;
+
+interface Sample {
+  readonly runs: number;
+  readonly rssMiB: number;
+  readonly heapMiB: number;
+}
+
+function sample(runs: number): Sample {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error("bench: run with --v8-flags=--expose-gc, so memory is read after a full GC");
+  gc();
+  gc();
+  const usage = process.memoryUsage();
+  return { runs, rssMiB: usage.rss / 2 ** 20, heapMiB: usage.heapUsed / 2 ** 20 };
+}
+
+async function register(url: string, service: string, id: string): Promise<void> {
+  const response = await fetch(`${url}/v1/agent/service/register`, {
+    method: "PUT",
+    body: JSON.stringify({ ID: id, Name: service, Address: "10.1.0.1", Port: 80, Tags: ["bench"] }),
+  });
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`register ${id}: ${response.status}`);
+}
+
+if (!(globalThis as { gc?: unknown }).gc) {
+  // Run again with a GC the bench can force (as `npm run bench` starts it without V8 flags).
+  const { spawnSync } = await import("node:child_process");
+  const self = new URL(import.meta.url).pathname;
+  const args = "Deno" in globalThis ? ["run", "-A", "-q", "--v8-flags=--expose-gc", self] : ["--expose-gc", self];
+  const result = spawnSync(process.execPath, [...args, ...process.argv.slice(2)], { stdio: "inherit" });
+  process.exit(result.status ?? 1);
+}
+
+const total = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 100_000);
+const checkpoints = [1_000, 10_000, 100_000].filter((n) => n <= total);
+const server = await startConsulDevServer();
+const samples: Sample[] = [];
+try {
+  for (let i = 0; i < INSTANCES; i++) await register(server.url, `svc-${i % TASKS}`, `inst-${i}`);
+  const tasks = Array.from({ length: TASKS }, (_, i) => servicesTask(`mem-${i}`, [`svc-${i}`]));
+  const harness = await startEngine({
+    // WARN: the harness keeps every log line it is given; INFO would grow by two lines a run.
+    config: engineConfig(`127.0.0.1:${server.port}`, tasks, { log_level: "WARN" }),
+    recording: { keep_inputs: false },
+  });
+  try {
+    await harness.manager.idle();
+    let runs = 0;
+    let round = 0;
+    const started = Date.now();
+    while (runs < total) {
+      if (round % 10 === 0) await register(server.url, `svc-${round % TASKS}`, `extra-${round}`);
+      await Promise.all(tasks.map((task) => harness.manager.runNow(task.name, { kind: "api" })));
+      runs += TASKS;
+      round++;
+      if (round % 100 === 0) clearRecordingLog();
+      if (runs === TASKS) samples.push(sample(runs));
+      if (checkpoints.includes(runs)) samples.push(sample(runs));
+    }
+    await harness.manager.idle();
+    console.log(`${runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s (${TASKS} tasks, ${INSTANCES} instances)\n`);
+  } finally {
+    await harness.stop();
+  }
+} finally {
+  await server.stop();
+}
+console.log("| runs | RSS (MiB) | heap used (MiB) |");
+console.log("| ---: | ---: | ---: |");
+for (const s of samples) console.log(`| ${s.runs.toLocaleString("en-US")} | ${s.rssMiB.toFixed(0)} | ${s.heapMiB.toFixed(1)} |`);
