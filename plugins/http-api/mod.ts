@@ -3,9 +3,10 @@
  * The CLI's task commands are its client.
  */
 import {
-  consulClientToken, CtsError, definePlugin, httpRouterToken, loggerToken, taskBuilderToken, taskManagerToken,
+  consulClientToken, CtsError, daemonEventsToken, definePlugin, httpRouterToken, loggerToken, taskBuilderToken, taskManagerToken,
 } from "../../core/plugin-api/mod.ts";
 import { createApiApp } from "./src/create-api-app.ts";
+import { EventStreamHub } from "./src/event-stream-hub.ts";
 import { normalizeApiTask } from "./src/normalize-api-task.ts";
 
 export { createApiApp, DEFAULT_BODY_LIMIT_BYTES } from "./src/create-api-app.ts";
@@ -14,6 +15,8 @@ export { normalizeApiTask } from "./src/normalize-api-task.ts";
 export { apiTaskToRaw } from "./src/api-task-to-raw.ts";
 export { toApiTask } from "./src/task-representation.ts";
 export { CLUSTER_WITHOUT_HA_MESSAGE } from "./src/routes/meta-routes.ts";
+export { EventStreamHub, HEARTBEAT_MS } from "./src/event-stream-hub.ts";
+export { DEFAULT_SSE_LIMITS, type SseQueueLimits } from "./src/sse-client-queue.ts";
 
 export interface HttpApiOptions {
   /** Largest request body accepted, in bytes. @default 1048576 */
@@ -36,9 +39,13 @@ export default definePlugin({
     builder: taskBuilderToken,
     consul: consulClientToken,
     logger: loggerToken,
+    events: daemonEventsToken,
   },
-  init({ router, tasks, builder, consul, logger }, ctx) {
+  init({ router, tasks, builder, consul, logger, events }, ctx) {
     const options = ctx.options as HttpApiOptions;
+    const eventStream = new EventStreamHub(events, logger);
+    // Before the server closes: Deno's graceful shutdown would wait for open streams forever.
+    ctx.signal.addEventListener("abort", () => eventStream.close(), { once: true });
     const app = createApiApp({
       tasks,
       normalizeTask: (apiTask) => normalizeApiTask(apiTask, builder),
@@ -48,6 +55,7 @@ export default definePlugin({
       },
       logger,
       consulState: () => consul.connectionState(),
+      eventStream,
       ...(options?.body_limit_bytes !== undefined ? { bodyLimitBytes: options.body_limit_bytes } : {}),
     });
     router.mount("/v1", app.fetch);
