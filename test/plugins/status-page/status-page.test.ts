@@ -1,0 +1,89 @@
+/**
+ * The status page plugin over real HTTP from a real kernel (engine, store, leadership, the
+ * recording driver; schedule tasks never due during the test): what `/ui/` serves and with which
+ * headers, the overview JSON the page reads, and the config switch. Beyond CTS (no status page).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testTask } from "../../../core/plugin-testkit/src/test-config.ts";
+import { CONTENT_SECURITY_POLICY, nextRunOf } from "../../../plugins/status-page/mod.ts";
+import { apiConfig, startApiKernel, type ApiKernel } from "../http-api/helpers/api-kernel.ts";
+
+// Never due during a test: these tasks run only when asked.
+const NEVER = "0 0 1 1 *";
+
+describe("status page", () => {
+  let daemon: ApiKernel;
+  beforeAll(async () => {
+    const config = apiConfig({
+      tasks: [
+        testTask("nightly", { driver: "recording", description: "Runs at night", condition: { type: "schedule", cron: NEVER } }),
+        testTask("doomed", { driver: "recording", condition: { type: "schedule", cron: NEVER } }),
+        testTask("paused", { driver: "recording", enabled: false, condition: { type: "schedule", cron: "0 0 * * * 2099" } }),
+      ],
+    });
+    daemon = await startApiKernel({ config, extraPlugins: ["status-page"], recording: { fail_tasks: ["doomed"] } });
+    await daemon.tasks.runNow("doomed", { kind: "api" });
+  });
+  afterAll(async () => {
+    await daemon?.stop();
+  });
+
+  it("serves the page, its script, style and icon with a strict Content-Security-Policy", async () => {
+    const redirect = await fetch(`${daemon.url}/ui`, { redirect: "manual" });
+    expect(redirect.status).toBe(308);
+    expect(redirect.headers.get("location")).toBe("/ui/");
+    for (const [path, type] of [["/ui/", "text/html"], ["/ui/app.js", "text/javascript"], ["/ui/app.css", "text/css"], ["/ui/icon.svg", "image/svg+xml"]]) {
+      const response = await fetch(`${daemon.url}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("content-type"), path).toContain(type);
+      expect(response.headers.get("content-security-policy"), path).toBe(CONTENT_SECURITY_POLICY);
+      expect(response.headers.get("x-content-type-options"), path).toBe("nosniff");
+    }
+    expect(CONTENT_SECURITY_POLICY).toMatch(/^default-src 'self';/);
+    const html = await (await fetch(`${daemon.url}/ui/`)).text();
+    // Nothing inline (the policy would block it) and nothing from another origin.
+    expect(html).not.toMatch(/<script>|<style|\sstyle=|\son[a-z]+=/i);
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//i);
+    expect((await fetch(`${daemon.url}/ui/nope.js`)).status).toBe(404);
+    const post = await fetch(`${daemon.url}/ui/`, { method: "POST" });
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("GET, HEAD");
+  });
+
+  it("answers the overview: instance, leadership, Consul, and each task's status, last run and next scheduled run", async () => {
+    const overview = await (await fetch(`${daemon.url}/ui/overview.json`)).json();
+    expect(overview).toMatchObject({ instance_id: "cts-api-test", is_leader: true, leader: { id: "cts-api-test" }, consul: { healthy: true } });
+    const byName = Object.fromEntries((overview.tasks as { name: string; next_run?: string }[]).map((task) => [task.name, task]));
+    expect(Object.keys(byName)).toEqual(["nightly", "doomed", "paused"]);
+    // Config tasks run once at start, as in CTS.
+    expect(byName.nightly).toEqual({
+      name: "nightly", description: "Runs at night", enabled: true, status: "successful", running: false, deleting: false,
+      condition: "schedule", cron: NEVER, next_run: nextRunOf(NEVER)!.toISOString(),
+      last_run: { success: true, start_time: expect.any(String), end_time: expect.any(String), trigger: "startup" },
+    });
+    expect(new Date(byName.nightly!.next_run!).getMonth()).toBe(0);
+    // Failed at start and when asked: two failures in a row are critical.
+    expect(byName.doomed).toMatchObject({
+      status: "critical",
+      last_run: { success: false, trigger: "api", error: expect.stringContaining("configured to fail") },
+    });
+    // A disabled schedule task has no next run; a 6-field CTS expression has a year last.
+    expect(byName.paused.next_run).toBeUndefined();
+    expect(nextRunOf("0 0 * * * 2099")!.getUTCFullYear()).toBe(2099);
+  });
+
+  it("is switched off with plugin \"status-page\" { options = { enabled = false } }, and a bad value names the field", async () => {
+    const off = await startApiKernel({
+      config: apiConfig({ plugins: [{ name: "status-page", source: "", options: { enabled: false } }] }),
+      extraPlugins: ["status-page"],
+    });
+    try {
+      expect((await fetch(`${off.url}/ui/`)).status).toBe(404);
+      expect((await fetch(`${off.url}/v1/health`)).status).toBe(200);
+    } finally {
+      await off.stop();
+    }
+    const bad = startApiKernel({ config: apiConfig({ plugins: [{ name: "status-page", source: "", options: { enabled: "no" } }] }), extraPlugins: ["status-page"] });
+    await expect(bad).rejects.toThrow(/status-page[\s\S]*enabled[\s\S]*boolean/);
+  });
+});
