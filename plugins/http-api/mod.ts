@@ -44,7 +44,8 @@ export default definePlugin({
   init({ router, tasks, builder, consul, logger, events }, ctx) {
     const options = ctx.options as HttpApiOptions;
     const eventStream = new EventStreamHub(events, logger);
-    // Before the server closes: Deno's graceful shutdown would wait for open streams forever.
+    // Before the server closes: streams end cleanly (an EventSource then reconnects, perhaps to
+    // another member) instead of being cut with the connection.
     ctx.signal.addEventListener("abort", () => eventStream.close(), { once: true });
     const app = createApiApp({
       tasks,

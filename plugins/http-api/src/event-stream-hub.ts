@@ -73,7 +73,7 @@ export class EventStreamHub {
     return client;
   }
 
-  /** Ends every stream (daemon stopping: Deno's server waits for open responses to finish). */
+  /** Ends every stream cleanly and takes no new client (the daemon is stopping). */
   close(): void {
     this.#closed = true;
     this.#unsubscribe();
