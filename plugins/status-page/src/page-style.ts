@@ -60,7 +60,7 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 details { margin-top: 0.5rem; }
 summary { cursor: pointer; padding: 0.2rem 0; }
 ol.runs { list-style: none; padding: 0; margin: 0.4rem 0 0; display: grid; gap: 0.4rem; }
-ol.runs li { border-top: 1px solid var(--border); padding-top: 0.4rem; font-size: 0.9rem; }
+ol.runs > li { border-top: 1px solid var(--border); padding-top: 0.4rem; font-size: 0.9rem; }
 ul.changes { margin: 0.2rem 0 0; padding-left: 1.1rem; }
 .members { list-style: none; padding: 0; margin: 0; display: grid; gap: 0.4rem; }
 .members li, .panel { background: var(--card); border: 1px solid var(--border); border-radius: 8px; padding: 0.5rem 0.75rem; overflow-wrap: anywhere; }

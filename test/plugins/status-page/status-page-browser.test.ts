@@ -9,7 +9,9 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { daemonEventsToken, type TaskConfig } from "../../../core/plugin-api/mod.ts";
+import {
+  daemonEventsToken, definePlugin, httpRouterToken, type RunPage, type RunRecord, type TaskConfig,
+} from "../../../core/plugin-api/mod.ts";
 import { eventually } from "../../../core/plugin-testkit/src/eventually.ts";
 import { testConsulConfig, testTask } from "../../../core/plugin-testkit/src/test-config.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
@@ -223,5 +225,73 @@ describe("status page in Chromium", () => {
       expect(png.subarray(0, 8).toString("hex"), name).toBe("89504e470d0a1a0a");
       expect(png.length, name).toBeGreaterThan(10_000);
     }
+  });
+});
+
+/**
+ * The page with the run history API (`GET /v1/tasks/:name/runs`, issue 14): until the engine
+ * keeps run records, a stand-in plugin answers that route with a RunPage of the contract's shape.
+ */
+describe("status page in Chromium, with run records", () => {
+  let daemon: ApiKernel;
+  let browser: Browser;
+  const runs: RunRecord[] = [
+    {
+      id: "0002", task: "nightly", trigger: { kind: "dependency", detail: "/v1/health/service/web" }, outcome: "failed",
+      change: { services: { added: [], removed: ["web-3"], changed: [] } }, error: "Error: provider refused the change",
+      started_at: "2026-11-26T06:00:05.000Z", ended_at: "2026-11-26T06:00:06.000Z", duration_ms: 1000, instance_id: "cts-api-test",
+    },
+    {
+      id: "0001", task: "nightly", trigger: { kind: "schedule", detail: "0 3 * * *" }, outcome: "applied",
+      change: {
+        services: { added: ["web-2"], removed: [], changed: [{ id: "web-1", fields: ["address", "port"] }] },
+        consul_kv: { added: [], removed: [], changed: ["app/config"] },
+      },
+      plan: { add: 1, change: 2, destroy: 0 },
+      started_at: "2026-11-26T06:00:00.000Z", ended_at: "2026-11-26T06:00:00.250Z", duration_ms: 250, instance_id: "cts-api-test",
+    },
+  ];
+  const runHistoryStandIn = definePlugin({
+    id: "run-history-stand-in",
+    kind: "api",
+    deps: { router: httpRouterToken },
+    init({ router }) {
+      router.intercept((request) => {
+        const url = new URL(request.url);
+        if (url.pathname !== "/v1/tasks/nightly/runs") return undefined;
+        const page: RunPage = { runs: runs.slice(0, Number(url.searchParams.get("limit") ?? 20)) };
+        return Response.json(page);
+      });
+    },
+  });
+
+  beforeAll(async () => {
+    const config = apiConfig({
+      tasks: [testTask("nightly", { driver: "recording", condition: { type: "schedule", cron: "0 3 * * *" } })],
+    });
+    daemon = await startApiKernel({ config, extraPlugins: ["status-page"], plugins: [runHistoryStandIn] });
+    browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await daemon?.stop();
+  });
+
+  it("shows each run's outcome, trigger, plan, input changes and error", async () => {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(`${daemon.url}/ui/`, { waitUntil: "domcontentloaded" });
+    await page.waitForFunction(() => document.querySelectorAll("ol.runs > li").length === 2, { timeout: 15_000 });
+    await page.evaluate(() => document.querySelectorAll("details").forEach((node) => ((node as HTMLDetailsElement).open = true)));
+    const items = await page.$$eval("ol.runs > li", (nodes) => nodes.map((node) => (node as HTMLElement).innerText));
+    expect(items[0]).toMatch(/failed[\s\S]*dependency: \/v1\/health\/service\/web/);
+    expect(items[0]).toMatch(/service instance removed: web-3/);
+    expect(items[0]).toMatch(/Error: provider refused the change/);
+    expect(items[1]).toMatch(/applied[\s\S]*250 ms[\s\S]*schedule: 0 3 \* \* \*/);
+    expect(items[1]).toMatch(/plan: \+1 ~2 -0/);
+    expect(items[1]).toMatch(/service instance added: web-2/);
+    expect(items[1]).toMatch(/service instance changed: web-1 \(address, port\)/);
+    expect(items[1]).toMatch(/KV key changed: app\/config/);
+    await page.screenshot({ path: join(ARTIFACTS, "run-records.png"), fullPage: true });
   });
 });
