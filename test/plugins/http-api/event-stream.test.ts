@@ -9,7 +9,10 @@ import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { daemonEventsToken, type DaemonEvent, type DaemonEvents } from "../../../core/plugin-api/mod.ts";
 import { eventually } from "../../../core/plugin-testkit/src/eventually.ts";
-import { DEFAULT_SSE_LIMITS } from "../../../plugins/http-api/mod.ts";
+import { Hono } from "hono";
+import { DaemonEventBus } from "../../../core/kernel/daemon-event-bus.ts";
+import { DEFAULT_SSE_LIMITS, EventStreamHub, HEARTBEAT_MS } from "../../../plugins/http-api/mod.ts";
+import { mountEventRoutes } from "../../../plugins/http-api/src/routes/event-routes.ts";
 import { SseReader } from "../../helpers/sse-reader.ts";
 import { startApiKernel, type ApiKernel } from "./helpers/api-kernel.ts";
 
@@ -192,4 +195,27 @@ describe("GET /v1/events", () => {
     expect(ids.at(-1)!).toBeLessThan(Number(watcher.lastId));
     for (const each of sockets) each.destroy();
   }, 90_000);
+});
+
+describe("the event stream hub", () => {
+  it("sends a heartbeat comment on an idle stream (every 15 s by default), and ends streams when closed", async () => {
+    expect(HEARTBEAT_MS).toBe(15_000);
+    const logs: string[] = [];
+    const logger = { warn: (message: string) => logs.push(message) } as unknown as import("../../../core/plugin-api/mod.ts").Logger;
+    const hub = new EventStreamHub(new DaemonEventBus(), logger, { heartbeatMs: 20 });
+    const app = new Hono();
+    mountEventRoutes(app, hub);
+    const response = await app.request("/v1/events");
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!text.includes(": heartbeat\n\n")) text += decoder.decode((await reader.read()).value);
+    expect(text.startsWith("retry: 2000\n\nid: 0\nevent: ready\ndata: {\"last_event_id\":0}\n\n")).toBe(true);
+    expect(hub.clientCount).toBe(1);
+    hub.close();
+    for (;;) if ((await reader.read()).done) break;
+    expect(hub.clientCount).toBe(0);
+    const late = await app.request("/v1/events");
+    expect(await late.text()).toBe("");
+  });
 });

@@ -1,10 +1,18 @@
 /**
  * The status page plugin over real HTTP from a real kernel (engine, store, leadership, the
  * recording driver; schedule tasks never due during the test): what `/ui/` serves and with which
- * headers, the overview JSON the page reads, and the config switch. Beyond CTS (no status page).
+ * headers, the overview JSON the page reads, the config switch, and what an HA follower serves.
+ * Beyond CTS (no status page).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testTask } from "../../../core/plugin-testkit/src/test-config.ts";
+import type { BuiltinPlugin } from "../../../core/kernel/builtin-plugins.ts";
+import type { Kernel } from "../../../core/kernel/kernel.ts";
+import { createTestKernel } from "../../../core/plugin-testkit/src/create-test-kernel.ts";
+import { eventually } from "../../../core/plugin-testkit/src/eventually.ts";
+import { testConsulConfig, testTask } from "../../../core/plugin-testkit/src/test-config.ts";
+import { recordingDriverPlugin } from "../../fixtures/plugins/driver-recording/mod.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { haConfig } from "../ha-consul/ha-harness.ts";
 import { CONTENT_SECURITY_POLICY, nextRunOf } from "../../../plugins/status-page/mod.ts";
 import { apiConfig, startApiKernel, type ApiKernel } from "../http-api/helpers/api-kernel.ts";
 
@@ -85,5 +93,55 @@ describe("status page", () => {
     }
     const bad = startApiKernel({ config: apiConfig({ plugins: [{ name: "status-page", source: "", options: { enabled: "no" } }] }), extraPlugins: ["status-page"] });
     await expect(bad).rejects.toThrow(/status-page[\s\S]*enabled[\s\S]*boolean/);
+  });
+});
+
+describe("status page on an HA cluster", () => {
+  let consul: TestConsulDevServer;
+  const kernels: Kernel[] = [];
+  beforeAll(async () => {
+    consul = await startConsulDevServer({ sessionTtlMinMs: 100 });
+    const builtins: BuiltinPlugin[] = [
+      "consul-client", "vault-client", "consul-inputs", "condition-schedule", "task-engine", "ha-consul", "http-api", "status-page",
+    ].map((id) => ({ id, load: () => import(`../../../plugins/${id}/mod.ts`) }));
+    for (const id of ["cts-a", "cts-b"]) {
+      const config = apiConfig({
+        id,
+        consul: testConsulConfig({
+          address: consul.address, kv_path: "", service_registration: { ...testConsulConfig().service_registration, enabled: false },
+        }),
+        high_availability: haConfig("page"),
+        tasks: [testTask("nightly", { driver: "recording", condition: { type: "schedule", cron: NEVER } })],
+      });
+      const { kernel } = await createTestKernel({
+        config, builtins, plugins: [recordingDriverPlugin({})], kernel: { httpListen: { hostname: "127.0.0.1", port: 0 } },
+      });
+      kernels.push(kernel);
+    }
+  }, 60_000);
+  afterAll(async () => {
+    for (const kernel of kernels) await kernel.stop();
+    await consul?.stop();
+  });
+
+  it("a follower serves the page, its own event stream and an overview without tasks that names the leader", async () => {
+    type Overview = { instance_id: string; is_leader: boolean; leader?: { id: string }; tasks?: unknown[] };
+    const overviews = await eventually(async () => {
+      const answers = await Promise.all(kernels.map(async (kernel) => (await fetch(`${kernel.httpUrl}/ui/overview.json`)).json() as Promise<Overview>));
+      const leader = answers.find((answer) => answer.is_leader);
+      return leader && answers.every((answer) => answer.leader?.id === leader.instance_id) ? answers : undefined;
+    }, "one leader that both instances know", 20_000, 50);
+    const leader = overviews.find((answer) => answer.is_leader)!;
+    const follower = overviews.find((answer) => !answer.is_leader)!;
+    expect(leader.tasks).toHaveLength(1);
+    expect(follower.tasks).toBeUndefined();
+    const followerUrl = kernels[overviews.indexOf(follower)]!.httpUrl!;
+    expect((await fetch(`${followerUrl}/ui/`)).status).toBe(200);
+    // Task reads on a follower redirect (CTS); the page and the stream are the follower's own.
+    expect((await fetch(`${followerUrl}/v1/status/tasks`)).status).toBe(400);
+    const stream = await fetch(`${followerUrl}/v1/events?last_event_id=0`);
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    await stream.body!.cancel();
   });
 });
