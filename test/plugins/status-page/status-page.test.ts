@@ -4,7 +4,11 @@
  * headers, the overview JSON the page reads, the config switch, and what an HA follower serves.
  * Beyond CTS (no status page).
  */
+import { readFileSync } from "node:fs";
+import { get as httpsGet } from "node:https";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiTlsOptions } from "../../../core/http/api-tls-options.ts";
+import { listRegularFiles, readTextFile } from "../../../core/runtime/config-files.ts";
 import type { BuiltinPlugin } from "../../../core/kernel/builtin-plugins.ts";
 import type { Kernel } from "../../../core/kernel/kernel.ts";
 import { createTestKernel } from "../../../core/plugin-testkit/src/create-test-kernel.ts";
@@ -13,6 +17,7 @@ import { testConsulConfig, testTask } from "../../../core/plugin-testkit/src/tes
 import { recordingDriverPlugin } from "../../fixtures/plugins/driver-recording/mod.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import { haConfig } from "../ha-consul/ha-harness.ts";
+import { makeTestCerts } from "../http-api/helpers/certs.ts";
 import { CONTENT_SECURITY_POLICY, nextRunOf } from "../../../plugins/status-page/mod.ts";
 import { apiConfig, startApiKernel, type ApiKernel } from "../http-api/helpers/api-kernel.ts";
 
@@ -143,5 +148,37 @@ describe("status page on an HA cluster", () => {
     expect(stream.status).toBe(200);
     expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
     await stream.body!.cancel();
+  });
+});
+
+describe("status page and event stream over TLS", () => {
+  it("are served on the API's TLS listener like every API read", async () => {
+    const certs = makeTestCerts();
+    const files = { readText: readTextFile, listFiles: listRegularFiles };
+    const tls = await apiTlsOptions({ enabled: true, cert: certs.serverCert, key: certs.serverKey, ca_cert: "", ca_path: "", verify_incoming: false }, files);
+    const daemon = await startApiKernel({ tls: tls!, extraPlugins: ["status-page"] });
+    const ca = readFileSync(certs.caCert, "utf8");
+    /** The status and the first chunk of the body, read over HTTPS trusting the test CA. */
+    const firstChunk = (path: string) => new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const request = httpsGet(`${daemon.url}${path}`, { ca }, (response) => {
+        response.once("data", (chunk: Buffer) => {
+          resolve({ status: response.statusCode ?? 0, text: chunk.toString() });
+          request.destroy();
+        });
+      });
+      request.on("error", reject);
+    });
+    try {
+      expect(daemon.url).toMatch(/^https:/);
+      const page = await firstChunk("/ui/");
+      expect(page).toMatchObject({ status: 200, text: expect.stringContaining("<!doctype html>") });
+      const stream = await firstChunk("/v1/events");
+      expect(stream.status).toBe(200);
+      expect(stream.text).toContain("event: ready");
+      await expect(fetch(`${daemon.url.replace("https:", "http:")}/ui/`)).rejects.toThrow();
+    } finally {
+      await daemon.stop();
+      certs.cleanup();
+    }
   });
 });
