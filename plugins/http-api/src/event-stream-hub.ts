@@ -69,6 +69,7 @@ export class EventStreamHub {
     client.push(frame(this.#lastId, "ready", { last_event_id: this.#lastId }));
     if (client.ended) return client;
     this.#clients.add(client);
+    this.#logger.debug("event stream client connected", { clients: this.#clients.size, ...(after !== undefined ? { last_event_id: after } : {}) });
     this.#heartbeat ??= setInterval(() => this.#broadcast(HEARTBEAT_BYTES), this.#heartbeatMs);
     return client;
   }
@@ -110,7 +111,10 @@ export class EventStreamHub {
       this.#logger.warn("dropped an event stream client that stopped reading", {
         max_frames: this.#limits.maxFrames,
         max_bytes: this.#limits.maxBytes,
+        clients: this.#clients.size,
       });
+    } else {
+      this.#logger.debug("event stream client disconnected", { clients: this.#clients.size });
     }
     if (this.#clients.size === 0) this.#stopHeartbeat();
   }

@@ -72,6 +72,9 @@ describe("GET /v1/events", () => {
     expect(second).toMatchObject({ id: ready.id + 2, event: "consul.connection", data: { state: "lost", error: "connection refused" } });
     expect(typeof first!.data.time).toBe("string");
     reader.close();
+    // The server notices the client left and forgets it.
+    await eventually(() => daemon.logs.some((line) => line.includes("event stream client disconnected") && /clients=0\b/.test(line)),
+      "the disconnect", 10_000);
   });
 
   it("resumes after Last-Event-ID (header or query) with exactly the events the client missed", async () => {
@@ -201,7 +204,7 @@ describe("the event stream hub", () => {
   it("sends a heartbeat comment on an idle stream (every 15 s by default), and ends streams when closed", async () => {
     expect(HEARTBEAT_MS).toBe(15_000);
     const logs: string[] = [];
-    const logger = { warn: (message: string) => logs.push(message) } as unknown as import("../../../core/plugin-api/mod.ts").Logger;
+    const logger = { warn: (message: string) => logs.push(message), debug: (message: string) => logs.push(message) } as unknown as import("../../../core/plugin-api/mod.ts").Logger;
     const hub = new EventStreamHub(new DaemonEventBus(), logger, { heartbeatMs: 20 });
     const app = new Hono();
     mountEventRoutes(app, hub);
