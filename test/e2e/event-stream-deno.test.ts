@@ -1,10 +1,12 @@
 /**
- * Smoke test of the event stream and the status page on Deno (`deno run -A main.ts start`, where
- * the kernel serves HTTP with Deno.serve): a resumed stream replays the start-up leadership event,
+ * The event stream and the status page on Deno (`deno run -A main.ts start`, where the kernel
+ * serves HTTP with Deno.serve; a test plugin floods the bus on request): clients that never read
+ * are dropped and the daemon's RSS stays bounded, a resumed stream replays the start-up leadership event,
  * the page is served, and SIGTERM ends the daemon (exit 0) while a stream is open, and the stream
  * sees its end. Beyond CTS.
  */
 import type { ChildProcess } from "node:child_process";
+import { connect, type Socket } from "node:net";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,8 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../../core/plugin-testkit/src/eventually.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { spawnCli } from "../helpers/run-cli.ts";
+import { repoRoot, spawnCli } from "../helpers/run-cli.ts";
 import { SseReader } from "../helpers/sse-reader.ts";
+import { DEFAULT_SSE_LIMITS } from "../../plugins/http-api/mod.ts";
 
 describe("event stream on Deno", () => {
   const dir = mkdtempSync(join(tmpdir(), "cts-events-deno-"));
@@ -34,6 +37,9 @@ consul {
     enabled = false
   }
 }
+plugin "event-flood" {
+  source = ${JSON.stringify(join(repoRoot, "test/fixtures/plugins/event-flood/mod.ts"))}
+}
 `);
     daemon = spawnCli("deno", ["start", `-config-file=${join(dir, "cts.hcl")}`], { cwd: dir });
     daemon.stdout!.on("data", (chunk) => (logs += chunk));
@@ -50,7 +56,7 @@ consul {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("streams the start-up leadership on resume, serves /ui/, and stops on SIGTERM with a stream open", async () => {
+  it("streams the start-up leadership on resume and serves /ui/", async () => {
     const reader = await SseReader.open(`${url}/v1/events?last_event_id=0`);
     expect(reader.response!.headers.get("content-type")).toMatch(/^text\/event-stream/);
     await reader.waitFor("ready", (r) => r.events("ready").length === 1, 20_000);
@@ -61,6 +67,49 @@ consul {
     expect(page.status).toBe(200);
     expect(page.headers.get("content-security-policy")).toMatch(/^default-src 'self'/);
     expect(await page.text()).toContain("<main");
+    reader.close();
+  });
+
+  it("drops clients that never read at their bound (Deno.serve's backpressure); the daemon's RSS stays bounded", async () => {
+    const STALLED = 10;
+    const flood = async (requests: number) => {
+      let rss = 0;
+      // 500 events of 4 KiB a request: 2 MiB, written out between requests as a live daemon does.
+      for (let n = 0; n < requests; n++) rss = ((await (await fetch(`${url}/test/event-flood?count=500&size=4096`, { method: "POST" })).json()) as { rss: number }).rss;
+      return rss;
+    };
+    const drops = () => logs.split("\n").filter((line) => line.includes("dropped an event stream client that stopped reading")).length;
+    // The same flood without clients first, so the heap has grown to what this garbage rate needs.
+    await flood(20);
+    const before = await flood(1);
+    const { hostname, port } = new URL(url);
+    const sockets = await Promise.all(Array.from({ length: STALLED }, () => new Promise<Socket>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(`GET /v1/events HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`);
+        socket.pause();
+        resolve(socket);
+      });
+      socket.once("error", reject);
+    })));
+    try {
+      // 80 MiB to each client: far more than socket buffers and the queue bound together.
+      const after = await flood(40);
+      await eventually(() => drops() === STALLED, "every stalled client dropped", 30_000, 50)
+        .catch((error: Error) => {
+          throw new Error(`${error.message} (${drops()} dropped)\n${logs.slice(-2000)}`);
+        });
+      const bound = STALLED * 2 * DEFAULT_SSE_LIMITS.maxBytes + 16 * 1024 * 1024;
+      const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+      console.log(`Deno daemon RSS growth with ${STALLED} stalled clients over 20,000 × 4 KiB events: ${mib(after - before)} (bound ${mib(bound)})`);
+      expect(after - before).toBeLessThan(bound);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+  }, 90_000);
+
+  it("stops on SIGTERM (exit 0) while a stream is open, and the stream sees its end", async () => {
+    const reader = await SseReader.open(`${url}/v1/events`);
+    await reader.waitFor("ready", (r) => r.events("ready").length === 1, 20_000);
 
     const exited = new Promise<number | null>((resolve) => daemon.once("exit", (code) => resolve(code)));
     daemon.kill("SIGTERM");
