@@ -1,11 +1,13 @@
 /**
- * The event stream and the status page on Deno (`deno run -A main.ts start`, where the kernel
- * serves HTTP with Deno.serve; a test plugin floods the bus on request): clients that never read
- * are dropped and the daemon's RSS stays bounded, a resumed stream replays the start-up leadership event,
+ * The event stream and the status page in a real daemon process, on Node (`node dist/main.js
+ * start`, served by @hono/node-server) and on Deno (`deno run -A main.ts start`, Deno.serve); a
+ * test plugin floods the bus on request: clients that never read are dropped (each server pulls a
+ * stream's body only as the socket takes it) and the daemon's RSS stays bounded, a resumed stream
+ * replays the start-up leadership event,
  * the page is served, and SIGTERM ends the daemon (exit 0) while a stream is open, and the stream
  * sees its end. Beyond CTS.
  */
-import type { ChildProcess } from "node:child_process";
+import { execFileSync, type ChildProcess } from "node:child_process";
 import { connect, type Socket } from "node:net";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,12 +16,24 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../../core/plugin-testkit/src/eventually.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { repoRoot, spawnCli } from "../helpers/run-cli.ts";
+import { repoRoot, spawnCli, type Runtime } from "../helpers/run-cli.ts";
 import { SseReader } from "../helpers/sse-reader.ts";
 import { DEFAULT_SSE_LIMITS } from "../../plugins/http-api/mod.ts";
 
-describe("event stream on Deno", () => {
-  const dir = mkdtempSync(join(tmpdir(), "cts-events-deno-"));
+const FLOOD_PLUGIN = join(repoRoot, "test/fixtures/plugins/event-flood/mod.ts");
+
+/** Node 20 cannot import a .ts plugin: bundle it to one ESM file with the rolldown vitest ships. */
+function bundledFloodPlugin(dir: string): string {
+  const out = join(dir, "event-flood.mjs");
+  const script = `import { build } from "rolldown";
+await build({ input: ${JSON.stringify(FLOOD_PLUGIN)}, platform: "node", external: [/^node:/], write: true, logLevel: "silent",
+  output: { file: ${JSON.stringify(out)}, format: "esm" } });`;
+  execFileSync("node", ["--input-type=module", "-e", script], { cwd: repoRoot });
+  return out;
+}
+
+for (const runtime of ["node", "deno"] as Runtime[]) describe(`event stream in a daemon on ${runtime}`, () => {
+  const dir = mkdtempSync(join(tmpdir(), `cts-events-${runtime}-`));
   let consul: TestConsulDevServer;
   let daemon: ChildProcess;
   let url: string;
@@ -29,7 +43,7 @@ describe("event stream on Deno", () => {
     consul = await startConsulDevServer();
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
-    writeFileSync(join(dir, "cts.hcl"), `id = "deno-events"
+    writeFileSync(join(dir, "cts.hcl"), `id = "${runtime}-events"
 port = ${port}
 consul {
   address = "${consul.address}"
@@ -38,10 +52,10 @@ consul {
   }
 }
 plugin "event-flood" {
-  source = ${JSON.stringify(join(repoRoot, "test/fixtures/plugins/event-flood/mod.ts"))}
+  source = ${JSON.stringify(runtime === "deno" ? FLOOD_PLUGIN : bundledFloodPlugin(dir))}
 }
 `);
-    daemon = spawnCli("deno", ["start", `-config-file=${join(dir, "cts.hcl")}`], { cwd: dir });
+    daemon = spawnCli(runtime, ["start", `-config-file=${join(dir, "cts.hcl")}`], { cwd: dir });
     daemon.stdout!.on("data", (chunk) => (logs += chunk));
     daemon.stderr!.on("data", (chunk) => (logs += chunk));
     await eventually(() => fetch(`${url}/v1/health`).then((r) => r.ok, () => false), "the daemon's API", 60_000, 100)
@@ -61,7 +75,7 @@ plugin "event-flood" {
     expect(reader.response!.headers.get("content-type")).toMatch(/^text\/event-stream/);
     await reader.waitFor("ready", (r) => r.events("ready").length === 1, 20_000);
     expect(reader.events("leadership").map((e) => e.data)).toEqual([
-      expect.objectContaining({ instance_id: "deno-events", is_leader: true }),
+      expect.objectContaining({ instance_id: `${runtime}-events`, is_leader: true }),
     ]);
     const page = await fetch(`${url}/ui/`);
     expect(page.status).toBe(200);
@@ -70,7 +84,7 @@ plugin "event-flood" {
     reader.close();
   });
 
-  it("drops clients that never read at their bound (Deno.serve's backpressure); the daemon's RSS stays bounded", async () => {
+  it("drops clients that never read at their bound (the server's backpressure); the daemon's RSS stays bounded", async () => {
     const STALLED = 10;
     const flood = async (requests: number) => {
       let rss = 0;
@@ -100,7 +114,7 @@ plugin "event-flood" {
         });
       const bound = STALLED * 2 * DEFAULT_SSE_LIMITS.maxBytes + 16 * 1024 * 1024;
       const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
-      console.log(`Deno daemon RSS growth with ${STALLED} stalled clients over 20,000 × 4 KiB events: ${mib(after - before)} (bound ${mib(bound)})`);
+      console.log(`${runtime} daemon RSS growth with ${STALLED} stalled clients over 20,000 × 4 KiB events: ${mib(after - before)} (bound ${mib(bound)})`);
       expect(after - before).toBeLessThan(bound);
     } finally {
       for (const socket of sockets) socket.destroy();
