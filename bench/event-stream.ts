@@ -105,17 +105,20 @@ class Client {
       const arrived = now();
       this.#buffer += chunk.toString("utf8");
       let at: number;
-      while ((at = this.#buffer.indexOf("\ndata: ")) >= 0) {
+      let from = 0;
+      // A cursor rather than a slice per frame: a burst arrives as one large chunk.
+      while ((at = this.#buffer.indexOf("\ndata: ", from)) >= 0) {
         const end = this.#buffer.indexOf("\n", at + 7);
         if (end < 0) break;
         const data = JSON.parse(this.#buffer.slice(at + 7, end)) as { type?: string; task?: string };
-        this.#buffer = this.#buffer.slice(end);
+        from = end;
         if (data.type === "task.created") this.latencies.push(arrived - Number(data.task!.split(" ")[0]));
         else if (!this.ready && "last_event_id" in data) {
           this.ready = true;
           onReady();
         }
       }
+      this.#buffer = this.#buffer.slice(from);
     });
   }
 }
