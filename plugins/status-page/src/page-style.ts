@@ -29,7 +29,8 @@ code { background: var(--code-bg); padding: 0 0.25em; border-radius: 3px; overfl
 .muted { color: var(--muted); margin: 0.25rem 0; }
 :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 .skip-link { position: absolute; left: 0.5rem; top: -3rem; background: var(--card); color: var(--fg); padding: 0.5rem 0.75rem; border: 2px solid var(--focus); z-index: 10; }
-.skip-link:focus { top: 0.5rem; }
+/* Only the keyboard reaches it, also when focus comes back into the page from the browser. */
+.skip-link:focus { top: 0.5rem; outline: 3px solid var(--focus); outline-offset: 2px; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 .banner { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; justify-content: space-between; padding: 0.75rem 1rem; background: var(--card); border-bottom: 1px solid var(--border); }
 .banner-actions { display: flex; gap: 0.75rem; align-items: center; }

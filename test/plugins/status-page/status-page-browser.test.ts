@@ -139,6 +139,17 @@ describe("status page in Chromium", () => {
     await eventually(async () => /web_task/.test(await page.$eval("#announcer", (node) => node.textContent ?? "")), "an announcement");
   });
 
+  it("shows the Consul connection lost and restored as it happens", async () => {
+    const consulPanel = () => page.$eval("#consul", (node) => (node as HTMLElement).innerText);
+    const { port, snapshotPath } = consul;
+    await consul.stop();
+    await eventually(async () => /unreachable/.test(await consulPanel()), "the outage in the page", 20_000);
+    expect(await consulPanel()).toMatch(/Cannot /);
+    consul = await startConsulDevServer({ port, snapshotPath });
+    await eventually(async () => /connected/.test(await consulPanel()), "the recovery in the page", 20_000);
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+  });
+
   it("has landmarks, headings, labels and a polite live region", async () => {
     const structure = await page.evaluate(() => ({
       banner: document.querySelectorAll("body > header").length,
@@ -179,10 +190,10 @@ describe("status page in Chromium", () => {
       const focused = await page.evaluate(() => {
         const node = document.activeElement as HTMLElement;
         const style = getComputedStyle(node);
-        return { control: node.getAttribute("data-control") ?? node.tagName, ring: style.outlineStyle !== "none" && style.outlineWidth !== "0px" };
+        return { control: node.getAttribute("data-control") ?? node.tagName, ring: style.outlineStyle !== "none" && style.outlineWidth !== "0px", style: `${style.outlineStyle} ${style.outlineWidth} ${node.matches(":focus-visible")}` };
       });
       reached.push(focused.control);
-      if (!focused.ring) rings.push(focused.control);
+      if (!focused.ring) rings.push(`${focused.control} ${focused.style}`);
     }
     expect(reached).toEqual(Array.from({ length: controls }, (_, index) => String(index)));
     expect(rings).toEqual([]);
