@@ -153,7 +153,7 @@ describe("GET /v1/events", () => {
     };
     // The same flood without stalled clients first: the heap grows to what this rate of garbage
     // needs, so what the measured flood adds is what the stalled clients cost.
-    await flood(FLOOD / 2);
+    await flood(FLOOD / 4);
     collectGarbage();
     const before = process.memoryUsage();
     const sockets = await Promise.all(Array.from({ length: STALLED }, () => stalledClient(daemon.url)));
