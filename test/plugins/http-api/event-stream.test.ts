@@ -201,13 +201,17 @@ describe("GET /v1/events", () => {
 });
 
 describe("the event stream hub", () => {
-  it("sends a heartbeat comment on an idle stream (every 15 s by default), and ends streams when closed", async () => {
+  it("sends a heartbeat comment on an idle stream (every 15 s by default), ends streams when closed, opens none for HEAD", async () => {
     expect(HEARTBEAT_MS).toBe(15_000);
     const logs: string[] = [];
     const logger = { warn: (message: string) => logs.push(message), debug: (message: string) => logs.push(message) } as unknown as import("../../../core/plugin-api/mod.ts").Logger;
     const hub = new EventStreamHub(new DaemonEventBus(), logger, { heartbeatMs: 20 });
     const app = new Hono();
     mountEventRoutes(app, hub);
+    const head = await app.request("/v1/events", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(hub.clientCount).toBe(0);
     const response = await app.request("/v1/events");
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();

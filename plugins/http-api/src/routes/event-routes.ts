@@ -31,15 +31,16 @@ export function resumeId(url: string, header: string | undefined): number | unde
 
 export function mountEventRoutes(app: Hono, hub: EventStreamHub): void {
   app.get(EVENTS_PATH, (c) => {
-    const client = hub.open(resumeId(c.req.url, c.req.header("last-event-id")));
-    return new Response(client.body, {
-      headers: {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-cache",
-        // Asks reverse proxies (nginx) not to buffer the stream.
-        "x-accel-buffering": "no",
-      },
-    });
+    const after = resumeId(c.req.url, c.req.header("last-event-id"));
+    const headers = {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      // Asks reverse proxies (nginx) not to buffer the stream.
+      "x-accel-buffering": "no",
+    };
+    // hono answers HEAD with this GET route and drops the body unread: open no stream for it.
+    if (c.req.method === "HEAD") return new Response(null, { headers });
+    return new Response(hub.open(after).body, { headers });
   });
   app.all(EVENTS_PATH, (c) => {
     throw new HttpError(405, `method ${c.req.method} is not allowed on ${c.req.path}: use GET`);
