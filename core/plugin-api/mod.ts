@@ -12,6 +12,7 @@ export { CtsError, errorMessage, isCtsError } from "./src/errors.ts";
 export { sleep } from "./src/sleep.ts";
 export { readTlsFiles } from "./src/tls-files.ts";
 export { formatGoDuration, isGoDuration, parseGoDuration } from "./src/go-duration.ts";
+export { pageRuns, retainedRuns, runIdTime } from "./src/run-retention.ts";
 export type { TlsMaterial } from "./src/tls-files.ts";
 export type { CtsErrorCode } from "./src/errors.ts";
 export type { JsonSchema } from "./src/json-schema.ts";

@@ -12,7 +12,8 @@ export type {
 } from "./src/describe-condition-conformance.ts";
 export { describeDriverConformance } from "./src/describe-driver-conformance.ts";
 export type { DriverConformanceFixtures } from "./src/describe-driver-conformance.ts";
-export { describeTaskStoreConformance, sampleEvent, sampleTask } from "./src/describe-task-store-conformance.ts";
+export { describeTaskStoreConformance, sampleEvent, sampleRun, sampleTask } from "./src/describe-task-store-conformance.ts";
+export type { TaskStoreConformanceOptions } from "./src/describe-task-store-conformance.ts";
 export { eventually } from "./src/eventually.ts";
 export { latest, recordingContext } from "./src/recording-context.ts";
 export type { RecordingContext } from "./src/recording-context.ts";

@@ -5,7 +5,7 @@
  * lifecycle the kernel gives service factories.
  */
 import {
-  conditionRegistryToken, configToken, consulClientToken, CtsError, defineService, definePlugin, driverRegistryToken,
+  conditionRegistryToken, configToken, consulClientToken, CtsError, daemonEventsToken, defineService, definePlugin, driverRegistryToken,
   fileSystemToken, leadershipToken, loggerToken, moduleInputRegistryToken, parseGoDuration, queryWatcherToken,
   runOptionsToken, shutdownToken, taskManagerToken, taskStoreToken, vaultSecretsToken,
 } from "../../core/plugin-api/mod.ts";
@@ -16,6 +16,7 @@ import { SharedQueryWatcher } from "./src/query-watcher.ts";
 import { ProviderTemplates } from "./src/provider-templates.ts";
 import { RunLimiter } from "./src/run-limiter.ts";
 import { EngineTaskManager } from "./src/task-manager.ts";
+import { runRetentionOf } from "./src/run-history-options.ts";
 
 export { SharedQueryWatcher } from "./src/query-watcher.ts";
 export type { QueryWatcherStats } from "./src/query-watcher.ts";
@@ -42,13 +43,14 @@ const taskManagerService = defineService({
     config: configToken, runOptions: runOptionsToken, store: taskStoreToken, leadership: leadershipToken,
     drivers: driverRegistryToken, conditions: conditionRegistryToken, moduleInputs: moduleInputRegistryToken,
     shutdown: shutdownToken, logger: loggerToken, fileSystem: fileSystemToken, watcher: queryWatcherToken,
-    consul: consulClientToken, vault: vaultSecretsToken,
+    consul: consulClientToken, vault: vaultSecretsToken, daemonEvents: daemonEventsToken,
   },
   create(deps, { options, lifecycle }: ServiceContext<EngineOptions>): TaskManager {
     const oneShotConsulWaitMs = parseGoDuration(options.one_shot_consul_wait);
     if (oneShotConsulWaitMs === undefined) {
       throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot use one_shot_consul_wait "${options.one_shot_consul_wait}": expected a duration such as "60s"`);
     }
+    const runRetention = runRetentionOf(options.run_history);
     const stop = new AbortController();
     const engine = new Engine({
       context: {
@@ -67,6 +69,8 @@ const taskManagerService = defineService({
         signal: stop.signal,
         eventLimit: deps.config.events_per_task > 0 ? deps.config.events_per_task : 5,
         eventListeners: new Set(),
+        daemonEvents: deps.daemonEvents,
+        runRetention,
       },
       runOptions: deps.runOptions,
       leadership: deps.leadership,

@@ -62,6 +62,12 @@ export interface InputContext {
    * (before that, `start` rejects with it). The engine marks the task errored.
    */
   reportError?(error: Error): void;
+  /**
+   * Refinement (additive, optional; conditions only): Consul answered with new data (a new index,
+   * e.g. a KV key written with the value it had) that renders exactly as before, so nothing
+   * triggers. The engine keeps it in the run history as a skipped trigger; nothing runs.
+   */
+  unchanged?(reason: TriggerReason): void;
 }
 
 /** A running condition or module input for one task. */

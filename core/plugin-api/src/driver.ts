@@ -8,6 +8,7 @@ import type { JsonSchema } from "./json-schema.ts";
 import type { Named } from "./registry.ts";
 import type { Logger } from "./services/logger.ts";
 import type { TaskInputs, TaskInputSpec } from "./task-inputs.ts";
+import type { PlanSummary } from "./services/run-history.ts";
 
 /** The result of `plan` (CTS "inspect"). */
 export interface InspectPlan {
@@ -22,6 +23,11 @@ export interface InspectPlan {
 export interface ApplyResult {
   /** Where the run can be seen, e.g. an HCP Terraform run URL; shown in the task's event. */
   readonly url?: string;
+  /**
+   * Refinement (additive): resources added, changed and destroyed by the apply, when the driver
+   * can tell; kept in the run's history record.
+   */
+  readonly summary?: PlanSummary;
 }
 
 /** One task's driver instance, created when the task is created and disposed when it is deleted. */

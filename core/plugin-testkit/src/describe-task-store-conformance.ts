@@ -5,7 +5,7 @@
  * `sampleEvent` build the records it stores, for a store's own further tests.
  */
 import { describe, expect, it } from "vitest";
-import type { StoredTask, TaskConfig, TaskEvent, TaskStore } from "@cts-runtime/plugin-api";
+import type { RunRecord, StoredTask, TaskConfig, TaskEvent, TaskStore } from "@cts-runtime/plugin-api";
 import { testTask } from "./test-config.ts";
 
 /** A task with every list and map field filled, so a store's round trip is visible. */
@@ -34,7 +34,37 @@ export function sampleEvent(task: string, n: number, success = true): TaskEvent 
   };
 }
 
-export function describeTaskStoreConformance(name: string, makeStore: () => Promise<TaskStore>): void {
+/** A run record of `task` that started `minutesAgo` minutes before now (ids sort by start time). */
+export function sampleRun(task: string, minutesAgo: number, n = 0): RunRecord {
+  const started = Date.now() - minutesAgo * 60_000;
+  return {
+    id: `${String(started).padStart(13, "0")}-${String(n).padStart(8, "0")}`,
+    task,
+    trigger: { kind: "dependency", detail: "services web" },
+    change: { services: { added: ["web-1"], removed: [], changed: [{ id: "web-2", fields: ["address"] }] } },
+    outcome: "applied",
+    plan: { add: 1, change: 0, destroy: 0 },
+    started_at: new Date(started).toISOString(),
+    ended_at: new Date(started + 1500).toISOString(),
+    duration_ms: 1500,
+    instance_id: "cts-a",
+  };
+}
+
+export interface TaskStoreConformanceOptions {
+  /**
+   * Whether the store keeps run history (`putRun`, `listRuns`, `getRun`; optional in the contract).
+   * @default true
+   */
+  readonly runHistory?: boolean;
+}
+
+export function describeTaskStoreConformance(
+  name: string,
+  makeStore: () => Promise<TaskStore>,
+  options: TaskStoreConformanceOptions = {},
+): void {
+  if (options.runHistory !== false) describeRunHistoryConformance(name, makeStore);
   describe(`TaskStore conformance: ${name}`, () => {
     it("starts empty", async () => {
       const store = await makeStore();
@@ -117,6 +147,81 @@ export function describeTaskStoreConformance(name: string, makeStore: () => Prom
       await store.reset();
       expect(await store.listTasks()).toEqual([]);
       expect(await store.listEvents("t")).toEqual([]);
+    });
+  });
+}
+
+type HistoryStore = Required<Pick<TaskStore, "putRun" | "listRuns" | "getRun">> & TaskStore;
+
+function describeRunHistoryConformance(name: string, makeStore: () => Promise<TaskStore>): void {
+  const keep = { maxRunsPerTask: 100, maxAgeMs: 24 * 3600_000 };
+  const historyStore = async (): Promise<HistoryStore> => {
+    const store = await makeStore();
+    expect(typeof store.putRun, "putRun").toBe("function");
+    expect(typeof store.listRuns, "listRuns").toBe("function");
+    expect(typeof store.getRun, "getRun").toBe("function");
+    return store as HistoryStore;
+  };
+
+  describe(`TaskStore conformance (run history): ${name}`, () => {
+    it("pages records newest first with a before cursor", async () => {
+      const store = await historyStore();
+      await store.putTask({ config: sampleTask("t") });
+      const runs = [5, 4, 3, 2, 1].map((ago, n) => sampleRun("t", ago, n));
+      for (const run of runs) await store.putRun(run, keep);
+      const first = await store.listRuns("t", { limit: 2 });
+      expect(first.runs.map((run) => run.id)).toEqual([runs[4]!.id, runs[3]!.id]);
+      expect(first.next).toBe(runs[3]!.id);
+      const second = await store.listRuns("t", { limit: 2, before: first.next! });
+      expect(second.runs.map((run) => run.id)).toEqual([runs[2]!.id, runs[1]!.id]);
+      const last = await store.listRuns("t", { limit: 2, before: second.next! });
+      expect(last).toEqual({ runs: [runs[0]] });
+      expect(await store.getRun("t", runs[2]!.id)).toEqual(runs[2]);
+      expect(await store.getRun("t", "0000000000000-missing")).toBeUndefined();
+      expect(await store.listRuns("nothing", { limit: 20 })).toEqual({ runs: [] });
+    });
+
+    it("replaces a record with the same id (a run that started, then ended)", async () => {
+      const store = await historyStore();
+      const started = { ...sampleRun("t", 1), outcome: "running" as const };
+      await store.putRun(started, keep);
+      const ended = { ...started, outcome: "failed" as const, error: "Cannot apply: boom" };
+      await store.putRun(ended, keep);
+      expect((await store.listRuns("t", { limit: 20 })).runs).toEqual([ended]);
+    });
+
+    it("keeps at most maxRunsPerTask records per task, dropping the oldest", async () => {
+      const store = await historyStore();
+      const runs = Array.from({ length: 6 }, (_, n) => sampleRun("t", 10 - n, n));
+      for (const run of runs) await store.putRun(run, { ...keep, maxRunsPerTask: 4 });
+      await store.putRun(sampleRun("other", 1), { ...keep, maxRunsPerTask: 4 });
+      const kept = await store.listRuns("t", { limit: 100 });
+      expect(kept.runs.map((run) => run.id)).toEqual(runs.slice(2).reverse().map((run) => run.id));
+      expect(await store.getRun("t", runs[0]!.id)).toBeUndefined();
+      expect((await store.listRuns("other", { limit: 100 })).runs).toHaveLength(1);
+    });
+
+    it("drops records older than maxAgeMs", async () => {
+      const store = await historyStore();
+      const old = sampleRun("t", 120);
+      const young = sampleRun("t", 5, 1);
+      await store.putRun(old, keep);
+      await store.putRun(young, { maxRunsPerTask: 100, maxAgeMs: 60 * 60_000 });
+      expect((await store.listRuns("t", { limit: 100 })).runs.map((run) => run.id)).toEqual([young.id]);
+    });
+
+    it("keeps tasks apart (also by name prefix) and drops records with the task and on reset", async () => {
+      const store = await historyStore();
+      await store.putTask({ config: sampleTask("web") });
+      await store.putTask({ config: sampleTask("web-2") });
+      await store.putRun(sampleRun("web", 2), keep);
+      await store.putRun(sampleRun("web-2", 1), keep);
+      expect((await store.listRuns("web", { limit: 100 })).runs.map((run) => run.task)).toEqual(["web"]);
+      await store.deleteTask("web");
+      expect((await store.listRuns("web", { limit: 100 })).runs).toEqual([]);
+      expect((await store.listRuns("web-2", { limit: 100 })).runs).toHaveLength(1);
+      await store.reset();
+      expect((await store.listRuns("web-2", { limit: 100 })).runs).toEqual([]);
     });
   });
 }

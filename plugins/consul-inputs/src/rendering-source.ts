@@ -93,7 +93,11 @@ export abstract class RenderingSource<T> implements InputSource {
     if (this.#stopped) return;
     const json = JSON.stringify(value);
     const previous = this.#last;
-    if (previous?.json === json) return;
+    if (previous?.json === json) {
+      // New data that renders the same (a same-value KV write): no run, but the history shows it.
+      if (this.#triggers) this.#ctx!.unchanged?.({ kind: "dependency", detail });
+      return;
+    }
     this.#last = { json, value };
     const ctx = this.#ctx!;
     // Unpublished data still decides whether a triggered run is needed (CTS runs on any change of it).

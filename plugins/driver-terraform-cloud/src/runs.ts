@@ -44,11 +44,16 @@ export async function queueRun(client: TfcClient, ws: WorkspaceInfo, run: QueueR
 }
 
 /** Polls until the run is final, or waits for a confirmation that only a person will give. */
-export async function followRun(client: TfcClient, ws: WorkspaceInfo, runId: string, signal: AbortSignal): Promise<Resource> {
+/** A run as last read, with its plan (`include=plan`: its resource counts cost no extra request). */
+export type FollowedRun = Resource & { readonly plan?: Resource };
+
+export async function followRun(client: TfcClient, ws: WorkspaceInfo, runId: string, signal: AbortSignal): Promise<FollowedRun> {
   let delay = 250;
   for (;;) {
-    const doc = await client.api(`read run ${runId} of workspace "${ws.name}"`, "GET", `/runs/${runId}`, undefined, { signal });
-    const run = doc!.data as Resource;
+    const doc = await client.api(`read run ${runId} of workspace "${ws.name}"`, "GET", `/runs/${runId}?include=plan`, undefined, { signal });
+    const data = doc!.data as Resource;
+    const plan = doc!.included?.find((resource) => resource.type === "plans");
+    const run: FollowedRun = plan ? { ...data, plan } : data;
     const status = String(run.attributes.status);
     if (FINAL.has(status)) return run;
     if (AWAITING.has(status) && run.attributes["auto-apply"] === false && run.attributes.actions?.["is-confirmable"]) return run;

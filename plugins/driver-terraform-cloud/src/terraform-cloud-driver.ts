@@ -13,7 +13,8 @@ import { taskConfiguration } from "./configuration-files.ts";
 import { uploadConfiguration } from "./configuration-upload.ts";
 import type { TerraformCloudOptions } from "./options.ts";
 import { planSummary } from "./plan-summary.ts";
-import { discardStaleRuns, failureLog, followRun, queueRun, readLog, runUrl, SUCCESS } from "./runs.ts";
+import { runResourceCounts } from "./run-counts.ts";
+import { discardStaleRuns, failureLog, type FollowedRun, followRun, queueRun, readLog, runUrl, SUCCESS } from "./runs.ts";
 import { sha256Hex, tarGzOf } from "./tar-gz.ts";
 import type { Resource, TfcClient } from "./tfc-client.ts";
 import { desiredVariables } from "./workspace-inputs.ts";
@@ -108,17 +109,19 @@ export class TerraformCloudDriver implements Driver {
     return run !== undefined && SUCCESS.has(String(run.attributes.status)) && String(run.attributes.message ?? "").includes(hash);
   }
 
-  /** Reports the run's URL for the task's event; nothing when no run was needed. */
+  /** Reports the run's URL for the task's event, and its resource counts; nothing when no run was needed. */
   async apply(signal: AbortSignal): Promise<ApplyResult | undefined> {
-    const url = await this.#run(signal, false);
-    return url ? { url } : undefined;
+    const done = await this.#run(signal, false);
+    if (!done) return undefined;
+    const summary = SUCCESS.has(String(done.run.attributes.status)) ? runResourceCounts(done.run) : undefined;
+    return summary ? { url: done.url, summary } : { url: done.url };
   }
 
   async destroy(signal: AbortSignal): Promise<void> {
     await this.#run(signal, true);
   }
 
-  async #run(signal: AbortSignal, isDestroy: boolean): Promise<string | undefined> {
+  async #run(signal: AbortSignal, isDestroy: boolean): Promise<{ url: string; run: FollowedRun } | undefined> {
     const prepared = this.#ready(isDestroy ? "destroy" : "apply");
     const { client } = this.#deps;
     const logger = this.#logger;
@@ -144,13 +147,13 @@ export class TerraformCloudDriver implements Driver {
     const status = String(run.attributes.status);
     if (SUCCESS.has(status)) {
       logger.info("run completed", { workspace: prepared.ws.name, run_id: run.id, status, url });
-      return url;
+      return { url, run };
     }
     if (run.attributes["auto-apply"] === false && !["errored", "discarded", "canceled", "force_canceled"].includes(status)) {
       // CTS leaves a manual-apply workspace's run for a person to confirm.
       this.#manualApply = true;
       logger.warn("run is waiting for approval in HCP Terraform", { workspace: prepared.ws.name, run_id: run.id, status, url });
-      return url;
+      return { url, run };
     }
     const tail = await failureLog(client, run, signal).catch(() => "");
     throw new CtsError("CTS_ERR_DRIVER", `Cannot apply task "${this.#task.name}": run ${run.id} ended "${status}" (${url})${tail ? `: ${tail}` : ""}`);

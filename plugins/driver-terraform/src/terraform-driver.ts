@@ -3,9 +3,10 @@
  * per (re)initialisation, renders terraform.tfvars per run, and plans or applies.
  */
 import {
-  CtsError, type Driver, type DriverContext, type FileSystem, type InspectPlan, type ProcessRunner, type TaskConfig,
+  type ApplyResult, CtsError, type Driver, type DriverContext, type FileSystem, type InspectPlan, type ProcessRunner, type TaskConfig,
   type TaskInputs,
 } from "../../../core/plugin-api/mod.ts";
+import { applySummary } from "./apply-summary.ts";
 import { consulEnvironment } from "./backend.ts";
 import { buildRootModuleModel, renderRootModuleFiles } from "./build-root-module.ts";
 import type { TerraformOptions } from "./options.ts";
@@ -140,8 +141,11 @@ export class TerraformDriver implements Driver {
     return { changesPresent: result.exitCode === 2, plan: result.stdout };
   }
 
-  async apply(signal: AbortSignal): Promise<void> {
-    await this.#ready("apply").check(`apply task "${this.#task.name}"`, applyArgs(this.#deps.options.lock_timeout), signal);
+  /** Reports the resource counts terraform printed, for the run history. */
+  async apply(signal: AbortSignal): Promise<ApplyResult> {
+    const result = await this.#ready("apply").check(`apply task "${this.#task.name}"`, applyArgs(this.#deps.options.lock_timeout), signal);
+    const summary = applySummary(result.stdout);
+    return summary ? { summary } : {};
   }
 
   async destroy(signal: AbortSignal): Promise<void> {

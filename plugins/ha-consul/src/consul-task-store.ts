@@ -3,17 +3,21 @@
  * Every write is a check-and-set on the key's ModifyIndex, retried on conflict.
  */
 import { CtsError, type ConsulClient, type StoredTask, type TaskEvent, type TaskStore } from "../../../core/plugin-api/mod.ts";
+import type { RunPage, RunQuery, RunRecord, RunRetention } from "../../../core/plugin-api/mod.ts";
 import type { KvLayout } from "./kv-layout.ts";
+import { ConsulRunHistory } from "./consul-run-history.ts";
 
 const CAS_ATTEMPTS = 10;
 
 export class ConsulTaskStore implements TaskStore {
   readonly #consul: ConsulClient;
   readonly #layout: KvLayout;
+  readonly #runs: ConsulRunHistory;
 
   constructor(consul: ConsulClient, layout: KvLayout) {
     this.#consul = consul;
     this.#layout = layout;
+    this.#runs = new ConsulRunHistory(consul, layout);
   }
 
   /** In creation order (CreateIndex), like the memory store; Consul itself lists keys lexically. */
@@ -34,6 +38,7 @@ export class ConsulTaskStore implements TaskStore {
   async deleteTask(name: string): Promise<void> {
     await this.#consul.kvDelete(this.#layout.taskKey(name));
     await this.#consul.kvDelete(this.#layout.eventsKey(name));
+    await this.#runs.deleteTask(name);
   }
 
   async listEvents(name: string): Promise<TaskEvent[]> {
@@ -50,6 +55,19 @@ export class ConsulTaskStore implements TaskStore {
   async reset(): Promise<void> {
     await this.#consul.kvDelete(this.#layout.tasksPrefix, { recurse: true });
     await this.#consul.kvDelete(this.#layout.eventsPrefix, { recurse: true });
+    await this.#runs.reset();
+  }
+
+  putRun(record: RunRecord, retention: RunRetention): Promise<void> {
+    return this.#runs.put(record, retention);
+  }
+
+  listRuns(task: string, query: RunQuery): Promise<RunPage> {
+    return this.#runs.list(task, query);
+  }
+
+  getRun(task: string, id: string): Promise<RunRecord | undefined> {
+    return this.#runs.get(task, id);
   }
 
   /** Read-modify-write with CAS; `cas=0` means "only if absent", so creation races are caught too. */

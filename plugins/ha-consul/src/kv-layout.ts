@@ -4,6 +4,7 @@
  *   <parent_path>/<cluster>/leader          lock key, held with the leader's session; value {id, address}
  *   <parent_path>/<cluster>/tasks/<name>    one task: {config, lastRun: {fingerprint, state}}
  *   <parent_path>/<cluster>/events/<name>   that task's events, newest first (JSON array)
+ *   <parent_path>/<cluster>/runs/<name>/<id> one run record of that task's history (ids sort by start)
  *
  * One key per task and one per task's events keeps every write a single CAS on a small value, so two
  * instances can never interleave a half-update and a task's events never grow another task's key.
@@ -15,8 +16,12 @@ export interface KvLayout {
   readonly leaderKey: string;
   readonly tasksPrefix: string;
   readonly eventsPrefix: string;
+  readonly runsPrefix: string;
   taskKey(name: string): string;
   eventsKey(name: string): string;
+  /** Ends with `/`, so task "web" never lists "web-2"'s records. */
+  taskRunsPrefix(name: string): string;
+  runKey(name: string, id: string): string;
 }
 
 export function kvLayoutOf(ha: HighAvailabilityConfig): KvLayout {
@@ -24,13 +29,17 @@ export function kvLayoutOf(ha: HighAvailabilityConfig): KvLayout {
   const root = parent ? `${parent}/${ha.cluster.name}` : ha.cluster.name;
   const tasksPrefix = `${root}/tasks/`;
   const eventsPrefix = `${root}/events/`;
+  const runsPrefix = `${root}/runs/`;
   return {
     root,
     leaderKey: `${root}/leader`,
     tasksPrefix,
     eventsPrefix,
+    runsPrefix,
     // Task names are validated as single safe path segments, so they can be used as key segments as-is.
     taskKey: (name) => `${tasksPrefix}${name}`,
     eventsKey: (name) => `${eventsPrefix}${name}`,
+    taskRunsPrefix: (name) => `${runsPrefix}${name}/`,
+    runKey: (name, id) => `${runsPrefix}${name}/${id}`,
   };
 }

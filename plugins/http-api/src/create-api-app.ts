@@ -11,6 +11,7 @@ import { createAjv } from "./body-validator.ts";
 import { mountEventRoutes } from "./routes/event-routes.ts";
 import { mountMetaRoutes } from "./routes/meta-routes.ts";
 import { mountStatusRoutes } from "./routes/status-routes.ts";
+import { mountRunRoutes } from "./routes/run-routes.ts";
 import { mountTaskRoutes } from "./routes/task-routes.ts";
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -73,6 +74,8 @@ export function createApiApp(deps: ApiDeps): Hono {
   app.use("/v1/tasks/*", limit);
 
   mountStatusRoutes(app, ctx);
+  // Before the task routes, whose `/v1/tasks/*` would take `{name}/runs` for a name with a slash.
+  mountRunRoutes(app, ctx);
   mountTaskRoutes(app, ctx);
   mountMetaRoutes(app);
   if (deps.eventStream) mountEventRoutes(app, deps.eventStream);

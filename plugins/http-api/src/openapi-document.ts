@@ -9,6 +9,7 @@ import {
   tasksResponseSchema,
 } from "./schemas/responses.schema.ts";
 import { eventsPathItem } from "./openapi-events.ts";
+import { inputChangeSchema, runRecordSchema, runResponseSchema, runsResponseSchema } from "./schemas/run-history.schema.ts";
 
 const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -69,6 +70,24 @@ export function openApiDocument(): Record<string, unknown> {
           responses: { 202: { description: "Marked for deletion", ...json(ref("DeleteResponse")) }, 404: error("Unknown task") },
         },
       },
+      "/v1/tasks/{name}/runs": {
+        parameters: [nameParam],
+        get: {
+          summary: "A task's run history, newest first (beyond CTS)",
+          parameters: [
+            { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
+            { name: "before", in: "query", required: false, schema: { type: "string" }, description: "The previous page's `next`" },
+          ],
+          responses: { 200: { description: "Runs", ...json(ref("RunsResponse")) }, 400: error("Bad query"), 404: error("Unknown task") },
+        },
+      },
+      "/v1/tasks/{name}/runs/{id}": {
+        parameters: [nameParam, { name: "id", in: "path", required: true, schema: { type: "string" } }],
+        get: {
+          summary: "One run of a task (beyond CTS)",
+          responses: { 200: { description: "Run", ...json(ref("RunResponse")) }, 404: error("Unknown task or run") },
+        },
+      },
       "/v1/status": { get: { summary: "Overall status", responses: { 200: { description: "Task summary", ...json({ type: "object" }) } } } },
       "/v1/status/tasks": { get: { summary: "Status of every task", parameters: [includeParam, statusParam], responses: { 200: legacyStatus, 400: error("Bad query") } } },
       "/v1/status/tasks/{name}": {
@@ -103,6 +122,10 @@ export function openApiDocument(): Record<string, unknown> {
         HealthResponse: healthResponseSchema,
         ClusterStatusResponse: clusterStatusResponseSchema,
         Error: errorSchema,
+        InputChange: inputChangeSchema,
+        RunRecord: runRecordSchema,
+        RunsResponse: runsResponseSchema,
+        RunResponse: runResponseSchema,
       },
     },
   };

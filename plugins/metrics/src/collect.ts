@@ -7,6 +7,8 @@ import type {
 } from "../../../core/plugin-api/mod.ts";
 import type { MetricFamily, Sample } from "./exposition.ts";
 import type { RunCounter } from "./run-counter.ts";
+import type { RunDurations } from "./run-durations.ts";
+import type { SkippedTriggers } from "./skipped-triggers.ts";
 
 export interface MetricsSources {
   readonly version: string;
@@ -16,6 +18,8 @@ export interface MetricsSources {
   readonly watcher: QueryWatcher;
   /** Absent when the TaskManager cannot report events as they happen. */
   readonly runs?: RunCounter;
+  readonly durations?: RunDurations;
+  readonly skipped?: SkippedTriggers;
 }
 
 const STATUSES: readonly TaskStatus[] = ["successful", "errored", "critical", "unknown"];
@@ -73,5 +77,7 @@ export function collectMetrics(sources: MetricsSources): MetricFamily[] {
       samples: sources.runs.entries().map(({ task, result, count }) => ({ labels: { task, result }, value: count })),
     });
   }
+  if (sources.durations) families.push(sources.durations.family());
+  if (sources.skipped) families.push(sources.skipped.family());
   return families;
 }

@@ -5,11 +5,13 @@
 
 export const EXPOSITION_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-export type MetricType = "gauge" | "counter";
+export type MetricType = "gauge" | "counter" | "histogram";
 
 export interface Sample {
   readonly labels?: Readonly<Record<string, string>>;
   readonly value: number;
+  /** Appended to the family name: a histogram's `_bucket`, `_sum` and `_count`. */
+  readonly suffix?: string;
 }
 
 export interface MetricFamily {
@@ -48,7 +50,7 @@ export function renderExposition(families: readonly MetricFamily[]): string {
   const lines: string[] = [];
   for (const family of families) {
     lines.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type}`);
-    for (const sample of family.samples) lines.push(`${family.name}${formatLabels(sample.labels)} ${formatValue(sample.value)}`);
+    for (const sample of family.samples) lines.push(`${family.name}${sample.suffix ?? ""}${formatLabels(sample.labels)} ${formatValue(sample.value)}`);
   }
   return `${lines.join("\n")}\n`;
 }

@@ -1,7 +1,7 @@
 /** @module What every task runtime shares: the engine's services, resolved once per kernel. */
 import type {
-  ConditionFactory, ConsulClient, CtsConfig, DriverFactory, FileSystem, Logger, ModuleInputFactory, QueryWatcher, Registry,
-  TaskEvent, TaskStore,
+  ConditionFactory, ConsulClient, CtsConfig, DaemonEvents, DriverFactory, FileSystem, Logger, ModuleInputFactory, QueryWatcher,
+  Registry, RunRetention, TaskEvent, TaskStore,
 } from "../../../core/plugin-api/mod.ts";
 import type { ProviderTemplates } from "./provider-templates.ts";
 import type { RunLimiter } from "./run-limiter.ts";
@@ -26,4 +26,8 @@ export interface EngineContext {
   readonly eventLimit: number;
   /** TaskManager.onEvent subscribers, told of every recorded event. */
   readonly eventListeners: Set<(event: TaskEvent) => void>;
+  /** The kernel's live event bus: runs, task states, task creation and deletion. */
+  readonly daemonEvents: DaemonEvents;
+  /** How much run history the store keeps per task (engine option `run_history`). */
+  readonly runRetention: RunRetention;
 }

@@ -3,6 +3,7 @@
  * `plugin "task-engine" { source = "builtin:task-engine" options = { one_shot_consul_wait = "2m" } }`.
  */
 import type { JsonSchema } from "../../../core/plugin-api/mod.ts";
+import { runHistorySchema, type RunHistoryOptions } from "./run-history-options.ts";
 
 export interface EngineOptions {
   /**
@@ -12,6 +13,8 @@ export interface EngineOptions {
    * @default "60s"
    */
   readonly one_shot_consul_wait: string;
+  /** How much run history is kept per task (see run-history-options.ts). */
+  readonly run_history?: RunHistoryOptions;
 }
 
 export const engineOptionsSchema: JsonSchema = {
@@ -23,5 +26,6 @@ export const engineOptionsSchema: JsonSchema = {
       default: "60s",
       description: "How long -once and -inspect wait for a task's Consul data before failing (Go duration).",
     },
+    run_history: runHistorySchema,
   },
 };

@@ -4,12 +4,13 @@
  * Every mutation goes through the TaskStore; create and delete are serialised like CTS's lock.
  */
 import type {
-  InspectPlan, RunRequest, TaskConfig, TaskEvent, TaskManager, TaskState, TriggerReason,
+  InspectPlan, RunPage, RunQuery, RunRecord, RunRequest, TaskConfig, TaskEvent, TaskManager, TaskState, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
 import { CtsError, errorMessage, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import type { Engine } from "./engine.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 import { taskStatus } from "./task-status.ts";
+import { readRun, readRuns } from "./run-history-reads.ts";
 
 export class EngineTaskManager implements TaskManager {
   readonly #engine: Engine;
@@ -56,6 +57,8 @@ export class EngineTaskManager implements TaskManager {
         if (this.#engine.active) {
           this.#engine.tasks.set(task.name, runtime);
           runtime.arm();
+          this.#engine.context.daemonEvents.publish({ type: "task.created", task: task.name });
+          runtime.recorder.noteStatus(taskStatus(runtime.events, this.#engine.context.eventLimit), task.enabled);
         } else {
           // Stepped down while storing: the task is stored, so the next leader loads and runs it.
           await discard(runtime);
@@ -88,6 +91,7 @@ export class EngineTaskManager implements TaskManager {
     const wasEnabled = runtime.config.enabled;
     await this.#engine.context.store.putTask(runtime.runState.stored(config));
     runtime.setConfig(config);
+    runtime.recorder.noteStatus(taskStatus(runtime.events, this.#engine.context.eventLimit), enabled);
     // CTS regenerates and re-initialises the workspace when a disabled task is enabled.
     if (enabled && !wasEnabled) await runtime.prepare(true);
     if (run === "now" && enabled) {
@@ -108,6 +112,7 @@ export class EngineTaskManager implements TaskManager {
       await runtime.whenIdle();
       if (this.#engine.tasks.get(name) === runtime) this.#engine.tasks.delete(name);
       await this.#engine.context.store.deleteTask(name);
+      this.#engine.context.daemonEvents.publish({ type: "task.deleted", task: name });
       await runtime.dispose();
     })).catch((error) => this.#engine.context.logger.error("cannot delete task", { task_name: name, error: String(error) }));
     return Promise.resolve();
@@ -127,6 +132,14 @@ export class EngineTaskManager implements TaskManager {
     const listeners = this.#engine.context.eventListeners;
     listeners.add(listener);
     return () => void listeners.delete(listener);
+  }
+
+  listRuns(name: string, query: RunQuery): Promise<RunPage> {
+    return readRuns(this.#find(name, `read the runs of task "${name}"`).name, this.#engine.context.store, query);
+  }
+
+  getRun(name: string, id: string): Promise<RunRecord | undefined> {
+    return readRun(this.#find(name, `read run "${id}" of task "${name}"`).name, this.#engine.context.store, id);
   }
 
   async #inspect(runtime: TaskRuntime): Promise<InspectPlan> {

@@ -4,7 +4,7 @@
  * run succeeded with exactly the same fingerprint (rendered inputs and watched data), unless forced.
  */
 import type {
-  Driver, InputContext, InputSource, InspectPlan, Logger, StoredTask, TaskConfig, TaskEvent, TriggerReason,
+  Driver, InputContext, InputSource, InspectPlan, Logger, PlanSummary, StoredTask, TaskConfig, TaskEvent, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
 import { CtsError, errorMessage, isCtsError, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import { BufferTimer } from "./buffer-timer.ts";
@@ -16,7 +16,9 @@ import { withRetries } from "./retry.ts";
 import { HaltedError, missingInputsText, stoppedError } from "./run-guards.ts";
 import { RunQueue, type RunRequest } from "./run-queue.ts";
 import { RunState } from "./run-state.ts";
+import { RunRecorder, unchangedInputs, type OpenRun } from "./run-recorder.ts";
 import { eventStart, finishEvent, pushEvent } from "./task-event.ts";
+import { taskStatus } from "./task-status.ts";
 
 /** Applies are never cancelled half-way (a half-written apply is worse than a late stop). */
 const NEVER_ABORTED: AbortSignal = new AbortController().signal;
@@ -38,6 +40,7 @@ export class TaskRuntime {
   #halted = false;
   #deleting = false;
   readonly #runState: RunState;
+  readonly #recorder: RunRecorder;
   #lastErrorCode: string | undefined;
   #events: TaskEvent[];
   /** Set when Consul rejected a query before the first data: no run may use the missing inputs. */
@@ -53,6 +56,7 @@ export class TaskRuntime {
     // Not in the store yet (a task being created) means its runs must not store it early.
     this.#runState = new RunState(ctx.store, this.#logger, stored.lastRun, inStore);
     this.#events = events.slice(0, ctx.eventLimit);
+    this.#recorder = new RunRecorder(() => this.#config.name, ctx, this.#logger);
     this.#queue = new RunQueue((request) => this.#execute(request));
   }
 
@@ -74,6 +78,10 @@ export class TaskRuntime {
   /** The last run, and what the task store keeps for this task. */
   get runState(): RunState {
     return this.#runState;
+  }
+  /** The run history and live events of this task. */
+  get recorder(): RunRecorder {
+    return this.#recorder;
   }
   /** The CtsError code of the last failed run (e.g. CTS_ERR_STATE_LOCKED), so the engine can tell why. */
   get lastErrorCode(): string | undefined {
@@ -226,6 +234,10 @@ export class TaskRuntime {
       trigger: (reason) => {
         if (index === 0 && !signal.aborted) this.#triggered(reason);
       },
+      unchanged: (reason) => {
+        if (index !== 0 || signal.aborted || !this.#armed || this.#deleting) return;
+        void this.#recorder.skipped(reason, this.#config.enabled ? "unchanged_inputs" : "disabled", unchangedInputs(this.#slots.current()));
+      },
       reportError: (error) => {
         if (signal.aborted) return;
         this.#queryRejected = errorMessage(error);
@@ -235,7 +247,11 @@ export class TaskRuntime {
   }
 
   #triggered(reason: TriggerReason): void {
-    if (!this.#armed || this.#deleting || !this.#config.enabled) return;
+    if (!this.#armed || this.#deleting) return;
+    if (!this.#config.enabled) {
+      void this.#recorder.skipped(reason, "disabled");
+      return;
+    }
     this.#logger.trace("task triggered", { trigger: reason.kind, detail: reason.detail });
     if (this.#buffer) {
       this.#bufferedReason = reason;
@@ -263,7 +279,8 @@ export class TaskRuntime {
     if (this.#deleting || !task.enabled) return undefined;
     const start = eventStart(task, request.reason, this.#ctx);
     if (this.#inputsRejected !== undefined) {
-      return this.#record(finishEvent(start, { error: `Cannot run task "${task.name}": its Consul data never arrived: ${this.#inputsRejected}` }));
+      const error = `Cannot run task "${task.name}": its Consul data never arrived: ${this.#inputsRejected}`;
+      return this.#recordFailed(request.reason, finishEvent(start, { error }), error);
     }
     const missing = this.#slots.missing();
     if (missing.length > 0) {
@@ -271,7 +288,9 @@ export class TaskRuntime {
       const error = `Cannot start the run: ${missingInputsText(missing)}`;
       this.#logger.warn("run not started", { trigger: request.reason.kind, error });
       // A forced run (-once, run=now) was asked for explicitly: it fails visibly instead of vanishing.
-      return request.force ? this.#record(finishEvent(start, { error })) : undefined;
+      if (request.force) return this.#recordFailed(request.reason, finishEvent(start, { error }), error);
+      await this.#recorder.skipped(request.reason, "input_missing");
+      return undefined;
     }
     const inputs = this.#slots.current();
     const fingerprint = await inputHash(this.#slots.fingerprinted(inputs));
@@ -281,11 +300,17 @@ export class TaskRuntime {
         this.#logger.info(request.reason.kind === "schedule"
           ? "scheduled task triggered but had no changes" // CTS's wording (tasks_manager.go)
           : "inputs unchanged since the last apply, apply skipped", { trigger: request.reason.kind });
-        return this.#record(finishEvent(start, { skipped: true }));
+        const event = await this.#record(finishEvent(start, { skipped: true }));
+        await this.#recorder.skipped(request.reason, "unchanged_inputs", unchangedInputs(inputs), event.id);
+        return event;
       }
       this.#logger.debug("inputs unchanged since the last apply, run dropped", { trigger: request.reason.kind });
+      await this.#recorder.skipped(request.reason, "unchanged_inputs", unchangedInputs(inputs));
       return undefined;
     }
+    const pending = this.#recorder.compare(inputs);
+    let open: OpenRun | undefined;
+    let summary: PlanSummary | undefined;
     // CTS's wording (tasks_manager.go), which operators alert on; our fields follow.
     this.#logger.info("executing task", { trigger: request.reason.kind, ...detail(request.reason) });
     let error: string | undefined;
@@ -294,6 +319,7 @@ export class TaskRuntime {
       await this.#ctx.limiter.run(async () => {
         // Waiting for a slot can outlast leadership or the process; a run that has not started yet is skipped.
         if ((this.#halted || this.#ctx.signal.aborted) && request.reason.kind !== "api") throw new HaltedError();
+        open = this.#recorder.begin(request.reason, pending);
         // Stored before anything is applied: a crash from here on leaves "started", never a success.
         await this.#runState.record(task, fingerprint, "started");
         await this.prepare();
@@ -302,6 +328,7 @@ export class TaskRuntime {
         const applied = await withRetries(() => driver.apply(NEVER_ABORTED), request.retries ? 2 : 0, this.#ctx.signal, (retry, cause) =>
           this.#logger.warn("apply failed, retrying", { retry, error: errorMessage(cause) }));
         url = applied ? applied.url : undefined;
+        summary = applied ? applied.summary : undefined;
       });
     } catch (cause) {
       if (cause instanceof HaltedError) return undefined;
@@ -312,14 +339,26 @@ export class TaskRuntime {
     await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed");
     if (error === undefined) this.#logger.info("task completed");
     const event = await this.#record(finishEvent(start, { error, ...(url ? { url } : {}) }));
+    await (open ?? this.#recorder.begin(request.reason, pending)).end({
+      outcome: error === undefined ? "applied" : "failed", eventId: event.id,
+      ...(error !== undefined ? { error } : {}), ...(summary ? { plan: summary } : {}),
+    });
     // A run on data received before Consul began refusing a query must not hide that refusal: the
     // task still cannot see changes, so its status stays failed until the query answers again.
     if (error === undefined && this.#queryRejected !== undefined) await this.recordQueryError(new Error(this.#queryRejected), request.reason);
     return event;
   }
 
+  /** A run that failed before the driver ran: its CTS event and its history record. */
+  async #recordFailed(trigger: TriggerReason, failed: TaskEvent, error: string): Promise<TaskEvent> {
+    const event = await this.#record(failed);
+    await this.#recorder.begin(trigger).end({ outcome: "failed", error, eventId: event.id });
+    return event;
+  }
+
   async #record(event: TaskEvent): Promise<TaskEvent> {
     this.#events = pushEvent(this.#events, event, this.#ctx.eventLimit);
+    this.#recorder.noteStatus(taskStatus(this.#events, this.#ctx.eventLimit), this.#config.enabled);
     for (const listener of this.#ctx.eventListeners) {
       // A listener (metrics) must never break a run.
       try {

@@ -66,8 +66,11 @@ describe("terraform-cloud driver", () => {
     // A change: only the services variable is written, one run, the state follows.
     await fresh.render(inputsOf("web-1", "web-2"), signal);
     const before = new Map(client.requestCounts);
-    await fresh.apply(signal);
+    const applied = await fresh.apply(signal);
     expect((await runsOf(server, ws.id)).length).toBe(3);
+    // Beyond CTS: the run's resource counts (from its plan, read with the run) for the run history.
+    expect(applied).toEqual({ url: expect.any(String), summary: { add: expect.any(Number), change: expect.any(Number), destroy: expect.any(Number) } });
+    expect(applied!.summary!.add + applied!.summary!.change + applied!.summary!.destroy).toBeGreaterThan(0);
     expect(await stateIds(server, ws.id)).toEqual(["web-1", "web-2"]);
     const vars = (await tfcApi(server, "GET", `/workspaces/${ws.id}/vars`)).body.data;
     expect(vars.map((v: any) => v.attributes.key).sort()).toEqual(["label", "services"]);

@@ -65,13 +65,14 @@ describe("terraform driver", () => {
     const planned = await driver.plan(signal);
     expect(planned.changesPresent).toBe(true);
     expect(planned.plan).toContain("terraform_data.write");
-    await driver.apply(signal);
+    // Beyond CTS: the apply reports terraform's resource counts, kept in the run history.
+    expect(await driver.apply(signal)).toEqual({ summary: { add: 1, change: 0, destroy: 0 } });
     expect(readFileSync(join(dir, "ids.txt"), "utf8")).toBe("api.n2.dc1,web.n1.dc1");
     expect(readFileSync(join(dir, "env.txt"), "utf8")).toBe("from-task-env");
     expect((await driver.plan(signal)).changesPresent).toBe(false);
 
     await driver.render(inputsFor([instance("web", "n1")]), signal);
-    await driver.apply(signal);
+    expect(await driver.apply(signal)).toEqual({ summary: { add: 1, change: 0, destroy: 1 } });
     expect(readFileSync(join(dir, "ids.txt"), "utf8")).toBe("web.n1.dc1");
     // Workspace = task name (local backend keeps non-default workspaces under terraform.tfstate.d/).
     expect(readFileSync(join(dir, "work", ".terraform", "environment"), "utf8")).toBe("echo-task");

@@ -37,6 +37,7 @@ describe("ConsulTaskStore specifics", () => {
     expect(layout.leaderKey).toBe("consul-terraform-sync/cluster-a/leader");
     expect(layout.taskKey("web")).toBe("consul-terraform-sync/cluster-a/tasks/web");
     expect(layout.eventsKey("web")).toBe("consul-terraform-sync/cluster-a/events/web");
+    expect(layout.runKey("web", "1796290833123-3f9a1c2e")).toBe("consul-terraform-sync/cluster-a/runs/web/1796290833123-3f9a1c2e");
     expect(kvLayoutOf(haConfig("c", { parentPath: "/custom/path/" })).leaderKey).toBe("custom/path/c/leader");
     expect(kvLayoutOf(haConfig("c", { parentPath: "" })).taskKey("t")).toBe("c/tasks/t");
   });

@@ -64,7 +64,10 @@ describe("metrics plugin", () => {
     // web_task's services condition holds one blocking query with one subscriber at least.
     expect(sampleValue(metrics, "cts_watches_open")).toBeGreaterThanOrEqual(1);
     expect(sampleValue(metrics, "cts_watch_subscribers")).toBeGreaterThanOrEqual(1);
-    for (const name of new Set(metrics.samples.map((sample) => sample.name))) {
+    for (const sampleName of new Set(metrics.samples.map((sample) => sample.name))) {
+      // A histogram's samples carry suffixes; its TYPE and HELP name the family.
+      const family = sampleName.replace(/_(bucket|sum|count)$/, "");
+      const name = metrics.types.get(family) === "histogram" ? family : sampleName;
       expect(metrics.types.get(name), `TYPE of ${name}`).toBeDefined();
       expect(metrics.helps.get(name), `HELP of ${name}`).toBeDefined();
     }
@@ -112,6 +115,40 @@ describe("metrics plugin", () => {
     expect(sampleValue(metrics, "cts_task_runs_total", { task: "doomed", result: "error" })).toBe(1);
     expect(sampleValue(metrics, "cts_task_runs_total", { task: "doomed", result: "success" })).toBeUndefined();
     expect(sampleValue(metrics, "cts_tasks", { status: "errored" })).toBe(1);
+  });
+
+  // Beyond CTS (issue 14): run durations as a histogram, skipped triggers by reason.
+  it("histograms run durations per task and result, and counts skipped triggers by reason", async () => {
+    await daemon.tasks.create(scheduledTask("timed"));
+    for (let n = 0; n < 2; n++) await daemon.tasks.runNow("timed", { kind: "api" });
+    let metrics = await scrape();
+    expect(metrics.types.get("cts_task_run_duration_seconds")).toBe("histogram");
+    const bucket = (le: string) => sampleValue(metrics, "cts_task_run_duration_seconds_bucket", { task: "timed", result: "success", le });
+    expect(sampleValue(metrics, "cts_task_run_duration_seconds_count", { task: "timed", result: "success" })).toBe(2);
+    expect(bucket("+Inf")).toBe(2);
+    // Every apply lasts APPLY_MS (0.4 s): none fits the 0.25 s bucket.
+    expect(bucket("0.1")).toBe(0);
+    expect(bucket("0.25")).toBe(0);
+    const les = ["0.1", "0.25", "0.5", "1", "2.5", "5", "10", "30", "60", "120", "300", "+Inf"];
+    const counts = les.map((le) => bucket(le)!);
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    expect(sampleValue(metrics, "cts_task_run_duration_seconds_sum", { task: "timed", result: "success" })).toBeGreaterThanOrEqual(2 * APPLY_MS / 1000);
+
+    // The KV key written again with its value and new flags: Consul reports new data (a new index;
+    // a write that changes nothing at all gets none), the rendered inputs are the same.
+    const put = (value: string, flags = 0) => fetch(`${consul.url}/v1/kv/metrics/flag?flags=${flags}`, { method: "PUT", body: value });
+    await put("on");
+    await daemon.tasks.create(testTask("kv_task", {
+      condition: { type: "consul-kv", path: "metrics/flag", recurse: false, datacenter: "", namespace: "", use_as_module_input: true },
+      driver: "recording",
+    }));
+    await put("on", 7);
+    await eventually(async () => {
+      metrics = await scrape();
+      return sampleValue(metrics, "cts_task_skipped_triggers_total", { task: "kv_task", reason: "unchanged_inputs" }) === 1;
+    }, "a skipped trigger of kv_task in /metrics", 20_000, 20);
+    expect(metrics.types.get("cts_task_skipped_triggers_total")).toBe("counter");
+    expect(sampleValue(metrics, "cts_task_run_duration_seconds_count", { task: "kv_task", result: "success" })).toBeUndefined();
   });
 
   it("counts tasks by status and enabled state, a disabled task included", async () => {

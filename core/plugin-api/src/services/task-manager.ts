@@ -6,6 +6,7 @@ import type { TaskConfig } from "../config.ts";
 import type { TriggerReason } from "../conditions.ts";
 import type { InspectPlan } from "../driver.ts";
 import type { TaskEvent } from "./task-store.ts";
+import type { RunPage, RunQuery, RunRecord } from "./run-history.ts";
 
 export type TaskStatus = "successful" | "errored" | "critical" | "unknown";
 
@@ -39,4 +40,11 @@ export interface TaskManager {
   idle(): Promise<void>;
   /** Optional: calls `listener` with every event as it is recorded (run counters). Returns unsubscribe. */
   onEvent?(listener: (event: TaskEvent) => void): () => void;
+  /**
+   * Refinement (optional): a page of the task's run history, newest first. Throws CtsError
+   * `CTS_ERR_NOT_FOUND` for an unknown task.
+   */
+  listRuns?(name: string, query: RunQuery): Promise<RunPage>;
+  /** One run record; undefined when the task has no record with that id. Throws like `listRuns`. */
+  getRun?(name: string, id: string): Promise<RunRecord | undefined>;
 }

@@ -4,6 +4,7 @@
  */
 import type { TaskConfig } from "../config.ts";
 import type { TriggerReason } from "../conditions.ts";
+import type { RunPage, RunQuery, RunRecord, RunRetention } from "./run-history.ts";
 
 /** One run of a task, as CTS's `/v1/status/tasks?include=events` shows it (plus `trigger`). */
 export interface TaskEvent {
@@ -55,4 +56,13 @@ export interface TaskStore {
   addEvent(event: TaskEvent, limit: number): Promise<void>;
   /** Drops everything (`-reset-storage`). */
   reset(): Promise<void>;
+  /**
+   * Refinement (optional; a store without these keeps no run history): stores a run record
+   * (replacing one with the same id), then drops that task's records beyond `retention`.
+   * `deleteTask` and `reset` drop run records too.
+   */
+  putRun?(record: RunRecord, retention: RunRetention): Promise<void>;
+  /** A page of a task's records, newest first. */
+  listRuns?(task: string, query: RunQuery): Promise<RunPage>;
+  getRun?(task: string, id: string): Promise<RunRecord | undefined>;
 }

@@ -1,0 +1,14 @@
+/**
+ * @module The resource counts of an apply, read from terraform's closing line
+ * ("Apply complete! Resources: 1 added, 0 changed, 2 destroyed."), for the run history. Also
+ * OpenTofu's, which prints the same line. Undefined when the line is missing (never a guess).
+ */
+import type { PlanSummary } from "../../../core/plugin-api/mod.ts";
+
+const APPLY_COMPLETE = /Apply complete! Resources: (\d+) added, (\d+) changed, (\d+) destroyed\./;
+
+export function applySummary(stdout: string): PlanSummary | undefined {
+  const match = APPLY_COMPLETE.exec(stdout);
+  if (!match) return undefined;
+  return { add: Number(match[1]), change: Number(match[2]), destroy: Number(match[3]) };
+}

@@ -1,0 +1,82 @@
+/**
+ * @module JSON Schemas of the run history answers (`RunRecord` in the plugin contract), for the
+ * served OpenAPI document and the tests that check answers against it.
+ */
+import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
+
+const names: JsonSchema = { type: "array", items: { type: "string" } };
+const keyed: JsonSchema = {
+  type: "object",
+  required: ["added", "removed", "changed"],
+  properties: { added: names, removed: names, changed: names },
+};
+
+export const inputChangeSchema: JsonSchema = {
+  type: "object",
+  description: "What changed in the task's inputs since its previous run: ids, keys and field names only, never values.",
+  properties: {
+    first: { type: "boolean", description: "The task's first recorded run: everything counts as added." },
+    omitted: { type: "integer", description: "Entries left out because a list passed 100 entries." },
+    services: {
+      type: "object",
+      required: ["added", "removed", "changed"],
+      properties: {
+        added: names,
+        removed: names,
+        changed: {
+          type: "array",
+          items: { type: "object", required: ["id", "fields"], properties: { id: { type: "string" }, fields: names } },
+        },
+      },
+    },
+    consul_kv: { ...keyed, description: "KV key paths." },
+    catalog_services: { ...keyed, description: "Service names; changed means the tags changed." },
+  },
+};
+
+export const runRecordSchema: JsonSchema = {
+  type: "object",
+  required: ["id", "task", "trigger", "change", "outcome", "started_at", "instance_id"],
+  properties: {
+    id: { type: "string", description: "Sorts by start time: 13 digits of Unix milliseconds, '-', a random suffix." },
+    task: { type: "string" },
+    trigger: {
+      type: "object",
+      required: ["kind"],
+      properties: {
+        kind: { type: "string", enum: ["dependency", "schedule", "api", "startup", "leader", "retry"] },
+        detail: { type: "string", description: "E.g. the Consul query that changed, or the cron expression." },
+      },
+    },
+    change: { $ref: "#/components/schemas/InputChange" },
+    outcome: { type: "string", enum: ["running", "applied", "failed", "skipped"] },
+    skip_reason: { type: "string", enum: ["unchanged_inputs", "input_missing", "disabled"] },
+    plan: {
+      type: "object",
+      required: ["add", "change", "destroy"],
+      properties: { add: { type: "integer" }, change: { type: "integer" }, destroy: { type: "integer" } },
+    },
+    error: { type: "string" },
+    started_at: { type: "string", format: "date-time" },
+    ended_at: { type: "string", format: "date-time" },
+    duration_ms: { type: "integer" },
+    instance_id: { type: "string" },
+    event_id: { type: "string", description: "The CTS task event of this run (/v1/status/tasks?include=events)." },
+  },
+};
+
+export const runsResponseSchema: JsonSchema = {
+  type: "object",
+  required: ["request_id", "runs"],
+  properties: {
+    request_id: { type: "string" },
+    runs: { type: "array", items: { $ref: "#/components/schemas/RunRecord" } },
+    next: { type: "string", description: "Pass as ?before= for the next (older) page; absent on the last page." },
+  },
+};
+
+export const runResponseSchema: JsonSchema = {
+  type: "object",
+  required: ["request_id", "run"],
+  properties: { request_id: { type: "string" }, run: { $ref: "#/components/schemas/RunRecord" } },
+};

@@ -1,0 +1,51 @@
+/**
+ * @module The run history's retention, set in the engine's plugin options:
+ * `plugin "task-engine" { source = "builtin:task-engine" options = { run_history = { max_runs_per_task = 100, max_age = "168h" } } }`.
+ * Both limits apply: a record goes when it is not among the newest `max_runs_per_task` of its task
+ * or when it started more than `max_age` ago.
+ */
+import { CtsError, parseGoDuration, type JsonSchema, type RunRetention } from "../../../core/plugin-api/mod.ts";
+
+export interface RunHistoryOptions {
+  /** @default 100 */
+  readonly max_runs_per_task?: number;
+  /** Go duration. @default "168h" (a week) */
+  readonly max_age?: string;
+}
+
+export const DEFAULT_MAX_RUNS_PER_TASK = 100;
+export const DEFAULT_MAX_AGE = "168h";
+/** A higher cap would make the history API read (and Consul hold) too many records per task. */
+export const MAX_RUNS_PER_TASK_LIMIT = 1000;
+
+export const runHistorySchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  description: "How much run history is kept per task (GET /v1/tasks/{name}/runs).",
+  properties: {
+    max_runs_per_task: {
+      type: "integer", minimum: 1, maximum: MAX_RUNS_PER_TASK_LIMIT, default: DEFAULT_MAX_RUNS_PER_TASK,
+      description: "Newest run records kept per task.",
+    },
+    max_age: {
+      type: "string", format: "go-duration", default: DEFAULT_MAX_AGE,
+      description: "Run records older than this are dropped (Go duration, e.g. \"168h\").",
+    },
+  },
+};
+
+/** The retention the stores apply; the schema checked the shape, this checks the meaning. */
+export function runRetentionOf(options: RunHistoryOptions | undefined): RunRetention {
+  const max = options?.max_runs_per_task ?? DEFAULT_MAX_RUNS_PER_TASK;
+  if (!Number.isInteger(max) || max < 1 || max > MAX_RUNS_PER_TASK_LIMIT) {
+    throw new CtsError("CTS_ERR_CONFIG_INVALID",
+      `Cannot use run_history.max_runs_per_task ${max}: expected a whole number from 1 to ${MAX_RUNS_PER_TASK_LIMIT}`);
+  }
+  const age = options?.max_age ?? DEFAULT_MAX_AGE;
+  const ms = parseGoDuration(age);
+  if (ms === undefined || ms <= 0) {
+    throw new CtsError("CTS_ERR_CONFIG_INVALID",
+      `Cannot use run_history.max_age "${age}": expected a positive duration such as "168h" or "30m"`);
+  }
+  return { maxRunsPerTask: max, maxAgeMs: ms };
+}
