@@ -1,8 +1,9 @@
 /**
  * The status page in a real browser: Debian's Chromium (scripts/setup-chromium.sh), driven by
  * puppeteer-core (which never downloads one), against a daemon over real HTTP: the embedded Consul
- * server, the real engine and the recording driver. Services tasks run when Consul's data
- * changes; "broken_task" always fails. Screenshots go to .test-artifacts/status-page/.
+ * server, the real engine (its run records and events) and the recording driver. Services tasks
+ * run when Consul's data changes; "broken_task" always fails. Screenshots go to
+ * .test-artifacts/status-page/.
  * Beyond CTS (CTS has no status page).
  */
 import { mkdirSync, readFileSync } from "node:fs";
@@ -10,7 +11,7 @@ import { join } from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  daemonEventsToken, definePlugin, httpRouterToken, type RunPage, type RunRecord, type TaskConfig,
+  definePlugin, httpRouterToken, type RunPage, type RunRecord, type TaskConfig,
 } from "../../../core/plugin-api/mod.ts";
 import { eventually } from "../../../core/plugin-testkit/src/eventually.ts";
 import { testConsulConfig, testTask } from "../../../core/plugin-testkit/src/test-config.ts";
@@ -61,13 +62,6 @@ describe("status page in Chromium", () => {
       ],
     });
     daemon = await startApiKernel({ config, extraPlugins: ["status-page"], recording: { fail_tasks: ["broken_task"] } });
-    // Until the engine publishes its own task events on the bus (issue 14, run history), forward
-    // the CTS task events it records, as the engine's "task.status" events will be.
-    const bus = daemon.kernel.resolve(daemonEventsToken);
-    daemon.tasks.onEvent?.((event) => {
-      const state = daemon.tasks.get(event.task_name);
-      if (state) bus.publish({ type: "task.status", task: event.task_name, status: state.status, enabled: state.config.enabled });
-    });
     await eventually(() => daemon.tasks.get("broken_task")?.events.length === 1, "the startup runs", 20_000);
 
     browser = await puppeteer.launch({
@@ -130,6 +124,13 @@ describe("status page in Chromium", () => {
     await eventually(async () => (await runsOf()) === 1, "web_task's startup run in the page", 10_000);
     await registerInstance(consul.url, "web", "web-2");
     await eventually(async () => (await runsOf()) === 2, "the new run in the page", 20_000);
+    // The engine's run record says what changed in the inputs.
+    const newest = await page.evaluate(() =>
+      ([...document.querySelectorAll("article.card")].find((node) => node.querySelector("h3")?.textContent === "web_task")!
+        .querySelector("ol.runs > li") as HTMLElement).innerText
+    );
+    expect(newest).toMatch(/applied[\s\S]*dependency/);
+    expect(newest).toMatch(/service instance added: web-2/);
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
     const open = await page.evaluate(() =>
       [...document.querySelectorAll("article.card")].find((node) => node.querySelector("h3")?.textContent === "web_task")!.querySelector("details")!.open
@@ -240,8 +241,8 @@ describe("status page in Chromium", () => {
 });
 
 /**
- * The page with the run history API (`GET /v1/tasks/:name/runs`, issue 14): until the engine
- * keeps run records, a stand-in plugin answers that route with a RunPage of the contract's shape.
+ * Every field of a run record as the page renders it: a stand-in plugin answers
+ * `GET /v1/tasks/nightly/runs` (ahead of the engine's route) with fixed records of the contract's shape.
  */
 describe("status page in Chromium, with run records", () => {
   let daemon: ApiKernel;
