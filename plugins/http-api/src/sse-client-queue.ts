@@ -67,7 +67,10 @@ export class SseClientQueue {
   push(frame: string | Uint8Array): boolean {
     if (this.#ended) return false;
     const bytes = typeof frame === "string" ? encoder.encode(frame) : frame;
-    if (this.#frames.length + 1 > this.#limits.maxFrames || this.#bytes + bytes.byteLength > this.#limits.maxBytes) {
+    // A frame larger than the bound on its own (a run record listing thousands of instances) is
+    // still sent to a client that has nothing waiting: the bound is on a backlog, not on one event.
+    const backlog = this.#frames.length > 0;
+    if (backlog && (this.#frames.length + 1 > this.#limits.maxFrames || this.#bytes + bytes.byteLength > this.#limits.maxBytes)) {
       // The stream ends at a frame boundary once the socket takes what it already holds; a close
       // rather than an error, which the servers would log as a failed response.
       this.#finish("overflow");

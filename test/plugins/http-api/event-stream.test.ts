@@ -225,4 +225,27 @@ describe("the event stream hub", () => {
     const late = await app.request("/v1/events");
     expect(await late.text()).toBe("");
   });
+
+  it("delivers one event larger than the byte bound to a client that keeps up", async () => {
+    const bus = new DaemonEventBus();
+    const logger = { warn: () => {}, debug: () => {} } as unknown as import("../../../core/plugin-api/mod.ts").Logger;
+    const hub = new EventStreamHub(bus, logger, { limits: { maxFrames: 10, maxBytes: 1024 } });
+    const app = new Hono();
+    mountEventRoutes(app, hub);
+    const reader = (await app.request("/v1/events")).body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    const readUntil = async (marker: string) => {
+      while (!text.includes(marker)) {
+        const { done, value } = await reader.read();
+        if (done) throw new Error(`the stream ended before "${marker}"`);
+        text += decoder.decode(value);
+      }
+    };
+    await readUntil("event: ready");
+    bus.publish(bigEvent(1, 4096));
+    await readUntil("event: run.ended");
+    expect(hub.clientCount).toBe(1);
+    hub.close();
+  });
 });
