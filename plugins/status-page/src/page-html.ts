@@ -13,6 +13,8 @@ export const PAGE_HTML = `<!doctype html>
 <title>cts-runtime status</title>
 <link rel="icon" href="icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="app.css">
+<script src="dom.js" defer></script>
+<script src="runs.js" defer></script>
 <script src="app.js" defer></script>
 </head>
 <body>

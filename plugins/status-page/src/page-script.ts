@@ -1,62 +1,18 @@
 /**
- * @module The status page's script (plain ES5-style JavaScript, no build step, no dependencies):
- * loads `/ui/overview.json`, each task's runs (`/v1/tasks/:name/runs`, or CTS's task events
- * when the daemon has no run history), `/v1/status/cluster`, and follows `GET /v1/events` with an
- * EventSource: every event reloads what it touched and is announced in the polite live region.
- * Built with DOM calls and textContent only, so no daemon data is ever parsed as HTML.
+ * @module The status page's script (`/ui/app.js`; plain JavaScript, no build step, no
+ * dependencies): loads `/ui/overview.json`, each task's runs (`/v1/tasks/:name/runs`, or CTS's
+ * task events when the daemon has no run history), `/v1/status/cluster`, and follows
+ * `GET /v1/events` with an EventSource: every event reloads what it touched and is announced in
+ * the polite live region. Task cards are kept across updates, so open details and focus survive.
  */
 
 export const PAGE_SCRIPT = `"use strict";
 (function () {
   var RUNS_SHOWN = 5;
   var state = { overview: null, runsApi: true, runs: {}, cards: {}, pending: null, dirty: {}, all: true, source: null };
-
-  function $(id) { return document.getElementById(id); }
-  function el(tag, attrs, children) {
-    var node = document.createElement(tag);
-    if (attrs) {
-      for (var key in attrs) {
-        if (!Object.prototype.hasOwnProperty.call(attrs, key) || attrs[key] === undefined || attrs[key] === null) continue;
-        if (key === "text") node.textContent = attrs[key];
-        else if (key === "className") node.className = attrs[key];
-        else node.setAttribute(key, attrs[key]);
-      }
-    }
-    (children || []).forEach(function (child) {
-      if (child === null || child === undefined || child === false) return;
-      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
-    });
-    return node;
-  }
-  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
-  function announce(text) {
-    var region = $("announcer");
-    region.textContent = "";
-    // A fresh text node after a tick makes screen readers announce repeated messages too.
-    setTimeout(function () { region.textContent = text; }, 50);
-  }
-  function timeEl(iso) {
-    if (!iso) return document.createTextNode("—");
-    var date = new Date(iso);
-    return el("time", { datetime: iso, text: isNaN(date.getTime()) ? iso : date.toLocaleString() });
-  }
-  function duration(ms) {
-    if (typeof ms !== "number") return "";
-    return ms < 1000 ? ms + " ms" : (ms / 1000).toFixed(1) + " s";
-  }
-  function badge(text, kind) { return el("span", { className: "badge " + (kind || ""), text: text }); }
-  function statusKind(status) {
-    return status === "successful" ? "ok" : status === "errored" || status === "critical" ? "bad" : "warn";
-  }
-  function getJson(path) {
-    return fetch(path, { headers: { accept: "application/json" }, cache: "no-store" }).then(function (response) {
-      return response.text().then(function (text) {
-        var body = null;
-        try { body = text ? JSON.parse(text) : null; } catch (e) { body = null; }
-        return { status: response.status, body: body };
-      });
-    });
-  }
+  var ui = window.ctsUi;
+  var $ = ui.$, el = ui.el, clear = ui.clear, announce = ui.announce, timeEl = ui.timeEl, badge = ui.badge;
+  var statusKind = ui.statusKind, getJson = ui.getJson, runItem = ui.runItem, eventItem = ui.eventItem;
 
   // ---- runs of one task: the run history API when the daemon has it, else CTS's task events ----
   function loadRuns(name) {
@@ -70,48 +26,12 @@ export const PAGE_SCRIPT = `"use strict";
     if (!state.runsApi) return viaEvents();
     return getJson("/v1/tasks/" + encoded + "/runs?limit=" + RUNS_SHOWN).then(function (answer) {
       if (answer.status === 200 && answer.body && Array.isArray(answer.body.runs)) return { kind: "runs", items: answer.body.runs };
-      if (answer.status === 404 || answer.status === 405) state.runsApi = false;
+      // No such route (an older daemon): CTS's events from now on. A 404 for a task deleted
+      // meanwhile names the task, and keeps the route in use.
+      var message = answer.body && answer.body.error ? String(answer.body.error.message) : "";
+      if (answer.status === 400 || answer.status === 405 || (answer.status === 404 && /^no (endpoint|handler)/.test(message))) state.runsApi = false;
       return viaEvents();
     });
-  }
-
-  function changeLines(change) {
-    var lines = [];
-    if (!change) return lines;
-    if (change.first) lines.push("first run: every input is new");
-    function keyed(label, part, fmt) {
-      if (!part) return;
-      (part.added || []).forEach(function (x) { lines.push(label + " added: " + x); });
-      (part.removed || []).forEach(function (x) { lines.push(label + " removed: " + x); });
-      (part.changed || []).forEach(function (x) { lines.push(label + " changed: " + fmt(x)); });
-    }
-    keyed("service instance", change.services, function (x) { return x.id + (x.fields && x.fields.length ? " (" + x.fields.join(", ") + ")" : ""); });
-    keyed("KV key", change.consul_kv, String);
-    keyed("catalog service", change.catalog_services, function (x) { return x + " (tags)"; });
-    return lines;
-  }
-
-  function runItem(run) {
-    var kind = run.outcome === "applied" ? "ok" : run.outcome === "failed" ? "bad" : run.outcome === "running" ? "info" : "warn";
-    var trigger = run.trigger ? run.trigger.kind + (run.trigger.detail ? ": " + run.trigger.detail : "") : "";
-    var lines = changeLines(run.change);
-    var plan = run.plan ? "plan: +" + run.plan.add + " ~" + run.plan.change + " -" + run.plan.destroy : "";
-    return el("li", null, [
-      el("div", null, [badge(run.outcome, kind), " ", timeEl(run.started_at), run.duration_ms !== undefined ? " · " + duration(run.duration_ms) : "", trigger ? " · " + trigger : ""]),
-      plan ? el("div", { className: "muted", text: plan }) : null,
-      lines.length ? el("ul", { className: "changes", "aria-label": "Input changes" }, lines.map(function (line) { return el("li", { text: line }); }))
-        : el("div", { className: "muted", text: "no input change recorded" }),
-      run.error ? el("p", { className: "error", text: run.error }) : null,
-    ]);
-  }
-
-  function eventItem(event) {
-    var trigger = event.trigger ? event.trigger.kind + (event.trigger.detail ? ": " + event.trigger.detail : "") : "";
-    var result = event.skipped ? badge("skipped", "warn") : event.success ? badge("succeeded", "ok") : badge("failed", "bad");
-    return el("li", null, [
-      el("div", null, [result, " ", timeEl(event.start_time), trigger ? " · " + trigger : ""]),
-      event.error && event.error.message ? el("p", { className: "error", text: event.error.message }) : null,
-    ]);
   }
 
   // ---- one card per task, kept across updates so open details and focus survive ----

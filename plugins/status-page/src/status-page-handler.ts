@@ -3,7 +3,9 @@
  * the daemon: no build step, nothing from a CDN) and the overview JSON. Every answer carries a
  * strict Content-Security-Policy, so the page can reach nothing but the daemon's own origin.
  */
+import { PAGE_DOM_SCRIPT } from "./page-dom-script.ts";
 import { PAGE_HTML } from "./page-html.ts";
+import { PAGE_RUNS_SCRIPT } from "./page-runs-script.ts";
 import { PAGE_SCRIPT } from "./page-script.ts";
 import { PAGE_STYLE } from "./page-style.ts";
 
@@ -20,6 +22,8 @@ const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><c
 
 const ASSETS: Readonly<Record<string, { readonly type: string; readonly body: string }>> = {
   "/ui/": { type: "text/html; charset=utf-8", body: PAGE_HTML },
+  "/ui/dom.js": { type: "text/javascript; charset=utf-8", body: PAGE_DOM_SCRIPT },
+  "/ui/runs.js": { type: "text/javascript; charset=utf-8", body: PAGE_RUNS_SCRIPT },
   "/ui/app.js": { type: "text/javascript; charset=utf-8", body: PAGE_SCRIPT },
   "/ui/app.css": { type: "text/css; charset=utf-8", body: PAGE_STYLE },
   "/ui/icon.svg": { type: "image/svg+xml", body: ICON_SVG },

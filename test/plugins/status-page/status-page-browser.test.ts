@@ -270,6 +270,7 @@ describe("status page in Chromium, with run records", () => {
     init({ router }) {
       router.intercept((request) => {
         const url = new URL(request.url);
+        if (url.pathname === "/v1/tasks/fallback/runs") return Response.json({ error: { message: "store unreachable" } }, { status: 500 });
         if (url.pathname !== "/v1/tasks/nightly/runs") return undefined;
         const page: RunPage = { runs: runs.slice(0, Number(url.searchParams.get("limit") ?? 20)) };
         return Response.json(page);
@@ -279,9 +280,13 @@ describe("status page in Chromium, with run records", () => {
 
   beforeAll(async () => {
     const config = apiConfig({
-      tasks: [testTask("nightly", { driver: "recording", condition: { type: "schedule", cron: "0 3 * * *" } })],
+      tasks: [
+        testTask("nightly", { driver: "recording", condition: { type: "schedule", cron: "0 3 * * *" } }),
+        testTask("fallback", { driver: "recording", condition: { type: "schedule", cron: "0 3 * * *" } }),
+      ],
     });
     daemon = await startApiKernel({ config, extraPlugins: ["status-page"], plugins: [runHistoryStandIn] });
+    await daemon.tasks.runNow("fallback", { kind: "api" });
     browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
   }, 60_000);
   afterAll(async () => {
@@ -293,9 +298,13 @@ describe("status page in Chromium, with run records", () => {
     const page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 900 });
     await page.goto(`${daemon.url}/ui/`, { waitUntil: "domcontentloaded" });
-    await page.waitForFunction(() => document.querySelectorAll("ol.runs > li").length === 2, { timeout: 15_000 });
+    const runsOf = (task: string) => page.evaluate((name) =>
+      [...[...document.querySelectorAll("article.card")].find((node) => node.querySelector("h3")?.textContent === name)!
+        .querySelectorAll("ol.runs > li")].map((node) => (node as HTMLElement).innerText), task);
+    await page.waitForFunction(() => document.querySelectorAll("article.card").length === 2, { timeout: 15_000 });
     await page.evaluate(() => document.querySelectorAll("details").forEach((node) => ((node as HTMLDetailsElement).open = true)));
-    const items = await page.$$eval("ol.runs > li", (nodes) => nodes.map((node) => (node as HTMLElement).innerText));
+    await eventually(async () => (await runsOf("nightly")).length === 2, "nightly's two records", 15_000);
+    const items = await runsOf("nightly");
     expect(items[0]).toMatch(/failed[\s\S]*dependency: \/v1\/health\/service\/web/);
     expect(items[0]).toMatch(/service instance removed: web-3/);
     expect(items[0]).toMatch(/Error: provider refused the change/);
@@ -304,6 +313,10 @@ describe("status page in Chromium, with run records", () => {
     expect(items[1]).toMatch(/service instance added: web-2/);
     expect(items[1]).toMatch(/service instance changed: web-1 \(address, port\)/);
     expect(items[1]).toMatch(/KV key changed: app\/config/);
+    // When the run history cannot be read, the task's CTS events stand in.
+    const fallback = await runsOf("fallback");
+    expect(fallback.length).toBeGreaterThanOrEqual(1);
+    expect(fallback[0]).toMatch(/succeeded[\s\S]*api/);
     await page.screenshot({ path: join(ARTIFACTS, "run-records.png"), fullPage: true });
   });
 });

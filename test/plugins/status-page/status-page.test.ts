@@ -45,7 +45,7 @@ describe("status page", () => {
     const redirect = await fetch(`${daemon.url}/ui`, { redirect: "manual" });
     expect(redirect.status).toBe(308);
     expect(redirect.headers.get("location")).toBe("/ui/");
-    for (const [path, type] of [["/ui/", "text/html"], ["/ui/app.js", "text/javascript"], ["/ui/app.css", "text/css"], ["/ui/icon.svg", "image/svg+xml"]]) {
+    for (const [path, type] of [["/ui/", "text/html"], ["/ui/dom.js", "text/javascript"], ["/ui/runs.js", "text/javascript"], ["/ui/app.js", "text/javascript"], ["/ui/app.css", "text/css"], ["/ui/icon.svg", "image/svg+xml"]]) {
       const response = await fetch(`${daemon.url}${path}`);
       expect(response.status, path).toBe(200);
       expect(response.headers.get("content-type"), path).toContain(type);
