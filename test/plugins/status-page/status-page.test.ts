@@ -134,8 +134,10 @@ describe("status page on an HA cluster", () => {
     const overviews = await eventually(async () => {
       const answers = await Promise.all(kernels.map(async (kernel) => (await fetch(`${kernel.httpUrl}/ui/overview.json`)).json() as Promise<Overview>));
       const leader = answers.find((answer) => answer.is_leader);
-      return leader && answers.every((answer) => answer.leader?.id === leader.instance_id) ? answers : undefined;
-    }, "one leader that both instances know", 20_000, 50);
+      // The new leader loads its tasks just after taking the lock: wait for them too.
+      const settled = leader && leader.tasks?.length === 1 && answers.every((answer) => answer.leader?.id === leader.instance_id);
+      return settled ? answers : undefined;
+    }, "one leader with its task, that both instances know", 20_000, 50);
     const leader = overviews.find((answer) => answer.is_leader)!;
     const follower = overviews.find((answer) => !answer.is_leader)!;
     expect(leader.tasks).toHaveLength(1);
