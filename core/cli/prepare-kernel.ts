@@ -8,14 +8,10 @@ import type { ConfigPath } from "./config-paths.ts";
 import { kernelErrorIssues } from "./kernel-error-issues.ts";
 import { formatIssue, isConfigError, type ConfigIssue } from "../config/config-error.ts";
 import { loadConfig, type LoadedConfig } from "../config/load-config.ts";
-import { validateAgainstFactories } from "../config/check-registered-names.ts";
 import type { BuiltinPlugin } from "../kernel/builtin-plugins.ts";
 import { createKernel, type Kernel, type KernelOptions } from "../kernel/kernel.ts";
 import type { LogSink } from "../logging/log-sink.ts";
-import {
-  conditionRegistryToken, driverRegistryToken, errorMessage, moduleInputRegistryToken, type CtsConfig, type Named,
-  type PluginDefinition, type Registry, type RunOptions, type Shutdown,
-} from "../plugin-api/mod.ts";
+import { errorMessage, type CtsConfig, type PluginDefinition, type RunOptions, type Shutdown } from "../plugin-api/mod.ts";
 
 export interface PrepareOptions {
   readonly configPaths: readonly ConfigPath[];
@@ -70,11 +66,7 @@ export async function prepareKernel(options: PrepareOptions): Promise<PreparedKe
       ...(options.builtins ? { builtins: options.builtins } : {}),
     });
     await kernel.init();
-    issues = validateAgainstFactories(loaded, {
-      drivers: factories(kernel.resolve(driverRegistryToken)),
-      conditions: factories(kernel.resolve(conditionRegistryToken)),
-      moduleInputs: factories(kernel.resolve(moduleInputRegistryToken)),
-    });
+    issues = kernel.blockIssues(loaded.config, loaded.fileOf);
   } catch (error) {
     issues = kernelErrorIssues(error, loaded);
   }
@@ -83,10 +75,6 @@ export async function prepareKernel(options: PrepareOptions): Promise<PreparedKe
     return printIssues(io, issues);
   }
   return { loaded, kernel: kernel!, logSink };
-}
-
-function factories<T extends Named>(registry: Registry<T>): T[] {
-  return registry.names().map((name) => registry.get(name)!);
 }
 
 function printIssues(io: CliIo, issues: readonly ConfigIssue[]): number {

@@ -50,7 +50,7 @@ export function buildConfig(raw: Json, ctx: BuildConfigContext): CtsConfig {
     tls,
     consul: consul(obj(raw.consul), ctx.env, port, tls.enabled),
     vault: vault(obj(raw.vault), ctx.env, ctx.homeVaultToken),
-    driver: { name: driverName, options: driverName === "terraform-cloud" ? tfcDriverOptions(driverOptions as Json, ctx.env) : driverOptions as Json },
+    driver: { name: driverName, options: driverOptions as Json },
     terraform_providers: list(raw.terraform_provider).map((entry) => provider(entry, ctx.env)),
     tasks: ctx.buildTasks({ working_dir: workingDir, buffer_period: bufferPeriod, driver: driverName }),
     plugins: list(raw.plugin).map(([name, body], index): PluginReferenceConfig => ({
@@ -118,11 +118,6 @@ function clientTls(raw: Json, env: Env, prefix: "CONSUL" | "VAULT", enabledDefau
     key: fromFile("key") ?? env[`${prefix}_CLIENT_KEY`] ?? "",
     server_name: fromFile("server_name") ?? env[`${prefix}_TLS_SERVER_NAME`] ?? "",
   };
-}
-
-/** `{{ env }}` in the HCP Terraform token is resolved at load, as in provider blocks; `{{ with secret }}` by the driver. */
-function tfcDriverOptions(options: Json, env: Env): Json {
-  return typeof options.token === "string" ? { ...options, token: resolveEnvTemplates(options.token, env) } : options;
 }
 
 function vault(raw: Json, env: Env, homeVaultToken: string | undefined): VaultConfig {

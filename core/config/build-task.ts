@@ -100,7 +100,8 @@ export function buildTask(raw: Json, ctx: BuildTaskContext): TaskConfig {
 /** The non-empty fields of `terraform_cloud_workspace`, with the deprecated task `terraform_version` folded in. */
 function terraformCloudWorkspace(raw: Json, warn: (field: string, message: string) => void): Pick<TaskConfig, "terraform_cloud_workspace"> {
   const block = (raw.terraform_cloud_workspace as Json | undefined) ?? {};
-  const fields = Object.fromEntries(Object.entries(block).filter(([, value]) => typeof value === "string" && value !== "")) as Record<string, string>;
+  // Empty values count as unset (CTS); anything else goes to the driver's schema, which checks types.
+  const fields = Object.fromEntries(Object.entries(block).filter(([, value]) => value !== "")) as Record<string, string>;
   const deprecated = typeof raw.terraform_version === "string" ? raw.terraform_version : "";
   if (deprecated !== "") {
     warn("terraform_version", "deprecated; use terraform_cloud_workspace { terraform_version = \"...\" }");

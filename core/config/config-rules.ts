@@ -6,10 +6,7 @@
 import type { CtsConfig } from "../plugin-api/mod.ts";
 import type { ConfigIssue } from "./config-error.ts";
 import { negativeBufferFields, type RawBufferPeriod } from "./buffer-period.ts";
-import { secretTemplatePaths, templatePaths } from "./template-syntax.ts";
-
-/** The one place outside terraform_provider blocks where CTS resolves templates. */
-const TFC_TOKEN_PATH = "driver.terraform-cloud.token";
+import { secretTemplatePaths, TEMPLATE_PLACES, templatePaths } from "./template-syntax.ts";
 
 type Json = Record<string, unknown>;
 const LOG_LEVELS = ["TRACE", "DEBUG", "INFO", "WARN", "ERR"];
@@ -102,17 +99,10 @@ export function configIssues(raw: Json, config: CtsConfig, fileOf: (path: string
   }
 
   for (const [key, value] of Object.entries(raw)) {
-    if (key === "terraform_provider" || key === "task") continue;
-    for (const at of templatePaths(value, key)) {
-      // As in CTS, the HCP Terraform driver's token may come from the environment or from Vault.
-      if (at === TFC_TOKEN_PATH) continue;
-      add(at, "template syntax ({{ env }}, {{ key }}, {{ with secret }}) is only allowed in terraform_provider blocks " +
-        `and in ${TFC_TOKEN_PATH}`);
-    }
-  }
-  const tfcToken = config.driver.name === "terraform-cloud" ? config.driver.options.token : undefined;
-  if (typeof tfcToken === "string" && secretTemplatePaths(tfcToken).length > 0 && config.vault?.enabled !== true) {
-    add(TFC_TOKEN_PATH, "uses {{ with secret }} but Vault is not configured (set vault { address = ... } or VAULT_ADDR)");
+    // The driver block belongs to its plugin, which may resolve templates in fields it declares:
+    // the kernel checks it against the driver's factory (core/kernel/task-blocks.ts).
+    if (key === "terraform_provider" || key === "task" || key === "driver") continue;
+    for (const at of templatePaths(value, key)) add(at, TEMPLATE_PLACES);
   }
 
   const backend = (config.driver.options as Json).backend as Json | undefined;

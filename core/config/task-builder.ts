@@ -3,7 +3,7 @@
  * request) → validated `TaskConfig`, through the config loader's own task builder and task rules,
  * so a task created over HTTP means exactly what the same block in a file means.
  */
-import { CtsError, parseGoDuration, type CtsConfig, type TaskBuilder } from "../plugin-api/mod.ts";
+import { CtsError, parseGoDuration, type CtsConfig, type TaskBuilder, type TaskConfig } from "../plugin-api/mod.ts";
 import { buildTask } from "./build-task.ts";
 import { formatIssue, type ConfigIssue } from "./config-error.ts";
 import { taskIssues } from "./task-rules.ts";
@@ -24,8 +24,14 @@ function durationIssues(raw: Readonly<Record<string, unknown>>): ConfigIssue[] {
     }));
 }
 
-/** The builder for tasks under `config` (its working_dir, buffer_period and driver are the defaults). */
-export function createTaskBuilder(config: CtsConfig): TaskBuilder {
+/** Checks the task's plugin-owned blocks against their owners (the kernel's); the problems found. */
+export type TaskBlockCheck = (task: TaskConfig, path: string) => readonly ConfigIssue[];
+
+/**
+ * The builder for tasks under `config` (its working_dir, buffer_period and driver are the defaults);
+ * `checkBlocks` runs once the task's own fields pass, so owners see a well-formed block.
+ */
+export function createTaskBuilder(config: CtsConfig, checkBlocks?: TaskBlockCheck): TaskBuilder {
   return {
     build(block) {
       const raw = block as Record<string, unknown>;
@@ -38,6 +44,7 @@ export function createTaskBuilder(config: CtsConfig): TaskBuilder {
           warnings: [],
         });
         issues.push(...taskIssues(raw, task, SOURCE, "task"));
+        if (issues.length === 0) issues.push(...(checkBlocks?.(task, "task") ?? []));
         if (issues.length === 0) return task;
       }
       throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot create task: ${issues.map(formatIssue).join("; ")}`);

@@ -1,15 +1,13 @@
 /**
  * @module Cross-field rules of one task that a JSON Schema cannot say: name safety, required module and
- * condition, names/regexp exclusivity, one source per input variable, parseable cron and regexps,
- * no templates outside provider blocks, Enterprise-only fields.
+ * condition, one source per input variable, no templates outside provider blocks, Enterprise-only
+ * fields. (Rules inside a condition or module_input block are its plugin's `validate` hook.)
  */
 import type { TaskConfig } from "../plugin-api/mod.ts";
 import type { ConfigIssue } from "./config-error.ts";
 import { negativeBufferFields, type RawBufferPeriod } from "./buffer-period.ts";
-import { cronError } from "./cron-pattern.ts";
 import { childPath } from "./field-path.ts";
-import { re2SyntaxError } from "./re2-pattern.ts";
-import { templatePaths } from "./template-syntax.ts";
+import { TEMPLATE_PLACES, templatePaths } from "./template-syntax.ts";
 import { validateTaskName } from "./validate-task-name.ts";
 
 type Json = Record<string, unknown>;
@@ -42,14 +40,10 @@ export function taskIssues(raw: Json, task: TaskConfig, file: string, path: stri
     add("services", `and condition "services" both monitor the "services" variable: configure only one of them ` +
       `(move the names into the condition block, or use separate tasks)`);
   }
+  // A condition's or module input's own rules (one of names/regexp, RE2, cron) belong to the plugin
+  // that registers it: the kernel runs them with its schema (core/kernel/task-blocks.ts).
   const conditionPath = conditionKey === undefined ? "condition" : `condition.${conditionKey}`;
   const condition = task.condition as Json;
-  if (condition.type === "services") selectorIssues(condition, conditionPath, add);
-  if (condition.type === "catalog-services") regexpIssue(condition.regexp, `${conditionPath}.regexp`, add);
-  if (condition.type === "schedule") {
-    const error = cronError(String(condition.cron));
-    if (error !== undefined) add(`${conditionPath}.cron`, `is not a valid cron expression: ${error}`);
-  }
 
   // Each input variable may come from one source only: the condition or one module_input (CTS rule).
   const sources = new Map<string, string[]>();
@@ -60,7 +54,6 @@ export function taskIssues(raw: Json, task: TaskConfig, file: string, path: stri
   task.module_input.forEach((input, index) => {
     const where = `module_input[${index}].${input.type}`;
     note(VARIABLE_OF[input.type], where);
-    if (input.type === "services") selectorIssues(input as unknown as Json, where, add);
   });
   for (const [variable, where] of sources) {
     if (where.length > 1) add(where[1]!, `"${variable}" is already provided by ${where[0]}; each input may have one source`);
@@ -70,18 +63,12 @@ export function taskIssues(raw: Json, task: TaskConfig, file: string, path: stri
     add(`buffer_period.${field}`, "must not be negative");
   }
   for (const at of templatePaths(raw)) {
-    add(at, "template syntax ({{ env }}, {{ key }}, {{ with secret }}) is only allowed in terraform_provider blocks");
+    add(at, TEMPLATE_PLACES);
   }
-  if (task.driver !== TFC_DRIVER) {
-    if (typeof raw.terraform_version === "string" && raw.terraform_version !== "") {
-      add("terraform_version", `is only supported by the "${TFC_DRIVER}" driver`);
-    }
-    const workspace = raw.terraform_cloud_workspace as Json | undefined;
-    if (workspace !== undefined && Object.values(workspace).some((value) => value !== "")) {
-      add("terraform_cloud_workspace", `is only supported by the "${TFC_DRIVER}" driver`);
-    }
-  } else {
-    workspaceIssues(task.terraform_cloud_workspace ?? {}, add);
+  // CTS's deprecated task field; the block it stands for belongs to the driver that declares it
+  // (DriverFactory.taskBlocks), which the kernel checks (core/kernel/task-blocks.ts).
+  if (task.driver !== TFC_DRIVER && typeof raw.terraform_version === "string" && raw.terraform_version !== "") {
+    add("terraform_version", `is only supported by the "${TFC_DRIVER}" driver`);
   }
   const seen = new Map<string, string>();
   for (const id of task.providers) {
@@ -93,30 +80,3 @@ export function taskIssues(raw: Json, task: TaskConfig, file: string, path: stri
   return issues;
 }
 
-/** CTS's rules for `terraform_cloud_workspace`: the mode, the pool only (and always) in agent mode, an exact version. */
-function workspaceIssues(ws: NonNullable<TaskConfig["terraform_cloud_workspace"]>, add: (field: string, message: string) => void): void {
-  const at = "terraform_cloud_workspace";
-  const mode = ws.execution_mode ?? "remote";
-  const pool = ws.agent_pool_id !== undefined || ws.agent_pool_name !== undefined;
-  if (mode !== "remote" && mode !== "agent") add(`${at}.execution_mode`, `must be "remote" or "agent", got "${mode}"`);
-  if (mode === "agent" && !pool) add(`${at}.execution_mode`, `"agent" requires agent_pool_id or agent_pool_name`);
-  if (mode !== "agent" && pool) add(ws.agent_pool_id !== undefined ? `${at}.agent_pool_id` : `${at}.agent_pool_name`, `is only allowed with execution_mode = "agent"`);
-  if (ws.terraform_version !== undefined && !/^\d+\.\d+\.\d+$/.test(ws.terraform_version)) {
-    add(`${at}.terraform_version`, `must be an exact version such as 1.9.5, got "${ws.terraform_version}"`);
-  }
-}
-
-function selectorIssues(body: Json, at: string, add: (field: string, message: string) => void): void {
-  const names = body.names as string[] | undefined;
-  const hasNames = names !== undefined && names.length > 0;
-  const hasRegexp = body.regexp !== undefined;
-  if (hasNames && hasRegexp) add(`${at}.regexp`, "regexp and names are both set: configure exactly one of them");
-  if (!hasNames && !hasRegexp) add(at, "needs either names or regexp");
-  if (hasRegexp) regexpIssue(body.regexp, `${at}.regexp`, add);
-}
-
-function regexpIssue(pattern: unknown, at: string, add: (field: string, message: string) => void): void {
-  // CTS compiles with Go's regexp package: RE2 syntax, RE2's error text.
-  const why = re2SyntaxError(String(pattern));
-  if (why !== undefined) add(at, `is not a valid RE2 regular expression: ${why}`);
-}

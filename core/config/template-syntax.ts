@@ -3,6 +3,9 @@
  * `{{ with secret "path" }}`), which CTS resolves only inside terraform_provider blocks.
  */
 
+/** Why a template outside the places CTS resolves them is refused (a driver may add fields: see DriverFactory.templateFields). */
+export const TEMPLATE_PLACES = "template syntax ({{ env }}, {{ key }}, {{ with secret }}) is only allowed in terraform_provider blocks";
+
 const TEMPLATE = /\{\{-?\s*(?:env|key|with\s+secret)\s+"[^"]*"\s*-?\}\}/;
 const SECRET = /\{\{-?\s*with\s+secret\s+"[^"]*"/;
 

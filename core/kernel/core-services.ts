@@ -20,6 +20,11 @@ import { ScopedContainer } from "./container/scoped-container.ts";
 import { VERSION } from "../version.ts";
 import { NamedRegistry } from "./registries/named-registry.ts";
 import { DaemonEventBus } from "./daemon-event-bus.ts";
+import type { Ajv } from "ajv";
+import { BlockOptions } from "./block-options.ts";
+import { createPluginAjv } from "./plugin-ajv.ts";
+import { checkTaskBlocks, type BlockRegistries } from "./task-blocks.ts";
+import { withValidatedDriver, withValidatedInput } from "./validated-factories.ts";
 
 /** Every token the kernel provides, for the dependency graph (logger included: it is always there). */
 export const coreTokens: readonly Token<unknown>[] = [
@@ -43,19 +48,27 @@ export interface CoreServices {
   readonly router: KernelHttpRouter;
   readonly registries: readonly NamedRegistry<{ name: string }>[];
   readonly fileSystem: FileSystem;
+  /** One ajv for plugin options and plugin-owned blocks. */
+  readonly ajv: Ajv;
+  readonly blocks: BlockOptions;
+  readonly blockRegistries: BlockRegistries;
 }
 
 export function createCoreServices(options: CoreServicesOptions): CoreServices {
   const root = ScopedContainer.createRoot();
   const router = new KernelHttpRouter();
-  const drivers = new NamedRegistry<DriverFactory>("driver");
-  const conditions = new NamedRegistry<ConditionFactory>("condition");
-  const moduleInputs = new NamedRegistry<ModuleInputFactory>("module input");
+  const ajv = createPluginAjv();
+  const blocks = new BlockOptions(ajv);
+  const drivers = new NamedRegistry<DriverFactory>("driver", (factory) => withValidatedDriver(factory, blocks));
+  const conditions = new NamedRegistry<ConditionFactory>("condition", (factory) => withValidatedInput(factory, "condition", blocks));
+  const moduleInputs = new NamedRegistry<ModuleInputFactory>("module input", (factory) => withValidatedInput(factory, "module_input", blocks));
+  const blockRegistries: BlockRegistries = { drivers, conditions, moduleInputs };
   const fileSystem = options.fileSystem ?? createFileSystem();
   root.provide(configToken, options.config);
   root.provide(runOptionsToken, options.runOptions);
   root.provide(runtimeVersionToken, VERSION);
-  root.provide(taskBuilderToken, createTaskBuilder(options.config));
+  root.provide(taskBuilderToken, createTaskBuilder(options.config, (task, path) =>
+    checkTaskBlocks(task, path, () => undefined, blockRegistries, blocks)));
   root.provide(processRunnerToken, options.processRunner ?? createProcessRunner());
   root.provide(fileSystemToken, fileSystem);
   root.provide(httpRouterToken, router);
@@ -66,7 +79,7 @@ export function createCoreServices(options: CoreServicesOptions): CoreServices {
   root.provide(moduleInputRegistryToken, moduleInputs);
   root.provide(shutdownToken, options.shutdown);
   root.provide(daemonEventsToken, new DaemonEventBus());
-  return { root, router, registries: [drivers, conditions, moduleInputs], fileSystem };
+  return { root, router, registries: [drivers, conditions, moduleInputs], fileSystem, ajv, blocks, blockRegistries };
 }
 
 /** The default shutdown service when the caller passes none: remembers requests, ends nothing. */

@@ -19,6 +19,8 @@ import { withTimeout } from "./lifecycle/with-timeout.ts";
 import { buildPluginGraph } from "./plugin-graph.ts";
 import { loadPlugins, type LoadedPlugin } from "./plugin-loader.ts";
 import { validatePluginOptions } from "./plugin-options.ts";
+import type { ConfigIssue } from "../config/config-error.ts";
+import { configBlockIssues } from "./task-blocks.ts";
 import { setUpPlugin, tokensNeeded, type ScopedFactory, type StartHook } from "./plugin-setup.ts";
 
 export interface KernelOptions {
@@ -54,6 +56,11 @@ export interface Kernel {
   resolve<T>(token: Token<T>): T;
   readonly plugins: readonly { readonly id: string; readonly kind: string; readonly source: string }[];
   readonly httpUrl: string | undefined;
+  /**
+   * After init: every plugin-owned block of `config` (driver, conditions, module inputs) checked
+   * against its registered owner; `fileOf` names the file of a CTS-style path.
+   */
+  blockIssues(config: CtsConfig, fileOf?: (path: string) => string | undefined): ConfigIssue[];
 }
 
 /** Loads, checks and orders the plugins; nothing runs yet. Throws on any load, option or graph problem. */
@@ -76,7 +83,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     baseDir: options.baseDir ?? (firstSource ? parentDirectory(core.fileSystem.resolve(firstSource)) : currentDirectory()),
     fileSystem: core.fileSystem,
   });
-  const pluginOptions = validatePluginOptions(loaded);
+  const pluginOptions = validatePluginOptions(loaded, core.ajv);
   const graph = buildPluginGraph(
     loaded.map((plugin) => ({
       id: plugin.definition.id,
@@ -131,6 +138,10 @@ class PluginKernel implements Kernel {
 
   resolve<T>(token: Token<T>): T {
     return this.#core.root.resolve(token);
+  }
+
+  blockIssues(config: CtsConfig, fileOf: (path: string) => string | undefined = () => undefined): ConfigIssue[] {
+    return configBlockIssues(config, fileOf, this.#core.blockRegistries, this.#core.blocks);
   }
 
   init(): Promise<void> {

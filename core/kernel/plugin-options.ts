@@ -3,23 +3,14 @@
  * defaults applied, strict), collects the problems of all plugins into one error, and hands each
  * plugin a deep-frozen copy so no plugin can change what another one sees.
  */
-import { Ajv, type ErrorObject } from "ajv";
-import addFormatsModule from "ajv-formats";
+import type { Ajv, ErrorObject } from "ajv";
 import { deepFreeze } from "../config/deep-freeze.ts";
-import { CtsError, errorMessage, isGoDuration } from "../plugin-api/mod.ts";
+import { CtsError, errorMessage } from "../plugin-api/mod.ts";
+import { createPluginAjv } from "./plugin-ajv.ts";
 import type { LoadedPlugin } from "./plugin-loader.ts";
 
-// ajv-formats is CommonJS: under Node ESM the function sits on `.default`.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-  ajv: Ajv,
-) => Ajv;
-
-/** Plugin id → validated, defaulted, frozen options. */
-export function validatePluginOptions(plugins: readonly LoadedPlugin[]): Map<string, unknown> {
-  const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: true });
-  addFormats(ajv);
-  // The same duration format config blocks use, so a plugin's options read durations as CTS does.
-  ajv.addFormat("go-duration", { type: "string", validate: isGoDuration });
+/** Plugin id → validated, defaulted, frozen options; `ajv` is the kernel's, shared with block checks. */
+export function validatePluginOptions(plugins: readonly LoadedPlugin[], ajv: Ajv = createPluginAjv()): Map<string, unknown> {
   const problems: string[] = [];
   const validated = new Map<string, unknown>();
   for (const plugin of plugins) {

@@ -15,7 +15,7 @@ export { formatGoDuration, isGoDuration, parseGoDuration } from "./src/go-durati
 export { pageRuns, retainedRuns, runIdTime } from "./src/run-retention.ts";
 export type { TlsMaterial } from "./src/tls-files.ts";
 export type { CtsErrorCode } from "./src/errors.ts";
-export type { JsonSchema } from "./src/json-schema.ts";
+export type { BlockProblem, JsonSchema } from "./src/json-schema.ts";
 export type { Named, Registry } from "./src/registry.ts";
 export type * from "./src/config.ts";
 export type * from "./src/task-inputs.ts";

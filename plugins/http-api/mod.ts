@@ -3,7 +3,8 @@
  * The CLI's task commands are its client.
  */
 import {
-  consulClientToken, CtsError, daemonEventsToken, definePlugin, httpRouterToken, loggerToken, taskBuilderToken, taskManagerToken,
+  conditionRegistryToken, consulClientToken, CtsError, daemonEventsToken, definePlugin, httpRouterToken, loggerToken,
+  moduleInputRegistryToken, taskBuilderToken, taskManagerToken,
 } from "../../core/plugin-api/mod.ts";
 import { createApiApp } from "./src/create-api-app.ts";
 import { EventStreamHub } from "./src/event-stream-hub.ts";
@@ -39,9 +40,11 @@ export default definePlugin({
     builder: taskBuilderToken,
     consul: consulClientToken,
     logger: loggerToken,
+    conditions: conditionRegistryToken,
+    moduleInputs: moduleInputRegistryToken,
     events: daemonEventsToken,
   },
-  init({ router, tasks, builder, consul, logger, events }, ctx) {
+  init({ router, tasks, builder, consul, logger, conditions, moduleInputs, events }, ctx) {
     const options = ctx.options as HttpApiOptions;
     const eventStream = new EventStreamHub(events, logger);
     // Before the server closes: streams end cleanly (an EventSource then reconnects, perhaps to
@@ -49,7 +52,8 @@ export default definePlugin({
     ctx.signal.addEventListener("abort", () => eventStream.close(), { once: true });
     const app = createApiApp({
       tasks,
-      normalizeTask: (apiTask) => normalizeApiTask(apiTask, builder),
+      normalizeTask: (apiTask, labels) => normalizeApiTask(apiTask, builder, labels),
+      registeredBlocks: () => ({ conditions: conditions.names(), moduleInputs: moduleInputs.names() }),
       validateTaskName: (name) => {
         const problem = builder.nameProblem(name);
         if (problem !== undefined) throw new CtsError("CTS_ERR_BAD_REQUEST", `Cannot accept task name: ${problem}`);

@@ -10,10 +10,14 @@ export class NamedRegistry<T extends Named> implements Registry<T> {
   /** What the entries are, for messages: `driver`, `condition`, `module input`. */
   readonly kind: string;
   readonly #entries = new Map<string, T>();
+  // A method-shaped type keeps NamedRegistry<Factory> assignable to NamedRegistry<Named> (bivariance).
+  readonly #wrap: { apply(entry: T): T };
   #frozen = false;
 
-  constructor(kind: string) {
+  /** `wrap` turns a registered entry into what `get` hands out (the kernel checks blocks there). */
+  constructor(kind: string, wrap: (entry: T) => T = (entry) => entry) {
     this.kind = kind;
+    this.#wrap = { apply: wrap };
   }
 
   register(entry: T): void {
@@ -29,7 +33,7 @@ export class NamedRegistry<T extends Named> implements Registry<T> {
     if (this.#entries.has(entry.name)) {
       throw new CtsError("CTS_ERR_CONFLICT", `Cannot register ${this.kind} "${entry.name}": already registered`);
     }
-    this.#entries.set(entry.name, entry);
+    this.#entries.set(entry.name, this.#wrap.apply(entry));
   }
 
   get(name: string): T | undefined {

@@ -10,7 +10,7 @@
  * the task's services condition when that sets one). Engines should pass it.
  */
 import type { TaskConfig } from "./config.ts";
-import type { JsonSchema } from "./json-schema.ts";
+import type { BlockProblem, JsonSchema } from "./json-schema.ts";
 import type { Named } from "./registry.ts";
 import type { ConsulQuery, ConsulQueryResult } from "./services/consul-client.ts";
 import type { InputVariable } from "./task-inputs.ts";
@@ -88,11 +88,19 @@ export interface ConditionFactory extends Named {
   readonly optionsSchema?: JsonSchema;
   /** True when the condition ignores buffer periods (CTS: schedule). */
   readonly unbuffered?: boolean;
+  /**
+   * Refinement (additive): rules of the block a JSON Schema cannot say (one of two fields, a
+   * pattern's syntax), run by the kernel once the block passed `optionsSchema` (defaults applied),
+   * for config files and API-created tasks alike.
+   */
+  validate?(options: Readonly<Record<string, unknown>>): readonly BlockProblem[];
   create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig): InputSource;
 }
 
 /** Registered by module-input plugins; `name` is the `module_input "<name>"` label. */
 export interface ModuleInputFactory extends Named {
   readonly optionsSchema?: JsonSchema;
+  /** As `ConditionFactory.validate`. */
+  validate?(options: Readonly<Record<string, unknown>>): readonly BlockProblem[];
   create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig): InputSource;
 }

@@ -3,8 +3,8 @@
  *
  * One method per step of CTS's Go driver interface; `AbortSignal` replaces `context.Context`.
  */
-import type { ConsulConfig, DriverConfig, ProviderConfig, TaskConfig } from "./config.ts";
-import type { JsonSchema } from "./json-schema.ts";
+import type { ConsulConfig, CtsConfig, DriverConfig, ProviderConfig, TaskConfig } from "./config.ts";
+import type { BlockProblem, JsonSchema } from "./json-schema.ts";
 import type { Named } from "./registry.ts";
 import type { Logger } from "./services/logger.ts";
 import type { TaskInputs, TaskInputSpec } from "./task-inputs.ts";
@@ -69,6 +69,29 @@ export interface DriverContext {
 export interface DriverFactory extends Named {
   /** Validates the `driver "<name>" {}` block body at config load. */
   readonly optionsSchema?: JsonSchema;
+  /**
+   * Refinement (additive): top-level fields of the driver block whose strings may hold CTS templates
+   * (`{{ env "X" }}`, `{{ with secret "p" }}`); the driver resolves them. Elsewhere in the block the
+   * kernel refuses templates, as CTS does outside terraform_provider blocks.
+   */
+  readonly templateFields?: readonly string[];
+  /**
+   * Refinement (additive): rules of the driver block a JSON Schema cannot say, run by the kernel once
+   * the block passed the schema (defaults applied). `config` is the whole configuration (is Vault
+   * configured?). Each problem names a field path inside the block (`token`, `workspaces.tags`).
+   */
+  validate?(options: Readonly<Record<string, unknown>>, config: CtsConfig): readonly BlockProblem[];
+  /**
+   * Refinement (additive): task-level blocks this driver adds, by name, each described by its JSON
+   * Schema (HCP Terraform: `terraform_cloud_workspace`). The kernel checks a task's block against it
+   * when the task runs on this driver, and refuses the block under any other driver.
+   */
+  readonly taskBlocks?: Readonly<Record<string, JsonSchema>>;
+  /**
+   * Refinement (additive): rules of a task's `taskBlocks` beyond their schemas, for tasks on this
+   * driver (config files and API-created tasks); each problem's path is inside the task.
+   */
+  validateTask?(task: TaskConfig): readonly BlockProblem[];
   /**
    * Checks the driver can run at all (binary present, version ok, credentials accepted). The kernel
    * calls it once at start-up for the configured `driver` block, after every plugin's `init` and

@@ -35,9 +35,18 @@ export interface TaskInputs {
   readonly catalog_services?: Readonly<Record<string, readonly string[]>>;
   /** Key path → value; present only when a consul-kv condition or module input renders it. */
   readonly consul_kv?: Readonly<Record<string, string>>;
+  /** Variables third-party conditions and module inputs publish, under the names they chose. */
+  readonly [variable: string]: unknown;
 }
 
-export type InputVariable = "services" | "catalog_services" | "consul_kv";
+/** The variables CTS's own conditions and module inputs render. */
+export type BuiltinInputVariable = "services" | "catalog_services" | "consul_kv";
+
+/**
+ * A variable a condition or module input renders: a built-in name, or one a third-party plugin
+ * publishes (`string & {}` keeps editors completing the built-in names).
+ */
+export type InputVariable = BuiltinInputVariable | (string & {});
 
 /**
  * One input of a task as its driver sees it before any data arrives: the variable it fills, the block

@@ -30,6 +30,16 @@ export function parseCron(expression: string): Cron {
   }
 }
 
+/** Why `expression` is not a cron expression this condition can run, or undefined (the `validate` hook). */
+export function cronProblem(expression: string): string | undefined {
+  try {
+    new Cron(toCronerPattern(expression), { paused: true }).stop();
+    return undefined;
+  } catch (error) {
+    return errorMessage(error).replace(/^Cannot parse cron "[^"]*": /, "").replace(/^CronPattern: /, "");
+  }
+}
+
 function invalid(expression: string, why: string): CtsError {
   return new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot parse cron "${expression}": ${why}`);
 }

@@ -1,7 +1,7 @@
 /** @module The `condition "schedule"` factory: runs a task on a cron schedule, ignoring buffer periods. */
 import type { ConditionFactory, JsonSchema } from "../../../core/plugin-api/mod.ts";
 import { CtsError } from "../../../core/plugin-api/mod.ts";
-import { parseCron } from "./cron-expression.ts";
+import { cronProblem, parseCron } from "./cron-expression.ts";
 import { ScheduleSource } from "./schedule-source.ts";
 
 export const scheduleConditionSchema: JsonSchema = {
@@ -15,6 +15,10 @@ export const scheduleConditionFactory: ConditionFactory = Object.freeze({
   name: "schedule",
   optionsSchema: scheduleConditionSchema,
   unbuffered: true,
+  validate(options: Readonly<Record<string, unknown>>) {
+    const why = cronProblem(String(options.cron));
+    return why === undefined ? [] : [{ path: "cron", message: `is not a valid cron expression: ${why}` }];
+  },
   create(config: Readonly<Record<string, unknown>>, taskName: string) {
     const cron = config.cron;
     if (typeof cron !== "string" || cron.trim() === "") {

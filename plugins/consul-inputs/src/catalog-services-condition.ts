@@ -2,9 +2,11 @@
 import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
 import { CatalogServicesSource } from "./catalog-services-source.ts";
 import { catalogServicesConditionSchema, readCatalogServicesOptions } from "./input-options.ts";
+import { regexpProblems } from "./selector-rules.ts";
 
 export const catalogServicesConditionFactory: ConditionFactory = Object.freeze({
   name: "catalog-services",
+  validate: regexpProblems,
   optionsSchema: catalogServicesConditionSchema,
   create(config: Readonly<Record<string, unknown>>, taskName: string) {
     const what = `task "${taskName}" condition "catalog-services"`;

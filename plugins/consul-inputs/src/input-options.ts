@@ -1,9 +1,8 @@
 /**
  * @module Option schemas and readers for the services, catalog-services and consul-kv blocks.
  *
- * The config loader hands factories the block after normalisation (snake_case keys, `type`
- * field, defaults mostly applied); readers still default every field so a factory also works
- * with a hand-written config (tests, the API's task create).
+ * The schemas are the blocks' one description: the kernel checks each block against its owner's
+ * schema and hands the factory the result, defaults applied; the readers turn it into typed options.
  */
 import { CtsError, type JsonSchema } from "../../../core/plugin-api/mod.ts";
 
@@ -80,22 +79,25 @@ export interface ConsulKvOptions {
 
 type Config = Readonly<Record<string, unknown>>;
 
+// The kernel hands factories their block checked against the schemas above, defaults applied
+// (core/kernel/validated-factories.ts), so the readers only rename fields; the `?? ""` fallbacks keep
+// a factory usable with a hand-written partial block (tests, the testkit's conformance suites).
+
 export function readServicesOptions(config: Config, what: string): ServicesOptions {
-  const names = config.names === undefined ? [] : stringList(config.names, `${what} names`);
-  const regexp = config.regexp === undefined || config.regexp === null ? undefined : string(config, "regexp", what);
+  const names = (config.names as readonly string[] | undefined) ?? [];
+  const regexp = config.regexp === undefined || config.regexp === null ? undefined : String(config.regexp);
   if ((names.length > 0) === (regexp !== undefined)) {
     throw invalid(what, "exactly one of regexp and names must be set");
   }
   if (names.some((name) => name === "")) throw invalid(what, "names must not contain an empty string");
+  const byService = config.cts_user_defined_meta_by_service as ServicesOptions["userMetaByService"] | null | undefined;
   return {
     ...(regexp === undefined ? { names: [...new Set(names)] } : { regexp }),
-    filter: string(config, "filter", what),
-    datacenter: string(config, "datacenter", what),
-    namespace: string(config, "namespace", what),
-    userMeta: stringRecord(config.cts_user_defined_meta, `${what} cts_user_defined_meta`),
-    ...(config.cts_user_defined_meta_by_service !== undefined && config.cts_user_defined_meta_by_service !== null
-      ? { userMetaByService: metaByService(config.cts_user_defined_meta_by_service, what) }
-      : {}),
+    filter: text(config.filter),
+    datacenter: text(config.datacenter),
+    namespace: text(config.namespace),
+    userMeta: map(config.cts_user_defined_meta),
+    ...(byService !== undefined && byService !== null ? { userMetaByService: byService } : {}),
     render: useAsModuleInput(config),
   };
 }
@@ -104,22 +106,21 @@ export function readCatalogServicesOptions(config: Config, what: string): Catalo
   if (typeof config.regexp !== "string") throw invalid(what, "regexp is required");
   return {
     regexp: config.regexp,
-    datacenter: string(config, "datacenter", what),
-    namespace: string(config, "namespace", what),
-    nodeMeta: stringRecord(config.node_meta, `${what} node_meta`),
+    datacenter: text(config.datacenter),
+    namespace: text(config.namespace),
+    nodeMeta: map(config.node_meta),
     render: useAsModuleInput(config),
   };
 }
 
 export function readConsulKvOptions(config: Config, what: string): ConsulKvOptions {
-  const path = string(config, "path", what);
+  const path = text(config.path);
   if (path === "") throw invalid(what, "path is required");
-  if (config.recurse !== undefined && typeof config.recurse !== "boolean") throw invalid(what, "recurse must be a bool");
   return {
     path,
     recurse: config.recurse === true,
-    datacenter: string(config, "datacenter", what),
-    namespace: string(config, "namespace", what),
+    datacenter: text(config.datacenter),
+    namespace: text(config.namespace),
     render: useAsModuleInput(config),
   };
 }
@@ -130,40 +131,14 @@ function useAsModuleInput(config: Config): boolean {
   return value === undefined ? true : value === true;
 }
 
-function string(config: Config, field: string, what: string): string {
-  const value = config[field];
-  if (value === undefined || value === null) return "";
-  if (typeof value !== "string") throw invalid(what, `${field} must be a string`);
-  return value;
+function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
 }
 
-function stringList(value: unknown, what: string): string[] {
-  if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) {
-    throw invalid(what, "must be a list of strings");
-  }
-  return value as string[];
-}
-
-function stringRecord(value: unknown, what: string): Record<string, string> {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== "object" || Array.isArray(value)) throw invalid(what, "must be a map of strings");
-  const result: Record<string, string> = {};
-  for (const [key, v] of Object.entries(value)) {
-    if (typeof v !== "string") throw invalid(what, `value of "${key}" must be a string`);
-    result[key] = v;
-  }
-  return result;
+function map(value: unknown): Readonly<Record<string, string>> {
+  return (value as Readonly<Record<string, string>> | null | undefined) ?? {};
 }
 
 function invalid(what: string, why: string): CtsError {
   return new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot configure ${what}: ${why}`);
-}
-
-function metaByService(value: unknown, what: string): Record<string, Record<string, string>> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw invalid(what, "cts_user_defined_meta_by_service must map service names to maps");
-  }
-  return Object.fromEntries(Object.entries(value).map(([name, meta]) =>
-    [name, stringRecord(meta, `${what} cts_user_defined_meta_by_service.${name}`)]
-  ));
 }

@@ -1,7 +1,6 @@
 /**
- * @module Compiles the RE2 patterns CTS users write (`regexp = "..."`) with re2js, the RE2 port config
- * validation also uses (core/config/re2-pattern.ts), so what loads is what matches. A plugin sees only
- * the contract, so it holds the engine itself rather than importing core's wrapper.
+ * @module Compiles the RE2 patterns CTS users write (`regexp = "..."`) with re2js, a port of RE2's
+ * engine; the blocks' `validate` hooks check patterns with it too, so what loads is what matches.
  */
 import { RE2JS } from "re2js";
 import { CtsError } from "../../../core/plugin-api/mod.ts";
@@ -10,6 +9,16 @@ import { CtsError } from "../../../core/plugin-api/mod.ts";
 export interface Re2Pattern {
   readonly source: string;
   test(text: string): boolean;
+}
+
+/** RE2's reason for rejecting `pattern`, worded as Go's `regexp.Compile` (e.g. "error parsing regexp: ..."), or undefined. */
+export function re2SyntaxError(pattern: string): string | undefined {
+  try {
+    RE2JS.compile(pattern);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }
 
 /** Throws `CTS_ERR_CONFIG_INVALID` when RE2 rejects the pattern. Matching is unanchored, as Go's `MatchString`. */

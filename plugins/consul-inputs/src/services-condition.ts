@@ -2,9 +2,11 @@
 import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
 import { readServicesOptions, servicesConditionSchema } from "./input-options.ts";
 import { ServicesSource } from "./services-source.ts";
+import { servicesSelectorProblems } from "./selector-rules.ts";
 
 export const servicesConditionFactory: ConditionFactory = Object.freeze({
   name: "services",
+  validate: servicesSelectorProblems,
   optionsSchema: servicesConditionSchema,
   create(config: Readonly<Record<string, unknown>>, taskName: string) {
     return new ServicesSource(readServicesOptions(config, `task "${taskName}" condition "services"`), true);

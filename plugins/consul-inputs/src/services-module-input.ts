@@ -2,9 +2,11 @@
 import type { ModuleInputFactory, TaskConfig } from "../../../core/plugin-api/mod.ts";
 import { readServicesOptions, servicesModuleInputSchema } from "./input-options.ts";
 import { ServicesSource } from "./services-source.ts";
+import { servicesSelectorProblems } from "./selector-rules.ts";
 
 export const servicesModuleInputFactory: ModuleInputFactory = Object.freeze({
   name: "services",
+  validate: servicesSelectorProblems,
   optionsSchema: servicesModuleInputSchema,
   create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig) {
     const options = readServicesOptions(config, `task "${taskName}" module_input "services"`);

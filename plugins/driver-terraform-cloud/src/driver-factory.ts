@@ -9,6 +9,8 @@ import {
 } from "../../../core/plugin-api/mod.ts";
 import { normalizeTerraformCloudOptions, terraformCloudOptionsSchema, type TerraformCloudOptions } from "./options.ts";
 import { TerraformCloudDriver } from "./terraform-cloud-driver.ts";
+import { readsVault, TEMPLATE_FIELDS, tokenProblems } from "./token-template.ts";
+import { terraformCloudWorkspaceSchema, workspaceProblems } from "./workspace-block.ts";
 import { TfcClient } from "./tfc-client.ts";
 
 export interface TerraformCloudFactoryDeps {
@@ -37,7 +39,7 @@ async function tlsOf(options: TerraformCloudOptions, fs: FileSystem): Promise<Ht
 
 /** The token, with a `{{ with secret }}` in it read from Vault (once per daemon, as CTS does). */
 async function resolveToken(token: string, vault: VaultSecrets | undefined): Promise<string> {
-  if (!/\{\{-?\s*with\s+secret\s/.test(token)) return token;
+  if (!readsVault(token)) return token;
   if (!vault) throw new CtsError("CTS_ERR_CONFIG_INVALID", 'Cannot use driver "terraform-cloud": its token reads Vault, and no Vault client was given');
   return (await vault.renderTemplate(token, 'driver "terraform-cloud" token')).trim();
 }
@@ -72,6 +74,10 @@ export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDep
   return {
     name: "terraform-cloud",
     optionsSchema: terraformCloudOptionsSchema,
+    templateFields: TEMPLATE_FIELDS,
+    validate: tokenProblems,
+    taskBlocks: { terraform_cloud_workspace: terraformCloudWorkspaceSchema },
+    validateTask: workspaceProblems,
     async close() {
       const all = [...clients.values()];
       clients.clear();

@@ -4,6 +4,7 @@
  * `workspace_prefix`, which CTS joins to the task name with a dash (CTS GH-442).
  */
 import { CtsError, type JsonSchema } from "../../../core/plugin-api/mod.ts";
+import { resolveEnvTemplates } from "./token-template.ts";
 
 const DRIVER = `driver "terraform-cloud"`;
 export const DEFAULT_HOSTNAME = "https://app.terraform.io";
@@ -92,14 +93,19 @@ export function normalizeHostname(value: string): string {
  */
 export function checkRequiredOptions(options: Readonly<Record<string, unknown>>, env: Env): void {
   if (!text(options.organization) && !env.TFC_ORGANIZATION) throw invalid("organization is required (or set TFC_ORGANIZATION)");
-  if (!text(options.token) && !env.TFC_TOKEN) throw invalid("token is required (or set TFC_TOKEN)");
+  if (!tokenOf(options, env)) throw invalid("token is required (or set TFC_TOKEN)");
+}
+
+/** The token as written, `{{ env "X" }}` resolved (as CTS does at load), else TFC_TOKEN. */
+function tokenOf(options: Readonly<Record<string, unknown>>, env: Env): string {
+  return resolveEnvTemplates(text(options.token), env) || env.TFC_TOKEN || "";
 }
 
 export function normalizeTerraformCloudOptions(options: Readonly<Record<string, unknown>>, env: Env): TerraformCloudOptions {
   const hostname = normalizeHostname(text(options.hostname) || env.TFC_HOSTNAME || DEFAULT_HOSTNAME);
   const organization = text(options.organization) || env.TFC_ORGANIZATION || "";
   if (organization === "") throw invalid("organization is required (or set TFC_ORGANIZATION)");
-  const token = text(options.token) || env.TFC_TOKEN || "";
+  const token = tokenOf(options, env);
   if (token === "") throw invalid("token is required (or set TFC_TOKEN)");
   const workspaces = unwrap(options.workspaces);
   const deprecated = text(options.workspace_prefix);

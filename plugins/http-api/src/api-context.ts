@@ -2,6 +2,7 @@
 import type { ConsulConnectionState, Logger, TaskConfig, TaskManager } from "../../../core/plugin-api/mod.ts";
 import type { Ajv } from "ajv";
 import type { EventStreamHub } from "./event-stream-hub.ts";
+import type { RegisteredBlocks } from "./schemas/registered-task-schema.ts";
 
 export interface ApiDeps {
   readonly tasks: TaskManager;
@@ -9,7 +10,7 @@ export interface ApiDeps {
    * Turns the API's task object (already schema-checked) into a validated `TaskConfig` with
    * the daemon's defaults; throws (CtsError `CTS_ERR_CONFIG_INVALID`) when the task is invalid.
    */
-  readonly normalizeTask: (apiTask: Readonly<Record<string, unknown>>) => TaskConfig;
+  readonly normalizeTask: (apiTask: Readonly<Record<string, unknown>>, labels?: Readonly<Record<string, string>>) => TaskConfig;
   /** Throws when `name` is not a valid task name. */
   readonly validateTaskName: (name: string) => void;
   readonly logger: Logger;
@@ -17,6 +18,11 @@ export interface ApiDeps {
   readonly consulState?: () => ConsulConnectionState;
   /** Beyond CTS: serves `GET /v1/events` from it when set. */
   readonly eventStream?: EventStreamHub;
+  /**
+   * The condition and module_input labels plugins registered, read at the first task create (the
+   * registries are complete by then). @default none beyond CTS's built-in types
+   */
+  readonly registeredBlocks?: () => RegisteredBlocks;
   /** Largest accepted request body. @default 1 MiB */
   readonly bodyLimitBytes?: number;
 }

@@ -20,7 +20,7 @@ function dropNullValues(map: unknown): unknown {
   return Object.fromEntries(Object.entries(map as Json).filter(([, value]) => value !== null));
 }
 
-function relabel(blocks: unknown, isCondition: boolean): Json {
+function relabel(blocks: unknown, isCondition: boolean, labels: Readonly<Record<string, string>>): Json {
   const out: Json = {};
   for (const [key, body] of Object.entries((blocks ?? {}) as Json)) {
     const fields: Json = { ...(body as Json) };
@@ -29,17 +29,20 @@ function relabel(blocks: unknown, isCondition: boolean): Json {
     if (isCondition && key === "services" && Array.isArray(fields.names) && fields.names.length > 0) {
       delete fields.regexp;
     }
-    out[LABELS[key] ?? key] = fields;
+    out[LABELS[key] ?? labels[key] ?? key] = fields;
   }
   return out;
 }
 
-/** Maps a schema-checked API task to the canonical (label-keyed) raw task of core/config. */
-export function apiTaskToRaw(apiTask: Readonly<Json>): Json {
+/**
+ * Maps a schema-checked API task to the canonical (label-keyed) raw task of core/config; `labels`
+ * maps the API spelling of third-party types (`kv_flag`) to their registered labels (`kv-flag`).
+ */
+export function apiTaskToRaw(apiTask: Readonly<Json>, labels: Readonly<Record<string, string>> = {}): Json {
   const raw: Json = {};
   for (const [key, value] of Object.entries(apiTask)) {
-    if (key === "condition") raw.condition = relabel(value, true);
-    else if (key === "module_input") raw.module_input = relabel(value, false);
+    if (key === "condition") raw.condition = relabel(value, true, labels);
+    else if (key === "module_input") raw.module_input = relabel(value, false, labels);
     else raw[key] = value;
   }
   return raw;

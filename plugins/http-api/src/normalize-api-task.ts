@@ -6,6 +6,8 @@ import type { TaskBuilder, TaskConfig } from "../../../core/plugin-api/mod.ts";
 import { apiTaskToRaw } from "./api-task-to-raw.ts";
 
 /** Throws `CTS_ERR_CONFIG_INVALID` listing every problem of the task. */
-export function normalizeApiTask(apiTask: Readonly<Record<string, unknown>>, builder: TaskBuilder): TaskConfig {
-  return builder.build(apiTaskToRaw(apiTask));
+export function normalizeApiTask(
+  apiTask: Readonly<Record<string, unknown>>, builder: TaskBuilder, labels: Readonly<Record<string, string>> = {},
+): TaskConfig {
+  return builder.build(apiTaskToRaw(apiTask, labels));
 }

@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../../core/config/load-config.ts";
 import { isConfigError, type ConfigIssue } from "../../../core/config/config-error.ts";
+import { createKernel } from "../../../core/kernel/kernel.ts";
+import { recordingLogSink } from "../kernel/kernel-fixtures.ts";
 
 const root = mkdtempSync(join(tmpdir(), "cts-config-"));
 let counter = 0;
@@ -31,4 +33,21 @@ export async function issuesOf(promise: Promise<unknown>): Promise<ConfigIssue[]
     throw error;
   }
   throw new Error("expected a ConfigError");
+}
+
+/**
+ * Loads `files`, then checks their plugin-owned blocks as `validate` does: the built-in plugins
+ * initialise (nothing is contacted) and the kernel checks each block against its owner.
+ */
+export async function ownerIssuesOf(files: Record<string, string>): Promise<ConfigIssue[]> {
+  const loaded = await loadFiles(files);
+  const kernel = await createKernel({
+    config: loaded.config, runOptions: { mode: "validate", inspectTasks: [], resetStorage: false }, logSink: recordingLogSink(),
+  });
+  await kernel.init();
+  try {
+    return kernel.blockIssues(loaded.config, loaded.fileOf);
+  } finally {
+    await kernel.stop();
+  }
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { loadConfig, type LoadConfigOptions } from "../../../core/config/load-config.ts";
 import { isConfigError, type ConfigIssue } from "../../../core/config/config-error.ts";
+import { ownerIssuesOf } from "./config-dir.ts";
 
 const root = mkdtempSync(join(tmpdir(), "cts-config-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -238,10 +239,21 @@ describe("errors name file, field and expectation, all at once", () => {
     const byPath = Object.fromEntries(issues.map((issue) => [issue.path, issue]));
     expect(issues.every((issue) => issue.file === "b.hcl")).toBe(true);
     expect(byPath["task[1].name"]?.message).toContain("is not valid");
-    expect(byPath["task[1].condition.schedule.cron"]?.message).toContain("is not a valid cron expression");
     expect(byPath["task[1].module_input[1].services"]?.message).toContain(`"services" is already provided by module_input[0].services`);
-    expect(byPath["task[2].condition.services.regexp"]?.message).toContain("is not a valid RE2 regular expression");
     expect(byPath["task[2].description"]?.message).toContain("only allowed in terraform_provider blocks");
+  });
+
+  test("a condition's own rules are its plugin's: the kernel reports them with the file of the task", async () => {
+    const issues = await ownerIssuesOf({
+      "a.hcl": `task {\n  name = "s"\n  module = "./m"\n  condition "schedule" {\n    cron = "not a cron"\n  }\n` +
+        `  module_input "services" {\n    names = ["x"]\n    regexp = "x"\n  }\n}\n` +
+        `task {\n  name = "c"\n  module = "./m"\n  condition "services" {\n    regexp = "(unclosed"\n  }\n}\n`,
+    });
+    const byPath = Object.fromEntries(issues.map((issue) => [issue.path, issue]));
+    expect(issues.every((issue) => issue.file === "a.hcl")).toBe(true);
+    expect(byPath["task[0].condition.schedule.cron"]?.message).toContain("is not a valid cron expression");
+    expect(byPath["task[0].module_input[0].services.regexp"]?.message).toBe("regexp and names are both set: configure exactly one of them");
+    expect(byPath["task[1].condition.services.regexp"]?.message).toContain("is not a valid RE2 regular expression");
   });
 
   test("a condition and a module_input of the same type conflict", async () => {

@@ -1,14 +1,15 @@
 /**
  * @module `regexp` patterns are Go RE2, as in CTS (config/condition_*.go compile them with Go's
  * regexp.Compile) and in Consul's bexpr `matches`: RE2 syntax loads and matches, what RE2 refuses is
- * refused at load with the file, the field and RE2's own message.
+ * refused by the condition's plugin (its `validate` hook, run by the kernel) with the file, the field
+ * and RE2's own message.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, latest, recordingContext } from "../../../core/plugin-testkit/mod.ts";
 import { catalogServicesConditionFactory } from "../../../plugins/consul-inputs/mod.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import { startConsulHarness, type ConsulHarness } from "../../plugins/conditions/helpers/consul-harness.ts";
-import { issuesOf, loadFiles, removeConfigDirs } from "./config-dir.ts";
+import { loadFiles, ownerIssuesOf, removeConfigDirs } from "./config-dir.ts";
 
 afterAll(removeConfigDirs);
 
@@ -40,7 +41,8 @@ describe("config load", () => {
     ["a{1001}", "error parsing regexp: invalid repeat count: `{1001}`"],
   ] as const) {
     it(`rejects ${pattern} with RE2's message, the file and the field`, async () => {
-      const issues = await issuesOf(loadFiles({ "a.hcl": task("catalog-services", pattern) }));
+      // The condition's plugin owns the rule; the kernel reports it as `validate` and `start` do.
+      const issues = await ownerIssuesOf({ "a.hcl": task("catalog-services", pattern) });
       expect(issues).toEqual([{
         file: "a.hcl", path: "task[0].condition.catalog-services.regexp",
         message: `is not a valid RE2 regular expression: ${why}`,

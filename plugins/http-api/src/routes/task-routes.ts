@@ -9,7 +9,8 @@ import { errorMessage, isCtsError } from "../../../../core/plugin-api/mod.ts";
 import { taskCreateRequestSchema, taskUpdateRequestSchema } from "../schemas/requests.schema.ts";
 import { apiError, HttpError, requestIdOf, statusOfEngineError } from "../api-errors.ts";
 import type { RouteContext } from "../api-context.ts";
-import { bodyValidator, readJson } from "../body-validator.ts";
+import { bodyValidator, readJson, type BodyValidator } from "../body-validator.ts";
+import { labelsOf, taskCreateSchemaFor } from "../schemas/registered-task-schema.ts";
 import { parseQuery, runRule } from "../query-rules.ts";
 import { taskNameFromPath } from "../task-path.ts";
 import { toApiTask } from "../task-representation.ts";
@@ -42,7 +43,16 @@ function requireTask(ctx: RouteContext, name: string): void {
 }
 
 export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
-  const validateCreate = bodyValidator<CreateBody>(ctx.ajv, taskCreateRequestSchema);
+  // Built at the first create: plugins register their conditions and module inputs until start.
+  let create: { validate: BodyValidator<CreateBody>; labels: Readonly<Record<string, string>> } | undefined;
+  const createValidator = () => {
+    if (create !== undefined) return create;
+    const registered = ctx.registeredBlocks?.();
+    create = registered === undefined
+      ? { validate: bodyValidator<CreateBody>(ctx.ajv, taskCreateRequestSchema), labels: {} }
+      : { validate: bodyValidator<CreateBody>(ctx.ajv, taskCreateSchemaFor(registered)), labels: labelsOf(registered) };
+    return create;
+  };
   const validateUpdate = bodyValidator<{ enabled: boolean }>(ctx.ajv, taskUpdateRequestSchema);
   const log = ctx.logger;
 
@@ -55,7 +65,8 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
 
   app.post("/v1/tasks", async (c) => {
     const run = runOf(c);
-    const body = validateCreate(await readJson(c.req.raw));
+    const { validate, labels } = createValidator();
+    const body = validate(await readJson(c.req.raw));
     const name = body.task.name;
     try {
       ctx.validateTaskName(name);
@@ -65,7 +76,7 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
     if (ctx.tasks.get(name)) throw new HttpError(400, `a task with the name '${name}' already exists`);
     let config;
     try {
-      config = ctx.normalizeTask(body.task);
+      config = ctx.normalizeTask(body.task, labels);
     } catch (error) {
       throw new HttpError(400, errorMessage(error));
     }

@@ -3,7 +3,7 @@
  * schema (go-bexpr v0.1.2 rules), then evaluate on the response rows. Any error is Consul's
  * HTTP 500 `Failed to create boolean expression evaluator: ...`.
  */
-import { compileRe2Pattern, type Re2Pattern } from "../../../../config/re2-pattern.ts";
+import { compileRe2Pattern, type Re2Pattern } from "./re2-pattern.ts";
 import { serverError } from "../api-error.ts";
 import { type FilterNode, type MatchNode, type MatchOperator, selectorText } from "./ast.ts";
 import { parseFilter } from "./parse-filter.ts";

@@ -1,8 +1,8 @@
 /**
- * @module The one place `regexp` patterns are compiled: CTS and Consul are Go programs, so patterns are
- * Go RE2 syntax, checked and matched by re2js (a port of RE2's engine) rather than by JavaScript's
- * RegExp, which rejects RE2 spellings such as `(?i)` or `\pL` and accepts what RE2 refuses
- * (lookaround, backreferences). Config validation and matching share it so they never disagree.
+ * @module bexpr's `matches` patterns: Consul is a Go program, so patterns are Go RE2 syntax, matched
+ * by re2js (a port of RE2's engine) rather than by JavaScript's RegExp, which rejects RE2 spellings
+ * such as `(?i)` or `\pL` and accepts what RE2 refuses (lookaround, backreferences). The conditions'
+ * `regexp` fields use the same engine (plugins/consul-inputs/src/re2-regexp.ts).
  */
 import { RE2JS } from "re2js";
 

@@ -1,0 +1,124 @@
+/**
+ * @module Every plugin-owned block of a configuration checked against its owner: is the driver,
+ * each condition and module input registered, does each body satisfy the owner's schema and its
+ * `validate` rules, and is each task-level block a driver adds used with that driver? For config
+ * files (each problem names its file) and for one task from the API or a task file alike. Checking
+ * changes nothing: the stored task stays as written, and factories receive their block with the
+ * owner's defaults when they create (validated-factories.ts), so a task reads the same from a file
+ * and from the API.
+ */
+import type {
+  ConditionFactory, CtsConfig, DriverFactory, ModuleInputFactory, Registry, TaskConfig,
+} from "../plugin-api/mod.ts";
+import { checkRegisteredNames } from "../config/check-registered-names.ts";
+import type { ConfigIssue } from "../config/config-error.ts";
+import { TEMPLATE_PLACES, templatePaths } from "../config/template-syntax.ts";
+import type { BlockOptions } from "./block-options.ts";
+
+export interface BlockRegistries {
+  readonly drivers: Registry<DriverFactory>;
+  readonly conditions: Registry<ConditionFactory>;
+  readonly moduleInputs: Registry<ModuleInputFactory>;
+}
+
+type FileOf = (path: string) => string | undefined;
+
+/** One task's condition, module inputs and driver task blocks; `path` is the task's (`task[2]`, or `task` for an API body). */
+export function checkTaskBlocks(
+  task: TaskConfig, path: string, fileOf: FileOf, registries: BlockRegistries, blocks: BlockOptions,
+): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const conditionPath = `${path}.condition.${task.condition.type}`;
+  const conditionOwner = registries.conditions.get(task.condition.type);
+  if (conditionOwner !== undefined) {
+    checkBlock(conditionOwner, task.condition as Readonly<Record<string, unknown>>, fileOf(conditionPath) ?? "", conditionPath, blocks, issues);
+  }
+  task.module_input.forEach((input, index) => {
+    const inputPath = `${path}.module_input[${index}].${input.type}`;
+    const owner = registries.moduleInputs.get(input.type);
+    if (owner !== undefined) {
+      checkBlock(owner, input as unknown as Record<string, unknown>, fileOf(inputPath) ?? "", inputPath, blocks, issues);
+    }
+  });
+  issues.push(...driverTaskBlockIssues(task, path, fileOf, registries, blocks));
+  return issues;
+}
+
+/** The task-level blocks drivers add: checked by the task's driver, refused under any other. */
+function driverTaskBlockIssues(
+  task: TaskConfig, path: string, fileOf: FileOf, registries: BlockRegistries, blocks: BlockOptions,
+): ConfigIssue[] {
+  const issues: ConfigIssue[] = [];
+  const fields = task as unknown as Readonly<Record<string, unknown>>;
+  for (const name of registries.drivers.names()) {
+    const driver = registries.drivers.get(name)!;
+    for (const [block, schema] of Object.entries(driver.taskBlocks ?? {})) {
+      const value = fields[block];
+      if (value === undefined) continue;
+      const at = `${path}.${block}`;
+      const file = fileOf(at) ?? fileOf(path) ?? "";
+      if (name !== task.driver) issues.push({ file, path: at, message: `is only supported by the "${name}" driver` });
+      else {
+        const result = blocks.check({ name: block, optionsSchema: schema }, value as Readonly<Record<string, unknown>>, file, at);
+        if (!result.ok) issues.push(...result.issues);
+      }
+    }
+  }
+  const own = registries.drivers.get(task.driver);
+  if (issues.length === 0 && own?.validateTask !== undefined) {
+    for (const problem of own.validateTask(task)) {
+      const at = problem.path === "" ? path : `${path}.${problem.path}`;
+      issues.push({ file: fileOf(at) ?? fileOf(path) ?? "", path: at, message: problem.message });
+    }
+  }
+  return issues;
+}
+
+/** The owner's schema, then (on the checked, defaulted block) its `validate` rules. */
+function checkBlock(
+  owner: ConditionFactory | ModuleInputFactory, fields: Readonly<Record<string, unknown>>, file: string, path: string,
+  blocks: BlockOptions, issues: ConfigIssue[],
+): void {
+  const result = blocks.check(owner, fields, file, path);
+  if (!result.ok) {
+    issues.push(...result.issues);
+    return;
+  }
+  for (const problem of owner.validate?.(result.value) ?? []) {
+    issues.push({ file, path: problem.path === "" ? path : `${path}.${problem.path}`, message: problem.message });
+  }
+}
+
+/** The whole configuration: registered names, the driver body, every task's blocks. */
+export function configBlockIssues(
+  config: CtsConfig, fileOf: FileOf, registries: BlockRegistries, blocks: BlockOptions,
+): ConfigIssue[] {
+  const issues = checkRegisteredNames({ config, fileOf }, {
+    drivers: registries.drivers.names(),
+    conditions: registries.conditions.names(),
+    moduleInputs: registries.moduleInputs.names(),
+  });
+  const driverPath = `driver.${config.driver.name}`;
+  const driver = registries.drivers.get(config.driver.name);
+  const driverFile = fileOf(driverPath) ?? "";
+  if (driver !== undefined) {
+    const result = blocks.check(driver, config.driver.options, driverFile, driverPath);
+    if (!result.ok) issues.push(...result.issues);
+    else {
+      for (const problem of driver.validate?.(result.value, config) ?? []) {
+        issues.push({ file: driverFile, path: problem.path === "" ? driverPath : `${driverPath}.${problem.path}`, message: problem.message });
+      }
+    }
+  }
+  // CTS resolves templates only in provider blocks; a driver may resolve them in fields it declares.
+  const templateFields = driver?.templateFields ?? [];
+  const allowed = templateFields.length === 0 ? "" : ` and in ${templateFields.map((field) => `${driverPath}.${field}`).join(", ")}`;
+  for (const at of templatePaths(config.driver.options)) {
+    if (templateFields.includes(at.split(/[.[]/)[0]!)) continue;
+    issues.push({ file: driverFile, path: `${driverPath}.${at}`, message: `${TEMPLATE_PLACES}${allowed}` });
+  }
+  config.tasks.forEach((task, index) => {
+    issues.push(...checkTaskBlocks(task, `task[${index}]`, fileOf, registries, blocks));
+  });
+  return issues;
+}

@@ -1,0 +1,49 @@
+/**
+ * @module Registered factories as the kernel hands them out: each `create` (and a driver's `verify`)
+ * receives its block checked against the factory's own schema, defaults applied and frozen, whoever
+ * calls it (the engine, the API's task create, a testkit). A block that does not pass is a clear
+ * error naming the task and field, never a half-read object inside the plugin.
+ */
+import {
+  CtsError, type ConditionFactory, type DriverConfig, type DriverFactory, type ModuleInputFactory,
+} from "../plugin-api/mod.ts";
+import { formatIssue } from "../config/config-error.ts";
+import type { BlockOptions, BlockOwner } from "./block-options.ts";
+
+type Fields = Readonly<Record<string, unknown>>;
+type InputFactory = ConditionFactory | ModuleInputFactory;
+
+function checked(blocks: BlockOptions, owner: BlockOwner, fields: Fields, what: string, path: string): Fields {
+  const result = blocks.check(owner, fields, "", path);
+  if (result.ok) return result.value;
+  throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot configure ${what}: ${result.issues.map(formatIssue).join("; ")}`);
+}
+
+/**
+ * Inherits everything from the registered object (a frozen literal or a class instance alike) and
+ * overrides only the methods that take a block.
+ */
+function derived<T extends object>(factory: T, overrides: Partial<T>): T {
+  const wrapper = Object.create(factory) as T;
+  for (const [key, value] of Object.entries(overrides)) Object.defineProperty(wrapper, key, { value, enumerable: true });
+  return wrapper;
+}
+
+/** `kind` is the block keyword: `condition` or `module_input`. */
+export function withValidatedInput<T extends InputFactory>(factory: T, kind: string, blocks: BlockOptions): T {
+  const create: InputFactory["create"] = (config, taskName, task) =>
+    factory.create(checked(blocks, factory, config, `task "${taskName}"`, `${kind}.${factory.name}`), taskName, task);
+  return derived(factory, { create } as Partial<T>);
+}
+
+export function withValidatedDriver(factory: DriverFactory, blocks: BlockOptions): DriverFactory {
+  const options = (driver: DriverConfig): DriverConfig => ({
+    ...driver,
+    options: checked(blocks, factory, driver.options, `driver "${factory.name}"`, `driver.${factory.name}`),
+  });
+  const overrides: Partial<DriverFactory> = {
+    create: (task, ctx) => factory.create(task, { ...ctx, driver: options(ctx.driver) }),
+  };
+  if (factory.verify) overrides.verify = (driver, signal) => factory.verify!(options(driver), signal);
+  return derived(factory, overrides);
+}
