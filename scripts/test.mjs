@@ -34,6 +34,7 @@ await step("runtime and DI boundaries", () => $({ cwd: root, nothrow: true })`no
 await step("python3-consul available", () => $({ cwd: root, nothrow: true })`sh scripts/setup-debian-python.sh consul python3-consul`);
 await step("go-tfe available", () => $({ cwd: root, nothrow: true })`sh scripts/setup-go-tfe.sh`);
 await step("python3-hvac available", () => $({ cwd: root, nothrow: true })`sh scripts/setup-debian-python.sh hvac python3-hvac`);
+await step("chromium available", () => $({ cwd: root, nothrow: true })`sh scripts/setup-chromium.sh`);
 
 await fs.remove(reportFile);
 const vitest = await $({ cwd: root, nothrow: true, stdio: ["ignore", "inherit", "inherit"] })`npx vitest run --reporter=default --reporter=json --outputFile.json=${reportFile} ${extraArgs}`;

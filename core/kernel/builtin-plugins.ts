@@ -29,4 +29,5 @@ export const builtinPlugins: readonly BuiltinPlugin[] = [
   { id: "http-api", load: () => import("../../plugins/http-api/mod.ts"), when: (_config, run) => run.mode === "daemon" },
   { id: "metrics", load: () => import("../../plugins/metrics/mod.ts"), when: (_config, run) => run.mode === "daemon" },
   { id: "service-registration", load: () => import("../../plugins/service-registration/mod.ts"), when: (_config, run) => run.mode === "daemon" },
+  { id: "status-page", load: () => import("../../plugins/status-page/mod.ts"), when: (_config, run) => run.mode === "daemon" },
 ];

@@ -3,7 +3,7 @@
  * ride out outages forever, KV, sessions, agent) built on the npm `consul` package.
  */
 import {
-  configToken, consulClientToken, defineService, definePlugin, fileSystemToken, httpClientFactoryToken, loggerToken,
+  configToken, consulClientToken, daemonEventsToken, defineService, definePlugin, fileSystemToken, httpClientFactoryToken, loggerToken,
 } from "../../core/plugin-api/mod.ts";
 import { createConsulClient } from "./src/consul-client.ts";
 
@@ -19,8 +19,8 @@ export default definePlugin({
   provides: [
     defineService({
       token: consulClientToken,
-      deps: { config: configToken, fs: fileSystemToken, logger: loggerToken, http: httpClientFactoryToken },
-      create: ({ config, fs, logger, http }) => createConsulClient({ consul: config.consul, fs, logger, http }),
+      deps: { config: configToken, fs: fileSystemToken, logger: loggerToken, http: httpClientFactoryToken, events: daemonEventsToken },
+      create: ({ config, fs, logger, http, events }) => createConsulClient({ consul: config.consul, fs, logger, http, events }),
       dispose: (client) => client.close(),
     }),
   ],

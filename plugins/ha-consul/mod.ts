@@ -4,7 +4,7 @@
  * config has a `high_availability` block.
  */
 import {
-  configToken, consulClientToken, CtsError, defineService, definePlugin, fileSystemToken, httpRouterToken,
+  configToken, consulClientToken, CtsError, daemonEventsToken, defineService, definePlugin, fileSystemToken, httpRouterToken,
   leadershipToken, loggerToken, runOptionsToken, taskStoreToken,
 } from "../../core/plugin-api/mod.ts";
 import { createClusterStatusHandler } from "./src/cluster-status.ts";
@@ -54,8 +54,9 @@ export const haConsulPlugin = definePlugin({
     leadership: leadershipToken,
     store: taskStoreToken,
     runOptions: runOptionsToken,
+    events: daemonEventsToken,
   },
-  init({ config, consul, router, files, logger, leadership, store, runOptions }, { lifecycle }) {
+  init({ config, consul, router, files, logger, leadership, store, runOptions, events }, { lifecycle }) {
     if ("local" in ((config.driver.options["backend"] as Record<string, unknown> | undefined) ?? {})) {
       throw new CtsError(
         "CTS_ERR_CONFIG_INVALID",
@@ -64,6 +65,10 @@ export const haConsulPlugin = definePlugin({
     }
     router.intercept(createFollowerRedirect(leadership));
     router.mount("/v1/status/cluster", createClusterStatusHandler(consul, config, leadership));
+    const unsubscribe = leadership.subscribe((isLeader) => {
+      const leader = leadership.leader();
+      events.publish({ type: "leadership", instance_id: leadership.instanceId, is_leader: isLeader, ...(leader ? { leader } : {}) });
+    });
 
     const compatLogger = logger.child("compat");
     let timer: ReturnType<typeof setInterval> | undefined;
@@ -73,7 +78,10 @@ export const haConsulPlugin = definePlugin({
       await checkCompatibility(store, files, compatLogger).catch((error) => compatLogger.error("cannot run compatibility check", { error }));
       timer = setInterval(() => void checkCompatibility(store, files, compatLogger).catch(() => {}), COMPATIBILITY_CHECK_INTERVAL_MS);
     });
-    lifecycle.onStop(() => clearInterval(timer));
+    lifecycle.onStop(() => {
+      clearInterval(timer);
+      unsubscribe();
+    });
   },
 });
 

@@ -3,10 +3,11 @@
  * The CLI's task commands are its client.
  */
 import {
-  conditionRegistryToken, consulClientToken, CtsError, definePlugin, httpRouterToken, loggerToken, moduleInputRegistryToken,
-  taskBuilderToken, taskManagerToken,
+  conditionRegistryToken, consulClientToken, CtsError, daemonEventsToken, definePlugin, httpRouterToken, loggerToken,
+  moduleInputRegistryToken, taskBuilderToken, taskManagerToken,
 } from "../../core/plugin-api/mod.ts";
 import { createApiApp } from "./src/create-api-app.ts";
+import { EventStreamHub } from "./src/event-stream-hub.ts";
 import { normalizeApiTask } from "./src/normalize-api-task.ts";
 
 export { createApiApp, DEFAULT_BODY_LIMIT_BYTES } from "./src/create-api-app.ts";
@@ -15,6 +16,8 @@ export { normalizeApiTask } from "./src/normalize-api-task.ts";
 export { apiTaskToRaw } from "./src/api-task-to-raw.ts";
 export { toApiTask } from "./src/task-representation.ts";
 export { CLUSTER_WITHOUT_HA_MESSAGE } from "./src/routes/meta-routes.ts";
+export { EventStreamHub, HEARTBEAT_MS } from "./src/event-stream-hub.ts";
+export { DEFAULT_SSE_LIMITS, type SseQueueLimits } from "./src/sse-client-queue.ts";
 
 export interface HttpApiOptions {
   /** Largest request body accepted, in bytes. @default 1048576 */
@@ -39,9 +42,14 @@ export default definePlugin({
     logger: loggerToken,
     conditions: conditionRegistryToken,
     moduleInputs: moduleInputRegistryToken,
+    events: daemonEventsToken,
   },
-  init({ router, tasks, builder, consul, logger, conditions, moduleInputs }, ctx) {
+  init({ router, tasks, builder, consul, logger, conditions, moduleInputs, events }, ctx) {
     const options = ctx.options as HttpApiOptions;
+    const eventStream = new EventStreamHub(events, logger);
+    // Before the server closes: streams end cleanly (an EventSource then reconnects, perhaps to
+    // another member) instead of being cut with the connection.
+    ctx.signal.addEventListener("abort", () => eventStream.close(), { once: true });
     const app = createApiApp({
       tasks,
       normalizeTask: (apiTask, labels) => normalizeApiTask(apiTask, builder, labels),
@@ -52,6 +60,7 @@ export default definePlugin({
       },
       logger,
       consulState: () => consul.connectionState(),
+      eventStream,
       ...(options?.body_limit_bytes !== undefined ? { bodyLimitBytes: options.body_limit_bytes } : {}),
     });
     router.mount("/v1", app.fetch);

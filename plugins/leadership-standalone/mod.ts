@@ -1,5 +1,5 @@
 /** @module The always-leader Leadership plugin (used when `high_availability` is not configured). */
-import { configToken, defineService, definePlugin, leadershipToken } from "../../core/plugin-api/mod.ts";
+import { configToken, daemonEventsToken, defineService, definePlugin, leadershipToken } from "../../core/plugin-api/mod.ts";
 import { StandaloneLeadership } from "./src/standalone-leadership.ts";
 
 export { StandaloneLeadership } from "./src/standalone-leadership.ts";
@@ -13,5 +13,11 @@ export default definePlugin({
     deps: { config: configToken },
     create: ({ config }) => new StandaloneLeadership(config.id || "cts"),
   })],
-  deps: {},
+  deps: { events: daemonEventsToken, leadership: leadershipToken },
+  init({ events, leadership }, { lifecycle }) {
+    // Once, so the event stream and the status page say who leads as they do with HA.
+    lifecycle.onStart(() => {
+      events.publish({ type: "leadership", instance_id: leadership.instanceId, is_leader: true, leader: { id: leadership.instanceId } });
+    });
+  },
 });

@@ -19,6 +19,11 @@ test("cts-runtime dev: the demo file appears and follows a registration", async 
   expect(consulUrl, dev.output()).toBeDefined();
   expect(dev.output()).toContain(`curl -X PUT --data '{"ID":"web-3","Name":"web","Address":"10.0.0.13","Port":80}' ${consulUrl}/v1/agent/service/register`);
 
+  // Beyond CTS: the status page's URL is printed, and it answers.
+  const pageUrl = /Status page:\s+(http:\/\/\S+\/ui\/)/.exec(dev.output())?.[1];
+  expect(pageUrl, dev.output()).toBeDefined();
+  expect((await fetch(pageUrl!)).status).toBe(200);
+
   await registerService(consulUrl!, "web-3", "web", "10.0.0.13");
   await waitFor(() => dev!.serviceLines().includes("web 10.0.0.13:80"), () => `web-3 never appeared\n${dev!.output()}`);
   expect(dev.serviceLines()).toEqual(["api 10.0.0.21:8080", "web 10.0.0.11:80", "web 10.0.0.12:80", "web 10.0.0.13:80"]);

@@ -97,6 +97,7 @@ function instructions(consul: ConsulDevServer, apiUrl: string, dir: string, tfc?
     ...(tfc ? tfcInstructions(tfc, TASK_NAME) : []),
     ...(vault ? vaultInstructions(vault, dir) : []),
     `    cts-runtime API:     ${apiUrl}/v1/status/tasks`,
+    `    Status page:         ${apiUrl}/ui/`,
     `    Config:              ${dir}/cts-demo.hcl`,
     ...(tfc ? [] : [`    Generated Terraform: ${dir}/sync-tasks/${TASK_NAME}/`]),
     `    Task output:         ${dir}/services.txt`,

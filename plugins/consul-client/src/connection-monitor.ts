@@ -1,14 +1,19 @@
-/** @module Tracks whether Consul is reachable and logs an outage once: WARN at start, DEBUG per retry, INFO on recovery. */
-import type { ConsulConnectionState, Logger } from "../../../core/plugin-api/mod.ts";
+/**
+ * @module Tracks whether Consul is reachable and logs an outage once: WARN at start, DEBUG per
+ * retry, INFO on recovery; the start and the end of an outage also go on the daemon's event bus.
+ */
+import type { ConsulConnectionState, DaemonEvents, Logger } from "../../../core/plugin-api/mod.ts";
 
 export class ConnectionMonitor {
   #state: ConsulConnectionState;
   readonly #logger: Logger;
   readonly #address: string;
+  readonly #events: DaemonEvents | undefined;
 
-  constructor(logger: Logger, address: string) {
+  constructor(logger: Logger, address: string, events?: DaemonEvents) {
     this.#logger = logger;
     this.#address = address;
+    this.#events = events;
     this.#state = Object.freeze({ healthy: true, since: Date.now(), failures: 0 });
   }
 
@@ -23,6 +28,7 @@ export class ConnectionMonitor {
     const failures = this.#state.failures;
     this.#state = Object.freeze({ healthy: true, since: Date.now(), failures: 0 });
     this.#logger.info("connection to Consul restored", { address: this.#address, outage_ms: outageMs, failures });
+    this.#events?.publish({ type: "consul.connection", state: "restored" });
   }
 
   /** `message` must already be redacted. `retryInMs` is set when the caller will retry. */
@@ -36,6 +42,7 @@ export class ConnectionMonitor {
     if (this.#state.healthy) {
       this.#state = Object.freeze({ healthy: false, since: Date.now(), failures: 1, lastError: message });
       this.#logger.warn("cannot reach Consul, retrying until it is back", fields);
+      this.#events?.publish({ type: "consul.connection", state: "lost", error: message });
       return;
     }
     this.#state = Object.freeze({ ...this.#state, failures: this.#state.failures + 1, lastError: message });

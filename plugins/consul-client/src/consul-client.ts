@@ -1,6 +1,6 @@
 /** @module Assembles the ConsulClient service from its parts (transport, blocking queries, typed APIs). */
 import type {
-  ConsulClient, ConsulConfig, ConsulConnectionState, FileSystem, HttpClientFactory, Logger,
+  ConsulClient, ConsulConfig, ConsulConnectionState, DaemonEvents, FileSystem, HttpClientFactory, Logger,
 } from "../../../core/plugin-api/mod.ts";
 import { readTlsFiles } from "../../../core/plugin-api/mod.ts";
 import { AgentApi } from "./agent-api.ts";
@@ -30,6 +30,8 @@ export interface ConsulClientOptions {
   readonly logger: Logger;
   /** The kernel's HTTP service (`httpClientFactoryToken`): sockets and cancellation for npm `consul`. */
   readonly http: HttpClientFactory;
+  /** Where connection lost/restored events go (the kernel's bus). */
+  readonly events?: DaemonEvents;
   /** Tests shorten these; production uses the defaults. */
   readonly backoff?: BackoffPolicy;
   readonly fetchGapMs?: number;
@@ -63,7 +65,7 @@ export async function createConsulClient(options: ConsulClientOptions): Promise<
     token: consul.token ?? "",
     ...(useAuth ? { basicAuth: { username: auth.username, password: auth.password } } : {}),
   });
-  const monitor = new ConnectionMonitor(logger, endpoint.baseUrl);
+  const monitor = new ConnectionMonitor(logger, endpoint.baseUrl, options.events);
   const blocking = new BlockingQueries({
     transport,
     allowManyAbortListeners: (signal) => options.http.allowManyAbortListeners(signal),

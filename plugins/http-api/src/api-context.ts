@@ -1,6 +1,7 @@
 /** @module What the API's route modules share: the engine, the task mapper, the logger. */
 import type { ConsulConnectionState, Logger, TaskConfig, TaskManager } from "../../../core/plugin-api/mod.ts";
 import type { Ajv } from "ajv";
+import type { EventStreamHub } from "./event-stream-hub.ts";
 import type { RegisteredBlocks } from "./schemas/registered-task-schema.ts";
 
 export interface ApiDeps {
@@ -15,6 +16,8 @@ export interface ApiDeps {
   readonly logger: Logger;
   /** Beyond CTS: whether Consul is reachable, reported by `/v1/status` next to CTS's summary. */
   readonly consulState?: () => ConsulConnectionState;
+  /** Beyond CTS: serves `GET /v1/events` from it when set. */
+  readonly eventStream?: EventStreamHub;
   /**
    * The condition and module_input labels plugins registered, read at the first task create (the
    * registries are complete by then). @default none beyond CTS's built-in types

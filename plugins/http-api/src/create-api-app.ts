@@ -8,6 +8,7 @@ import { errorMessage } from "../../../core/plugin-api/mod.ts";
 import type { ApiDeps, RouteContext } from "./api-context.ts";
 import { apiError, HttpError, legacyError } from "./api-errors.ts";
 import { createAjv } from "./body-validator.ts";
+import { mountEventRoutes } from "./routes/event-routes.ts";
 import { mountMetaRoutes } from "./routes/meta-routes.ts";
 import { mountStatusRoutes } from "./routes/status-routes.ts";
 import { mountRunRoutes } from "./routes/run-routes.ts";
@@ -77,6 +78,7 @@ export function createApiApp(deps: ApiDeps): Hono {
   mountRunRoutes(app, ctx);
   mountTaskRoutes(app, ctx);
   mountMetaRoutes(app);
+  if (deps.eventStream) mountEventRoutes(app, deps.eventStream);
 
   app.all("/v1/tasks", (c) => apiError(c, 405, `method ${c.req.method} is not allowed on /v1/tasks: use GET or POST`));
   app.all(

@@ -8,6 +8,7 @@ import {
   clusterStatusResponseSchema, deleteResponseSchema, errorSchema, healthResponseSchema, taskResponseSchema,
   tasksResponseSchema,
 } from "./schemas/responses.schema.ts";
+import { eventsPathItem } from "./openapi-events.ts";
 import { inputChangeSchema, runRecordSchema, runResponseSchema, runsResponseSchema } from "./schemas/run-history.schema.ts";
 
 const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
@@ -102,6 +103,7 @@ export function openApiDocument(): Record<string, unknown> {
           responses: { 200: { description: "Cluster", ...json(ref("ClusterStatusResponse")) }, 405: error("HA not configured") },
         },
       },
+      "/v1/events": eventsPathItem,
       "/v1/health": {
         get: { summary: "Health", responses: { 200: { description: "Healthy", ...json(ref("HealthResponse")) }, 503: error("Unhealthy") } },
       },

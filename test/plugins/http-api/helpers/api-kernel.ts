@@ -3,7 +3,7 @@
  * store, leadership, condition plugins, consul-client, http-api (and optionally
  * service-registration) plus the recording driver.
  */
-import type { CtsConfig, TaskManager } from "../../../../core/plugin-api/mod.ts";
+import type { CtsConfig, PluginDefinition, TaskManager } from "../../../../core/plugin-api/mod.ts";
 import { taskManagerToken } from "../../../../core/plugin-api/mod.ts";
 import { createTestKernel } from "../../../../core/plugin-testkit/src/create-test-kernel.ts";
 import { testConfig, testConsulConfig } from "../../../../core/plugin-testkit/src/test-config.ts";
@@ -52,6 +52,8 @@ export async function startApiKernel(options: {
   port?: number;
   recording?: RecordingOptions;
   extraPlugins?: string[];
+  /** Plugin definitions to load besides the recording driver (test stand-ins). */
+  plugins?: readonly PluginDefinition[];
   /** False: no HTTP server (in-process `app.request()` tests). @default true */
   listen?: boolean;
 } = {}): Promise<ApiKernel> {
@@ -63,7 +65,7 @@ export async function startApiKernel(options: {
   const { kernel } = await createTestKernel({
     config: options.config ?? apiConfig(),
     builtins,
-    plugins: [recordingDriverPlugin(options.recording ?? {})],
+    plugins: [recordingDriverPlugin(options.recording ?? {}), ...(options.plugins ?? [])],
     logs,
     kernel: {
       httpListen: options.listen === false

@@ -1,0 +1,44 @@
+/**
+ * @module The status page plugin (beyond CTS): a live page at `/ui/` on the API port with the
+ * tasks, their runs and failures, the HA cluster and the Consul connection, updated from
+ * `GET /v1/events`. Served by every HA member (a follower shows the cluster and points to the
+ * leader). Disable it with `plugin "status-page" { options = { enabled = false } }`.
+ */
+import {
+  consulClientToken, definePlugin, httpRouterToken, leadershipToken, runtimeVersionToken, taskManagerToken,
+} from "../../core/plugin-api/mod.ts";
+import { buildOverview } from "./src/overview.ts";
+import { createStatusPageHandler, UI_PATH } from "./src/status-page-handler.ts";
+
+export { buildOverview } from "./src/overview.ts";
+export { nextRunOf } from "./src/next-run.ts";
+export { CONTENT_SECURITY_POLICY, UI_PATH } from "./src/status-page-handler.ts";
+
+export interface StatusPageOptions {
+  /** @default true */
+  readonly enabled?: boolean;
+}
+
+export default definePlugin({
+  id: "status-page",
+  kind: "api",
+  logName: "ui",
+  description: "A live status page at /ui/ (tasks, runs, failures, HA cluster, Consul connection)",
+  optionsSchema: {
+    type: "object",
+    additionalProperties: false,
+    properties: { enabled: { type: "boolean", default: true } },
+  },
+  deps: {
+    router: httpRouterToken,
+    tasks: taskManagerToken,
+    leadership: leadershipToken,
+    consul: consulClientToken,
+    version: runtimeVersionToken,
+  },
+  init({ router, tasks, leadership, consul, version }, ctx) {
+    if ((ctx.options as StatusPageOptions).enabled === false) return;
+    const overview = () => buildOverview({ tasks, leadership, consulState: () => consul.connectionState(), version });
+    router.mount(UI_PATH, createStatusPageHandler(overview));
+  },
+});

@@ -1,0 +1,89 @@
+/**
+ * @module `GET /ui/overview.json`: what the status page shows at a glance, in one answer: this
+ * instance and who leads, the Consul connection, and each task with its status, last run and next
+ * scheduled run. A follower answers without tasks (they run on the leader; its copy may be stale),
+ * as its API redirects task reads to the leader.
+ */
+import type {
+  ConsulConnectionState, Leadership, TaskManager, TaskState,
+} from "../../../core/plugin-api/mod.ts";
+import { nextRunOf } from "./next-run.ts";
+
+export interface OverviewSources {
+  readonly tasks: TaskManager;
+  readonly leadership: Leadership;
+  readonly consulState: () => ConsulConnectionState;
+  readonly version: string;
+}
+
+export interface TaskOverview {
+  readonly name: string;
+  readonly description: string;
+  readonly enabled: boolean;
+  readonly status: string;
+  readonly running: boolean;
+  readonly deleting: boolean;
+  readonly condition: string;
+  readonly cron?: string;
+  readonly next_run?: string;
+  readonly last_run?: {
+    readonly success: boolean;
+    readonly start_time: string;
+    readonly end_time: string;
+    readonly error?: string;
+    readonly trigger?: string;
+    readonly skipped?: boolean;
+  };
+}
+
+function taskOverview(state: TaskState, now: Date): TaskOverview {
+  const { config } = state;
+  const condition = config.condition as { readonly type: string; readonly cron?: unknown };
+  const cron = condition.type === "schedule" && typeof condition.cron === "string" ? condition.cron : undefined;
+  const next = cron !== undefined && config.enabled ? nextRunOf(cron, now) : undefined;
+  const last = state.events[0];
+  return {
+    name: config.name,
+    description: config.description,
+    enabled: config.enabled,
+    status: state.status,
+    running: state.running,
+    deleting: state.deleting,
+    condition: condition.type,
+    ...(cron !== undefined ? { cron } : {}),
+    ...(next ? { next_run: next.toISOString() } : {}),
+    ...(last
+      ? {
+        last_run: {
+          success: last.success,
+          start_time: last.start_time,
+          end_time: last.end_time,
+          ...(last.error ? { error: last.error.message } : {}),
+          ...(last.trigger ? { trigger: last.trigger.detail ? `${last.trigger.kind}: ${last.trigger.detail}` : last.trigger.kind } : {}),
+          ...(last.skipped ? { skipped: true } : {}),
+        },
+      }
+      : {}),
+  };
+}
+
+export function buildOverview(sources: OverviewSources, now = new Date()): Record<string, unknown> {
+  const { leadership } = sources;
+  const consul = sources.consulState();
+  const isLeader = leadership.isLeader();
+  const leader = leadership.leader();
+  return {
+    instance_id: leadership.instanceId,
+    version: sources.version,
+    is_leader: isLeader,
+    ...(leader ? { leader } : {}),
+    consul: {
+      healthy: consul.healthy,
+      since: new Date(consul.since).toISOString(),
+      failures: consul.failures,
+      ...(consul.healthy || consul.lastError === undefined ? {} : { last_error: consul.lastError }),
+    },
+    ...(isLeader ? { tasks: sources.tasks.list().map((state) => taskOverview(state, now)) } : {}),
+    generated_at: now.toISOString(),
+  };
+}

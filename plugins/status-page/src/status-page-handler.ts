@@ -1,0 +1,62 @@
+/**
+ * @module The fetch handler mounted at `/ui`: the page, its script, style and icon (all served by
+ * the daemon: no build step, nothing from a CDN) and the overview JSON. Every answer carries a
+ * strict Content-Security-Policy, so the page can reach nothing but the daemon's own origin.
+ */
+import { PAGE_DOM_SCRIPT } from "./page-dom-script.ts";
+import { PAGE_HTML } from "./page-html.ts";
+import { PAGE_RUNS_SCRIPT } from "./page-runs-script.ts";
+import { PAGE_SCRIPT } from "./page-script.ts";
+import { PAGE_STYLE } from "./page-style.ts";
+
+export const UI_PATH = "/ui";
+
+/**
+ * `default-src 'self'` and nothing looser: no inline script or style (the page has none), no
+ * frames of it elsewhere, no form posts, no base URL changes.
+ */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'";
+
+const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#2f6fdb"/><path d="M4 8h8M8 4v8" stroke="#fff" stroke-width="2"/></svg>`;
+
+const ASSETS: Readonly<Record<string, { readonly type: string; readonly body: string }>> = {
+  "/ui/": { type: "text/html; charset=utf-8", body: PAGE_HTML },
+  "/ui/dom.js": { type: "text/javascript; charset=utf-8", body: PAGE_DOM_SCRIPT },
+  "/ui/runs.js": { type: "text/javascript; charset=utf-8", body: PAGE_RUNS_SCRIPT },
+  "/ui/app.js": { type: "text/javascript; charset=utf-8", body: PAGE_SCRIPT },
+  "/ui/app.css": { type: "text/css; charset=utf-8", body: PAGE_STYLE },
+  "/ui/icon.svg": { type: "image/svg+xml", body: ICON_SVG },
+};
+
+function securityHeaders(type: string): Headers {
+  return new Headers({
+    "content-type": type,
+    "content-security-policy": CONTENT_SECURITY_POLICY,
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    // The page is tiny and changes with the daemon's version: always revalidate.
+    "cache-control": "no-cache",
+  });
+}
+
+export function createStatusPageHandler(overview: () => Record<string, unknown>) {
+  return (request: Request): Response => {
+    const path = new URL(request.url).pathname;
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      const headers = securityHeaders("text/plain; charset=utf-8");
+      headers.set("allow", "GET, HEAD");
+      return new Response(`method ${request.method} is not allowed on ${path}: use GET\n`, { status: 405, headers });
+    }
+    // Relative URLs in the page resolve against /ui/, so /ui itself redirects there.
+    if (path === UI_PATH) return new Response(null, { status: 308, headers: { location: `${UI_PATH}/` } });
+    const body = path === "/ui/overview.json"
+      ? JSON.stringify(overview())
+      : ASSETS[path]?.body;
+    if (body === undefined) {
+      return new Response(`no page at ${path}\n`, { status: 404, headers: securityHeaders("text/plain; charset=utf-8") });
+    }
+    const type = path === "/ui/overview.json" ? "application/json" : ASSETS[path]!.type;
+    return new Response(request.method === "HEAD" ? null : body, { headers: securityHeaders(type) });
+  };
+}
