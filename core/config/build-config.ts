@@ -99,6 +99,8 @@ function consul(raw: Json, env: Env, port: number, apiTls: boolean): ConsulConfi
       default_check: {
         enabled: (check.enabled as boolean | undefined) ?? true,
         address: (check.address as string | undefined) || `${apiTls ? "https" : "http"}://localhost:${port}`,
+        interval: ms(check.interval, 10_000),
+        timeout: ms(check.timeout, 2_000),
       },
     },
   };
@@ -173,6 +175,7 @@ function ha(raw: Json): HighAvailabilityConfig {
   return {
     cluster: {
       name: String(cluster.name ?? ""),
+      mode: cluster.mode === "shared" ? "shared" : "leader",
       storage: {
         parent_path: (storage.parent_path as string | undefined) ?? "consul-terraform-sync/",
         namespace: (storage.namespace as string | undefined) ?? "",

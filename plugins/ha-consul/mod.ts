@@ -11,6 +11,7 @@ import { createClusterStatusHandler } from "./src/cluster-status.ts";
 import { checkCompatibility, COMPATIBILITY_CHECK_INTERVAL_MS } from "./src/compatibility-check.ts";
 import { ConsulTaskStore } from "./src/consul-task-store.ts";
 import { createFollowerRedirect } from "./src/follower-redirect.ts";
+import { registrationCheckId } from "./src/instance-session.ts";
 import { kvLayoutOf } from "./src/kv-layout.ts";
 import { LeaderElection } from "./src/leader-election.ts";
 
@@ -26,6 +27,7 @@ const leaderElectionService = defineService({
       instanceId: config.id,
       ...(ha.instance.address ? { address: ha.instance.address } : {}),
       sessionTtlMs: ha.cluster.storage.session_ttl,
+      checkId: registrationCheckId(config),
       logger,
     });
   },
@@ -55,7 +57,7 @@ export const haConsulPlugin = definePlugin({
     store: taskStoreToken,
     runOptions: runOptionsToken,
   },
-  init({ config, consul, router, files, logger, leadership, store, runOptions }, { lifecycle }) {
+  init({ config, consul, router, files, logger, leadership, store, runOptions }, { lifecycle, signal }) {
     if ("local" in ((config.driver.options["backend"] as Record<string, unknown> | undefined) ?? {})) {
       throw new CtsError(
         "CTS_ERR_CONFIG_INVALID",
@@ -74,6 +76,8 @@ export const haConsulPlugin = definePlugin({
       timer = setInterval(() => void checkCompatibility(store, files, compatLogger).catch(() => {}), COMPATIBILITY_CHECK_INTERVAL_MS);
     });
     lifecycle.onStop(() => clearInterval(timer));
+    // The kernel aborts before it closes the API and runs stop hooks (deregistration among them).
+    signal.addEventListener("abort", () => (leadership as LeaderElection).prepareStop(), { once: true });
   },
 });
 
