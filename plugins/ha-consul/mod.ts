@@ -14,12 +14,27 @@ import { createFollowerRedirect } from "./src/follower-redirect.ts";
 import { registrationCheckId } from "./src/instance-session.ts";
 import { kvLayoutOf } from "./src/kv-layout.ts";
 import { LeaderElection } from "./src/leader-election.ts";
+import { createOwnerRedirect } from "./src/owner-redirect.ts";
+import { seedConfiguredTasks, SharedCluster } from "./src/shared-cluster.ts";
 
 const leaderElectionService = defineService({
   token: leadershipToken,
   deps: { config: configToken, consul: consulClientToken, logger: loggerToken },
-  create({ config, consul, logger }) {
+  create({ config, consul, logger }): LeaderElection | SharedCluster {
     const ha = config.high_availability!;
+    if (ha.cluster.mode === "shared") {
+      return new SharedCluster({
+        consul,
+        layout: kvLayoutOf(ha),
+        clusterName: ha.cluster.name,
+        instanceId: config.id,
+        ...(ha.instance.address ? { address: ha.instance.address } : {}),
+        sessionTtlMs: ha.cluster.storage.session_ttl,
+        checkId: registrationCheckId(config),
+        logger,
+        seed: () => seedConfiguredTasks(consul, kvLayoutOf(ha), config.tasks),
+      });
+    }
     return new LeaderElection({
       consul,
       layout: kvLayoutOf(ha),
@@ -64,20 +79,22 @@ export const haConsulPlugin = definePlugin({
         'Cannot run high availability with backend "local": every instance needs the same Terraform state; use the consul backend',
       );
     }
-    router.intercept(createFollowerRedirect(leadership));
-    router.mount("/v1/status/cluster", createClusterStatusHandler(consul, config, leadership));
+    const cluster = leadership as LeaderElection | SharedCluster;
+    if (cluster instanceof SharedCluster) router.intercept(createOwnerRedirect(cluster.ownership, config.tls.enabled ? "https" : "http"));
+    else router.intercept(createFollowerRedirect(leadership));
+    router.mount("/v1/status/cluster", createClusterStatusHandler(consul, config, leadership, store));
 
     const compatLogger = logger.child("compat");
     let timer: ReturnType<typeof setInterval> | undefined;
     lifecycle.onStart(async () => {
       // Only a daemon joins the election; -once/-inspect run outside the cluster and never hold the lock.
-      if (runOptions.mode === "daemon") (leadership as LeaderElection).start();
+      if (runOptions.mode === "daemon") cluster.start();
       await checkCompatibility(store, files, compatLogger).catch((error) => compatLogger.error("cannot run compatibility check", { error }));
       timer = setInterval(() => void checkCompatibility(store, files, compatLogger).catch(() => {}), COMPATIBILITY_CHECK_INTERVAL_MS);
     });
     lifecycle.onStop(() => clearInterval(timer));
     // The kernel aborts before it closes the API and runs stop hooks (deregistration among them).
-    signal.addEventListener("abort", () => (leadership as LeaderElection).prepareStop(), { once: true });
+    signal.addEventListener("abort", () => cluster.prepareStop(), { once: true });
   },
 });
 

@@ -15,7 +15,7 @@
  * session while running applies drain, so a stop first moves the locks back onto the standby.
  */
 import {
-  errorMessage, formatGoDuration, sleep, type ConsulClient, type KvTxnOp, type Logger,
+  consulQuery, errorMessage, formatGoDuration, sleep, type ConsulClient, type KvTxnOp, type Logger,
 } from "../../../core/plugin-api/mod.ts";
 
 /** A lock held with this instance's session and the value it keeps. */
@@ -89,6 +89,7 @@ export class InstanceSession {
     this.#lastRenewOk = Date.now();
     if (checkId) {
       try {
+        await this.#requirePassing();
         this.#current = await this.#create(true);
         this.#bound = true;
         this.#standby = await this.#create(false);
@@ -150,6 +151,18 @@ export class InstanceSession {
     return [this.#current, this.#standby].filter((id): id is string => id !== undefined);
   }
 
+  /**
+   * Asks the agent first: a session create Consul refuses counts as a failed request in the client's
+   * connection log, and the check may take up to an interval to pass.
+   */
+  async #requirePassing(): Promise<void> {
+    const { consul, checkId } = this.#options;
+    const checks = (await consul.query(consulQuery("/v1/agent/checks"))).data as Record<string, { Status?: string }> | null;
+    const status = checks?.[checkId!]?.Status;
+    if (status === undefined) throw new Error(`Missing check '${checkId}' registration`);
+    if (status === "critical") throw new Error(`Check '${checkId}' is in critical state`);
+  }
+
   #create(bound: boolean): Promise<string> {
     const { consul, name, ttlMs, checkId } = this.#options;
     return consul.sessionCreate({
@@ -201,6 +214,7 @@ export class InstanceSession {
       if (signal.aborted || this.#closing) return;
       let bound: string;
       try {
+        await this.#requirePassing();
         bound = await this.#create(true);
       } catch (error) {
         if (!checkNotBindable(error)) logger.warn("cannot bind the session to the health check yet", { error: errorMessage(error) });
