@@ -175,7 +175,8 @@ function ha(raw: Json): HighAvailabilityConfig {
   return {
     cluster: {
       name: String(cluster.name ?? ""),
-      mode: cluster.mode === "shared" ? "shared" : "leader",
+      // Any other value is reported by config-rules.ts with the allowed ones.
+      mode: (cluster.mode as "leader" | "shared" | undefined) ?? "leader",
       storage: {
         parent_path: (storage.parent_path as string | undefined) ?? "consul-terraform-sync/",
         namespace: (storage.namespace as string | undefined) ?? "",

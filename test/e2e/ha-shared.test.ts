@@ -19,7 +19,7 @@ import {
   bundleRecordingDriver, type ClusterSpec, HaInstance, readRecords, recordingDriverHcl, registerService, startCluster,
   stopCluster, until,
 } from "../plugins/ha-consul/ha-cluster.ts";
-import { perTaskOverlaps, sharedTasksHcl, taskOwners } from "../plugins/ha-consul/shared-cluster-support.ts";
+import { liveMembers, perTaskOverlaps, sharedTasksHcl, taskOwners } from "../plugins/ha-consul/shared-cluster-support.ts";
 
 const CLUSTER = "ha-shared";
 const TASKS = 30;
@@ -34,6 +34,14 @@ let serial = 0;
 const names = Array.from({ length: TASKS }, (_, i) => `t${String(i + 1).padStart(2, "0")}`);
 const outputs = () => instances.map((instance) => `--- ${instance.id}\n${instance.output.slice(-(Number(process.env["SHARED_OUTPUT"] ?? 2500)))}`).join("\n");
 const owners = () => taskOwners(consul.url, CLUSTER);
+
+/** Every running instance joined (its member key held) and no other. */
+function allJoined(): Promise<true> {
+  return until("every running instance joined", async () => {
+    const running = instances.filter((instance) => instance.running).map((instance) => instance.id).sort();
+    return JSON.stringify(await liveMembers(consul.url, CLUSTER)) === JSON.stringify(running) ? true : undefined;
+  }, 60_000);
+}
 
 /** Every task's lock held by a running instance; returns task → instance id. */
 function allOwned(): Promise<Map<string, string>> {
@@ -114,6 +122,8 @@ describe("shared cluster mode: tasks spread over the instances", () => {
   it(`never runs one task on two instances at once across ${KILLS} kills and restarts with changes flowing; no change lost`, async () => {
     let last = "";
     for (let kill = 0; kill < KILLS; kill++) {
+      // The restarted instance is back before the next kill, so two instances are never down at once.
+      await allJoined();
       await allOwned();
       const victim = instances[kill % instances.length]!;
       last = await changeWeb();

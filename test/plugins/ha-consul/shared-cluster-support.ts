@@ -28,6 +28,15 @@ export async function taskOwners(consulUrl: string, cluster: string): Promise<Ma
   return owners;
 }
 
+/** Ids of the instances whose `members/<id>` key is held (joined, session alive). */
+export async function liveMembers(consulUrl: string, cluster: string): Promise<string[]> {
+  const prefix = `consul-terraform-sync/${cluster}/members/`;
+  const response = await fetch(`${consulUrl}/v1/kv/${prefix}?recurse=true`);
+  if (response.status === 404) return [];
+  const entries = (await response.json()) as { Key: string; Session?: string }[];
+  return entries.filter((entry) => entry.Session).map((entry) => entry.Key.slice(prefix.length)).sort();
+}
+
 /** Pairs of applies of the same task by different instances whose [start, end] intervals intersect. */
 export function perTaskOverlaps(records: readonly RecordEntry[]): [RecordEntry, RecordEntry][] {
   const found: [RecordEntry, RecordEntry][] = [];
