@@ -15,7 +15,8 @@ import { registrationCheckId } from "./src/instance-session.ts";
 import { kvLayoutOf } from "./src/kv-layout.ts";
 import { LeaderElection } from "./src/leader-election.ts";
 import { createOwnerRedirect } from "./src/owner-redirect.ts";
-import { seedConfiguredTasks, SharedCluster } from "./src/shared-cluster.ts";
+import { seedConfiguredTasks } from "./src/cluster-entries.ts";
+import { SharedCluster } from "./src/shared-cluster.ts";
 
 const leaderElectionService = defineService({
   token: leadershipToken,

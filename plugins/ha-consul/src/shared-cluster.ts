@@ -13,8 +13,9 @@
  * every task, so the API lists them all, and runs only the owned ones.
  */
 import {
-  consulQuery, errorMessage, sleep, type ConsulClient, type LeaderInfo, type Leadership, type Logger, type TaskConfig, type TaskOwnership,
+  consulQuery, errorMessage, sleep, type ConsulClient, type LeaderInfo, type Leadership, type Logger, type TaskOwnership,
 } from "../../../core/plugin-api/mod.ts";
+import { type Entry, parseInfo, toEntry } from "./cluster-entries.ts";
 import { InstanceSession, RETRY_MS } from "./instance-session.ts";
 import type { KvLayout } from "./kv-layout.ts";
 import { rendezvousOwner } from "./rendezvous.ts";
@@ -35,11 +36,8 @@ export interface SharedClusterOptions {
   readonly seed?: () => Promise<void>;
 }
 
-interface Entry {
-  readonly key: string;
-  readonly value: string;
-  readonly session?: string;
-}
+/** Consul's txn limit is 64 operations. */
+const ACQUIRE_BATCH = 64;
 
 type OwnershipListener = (task: string, owned: boolean) => void | Promise<void>;
 
@@ -215,23 +213,40 @@ export class SharedCluster implements Leadership {
     }
     if (!members.includes(instanceId)) return false;
     this.#owners = new Map([...holders].filter(([, entry]) => entry.session).map(([task, entry]) => [task, parseInfo(entry.value)]));
+    const free: string[] = [];
     for (const task of tasks) {
       if (signal.aborted) return false;
       const wanted = rendezvousOwner(task, members) === instanceId;
       const holder = holders.get(task)?.session;
-      if (wanted && !holder) await this.#acquire(session, task);
+      if (wanted && !holder) free.push(task);
       else if (wanted && session.isOwn(holder) && !this.#owned.has(task) && !this.#releasing.has(task)) this.#gain(task);
       else if (!wanted && this.#owned.has(task)) this.#release(session, task);
     }
     for (const task of this.#owned) if (!tasks.has(task)) this.#release(session, task);
+    if (free.length > 0 && !signal.aborted) await this.#acquire(session, free);
     return true;
   }
 
-  async #acquire(session: InstanceSession, task: string): Promise<void> {
+  /**
+   * Takes free tasks 64 to a transaction (one write, one wake-up of the other members, instead of
+   * one per task); when one of a batch was taken meanwhile the batch is tried key by key.
+   */
+  async #acquire(session: InstanceSession, tasks: readonly string[]): Promise<void> {
     const { consul, layout } = this.#options;
-    const key = `${layout.ownersPrefix}${task}`;
-    const taken = await session.exclusive(() => consul.kvPut(key, JSON.stringify(this.#self), { acquire: session.id }));
-    if (taken) this.#gain(task);
+    const value = JSON.stringify(this.#self);
+    for (let at = 0; at < tasks.length; at += ACQUIRE_BATCH) {
+      const batch = tasks.slice(at, at + ACQUIRE_BATCH);
+      await session.exclusive(async () => {
+        const ops = batch.map((task) => ({ verb: "lock", key: `${layout.ownersPrefix}${task}`, value, session: session.id }) as const);
+        if (await consul.kvTxn(ops)) {
+          for (const task of batch) this.#gain(task);
+          return;
+        }
+        for (const task of batch) {
+          if (await consul.kvPut(`${layout.ownersPrefix}${task}`, value, { acquire: session.id })) this.#gain(task);
+        }
+      });
+    }
   }
 
   #gain(task: string): void {
@@ -276,23 +291,4 @@ export class SharedCluster implements Leadership {
     this.#active = active;
     for (const listener of this.#leaderListeners) listener(active);
   }
-}
-
-function toEntry(raw: Record<string, unknown>): Entry {
-  const value = raw["Value"] ? new TextDecoder().decode(Uint8Array.from(atob(String(raw["Value"])), (c) => c.charCodeAt(0))) : "";
-  return { key: String(raw["Key"]), value, ...(raw["Session"] ? { session: String(raw["Session"]) } : {}) };
-}
-
-function parseInfo(raw: string): LeaderInfo {
-  try {
-    const value = JSON.parse(raw) as LeaderInfo;
-    return value.address ? { id: value.id, address: value.address } : { id: value.id };
-  } catch {
-    return { id: "unknown" };
-  }
-}
-
-/** Shared mode: every configured task is in the store (created only if absent, `cas=0`, so stored runs stay). */
-export async function seedConfiguredTasks(consul: ConsulClient, layout: KvLayout, tasks: readonly TaskConfig[]): Promise<void> {
-  for (const config of tasks) await consul.kvPut(layout.taskKey(config.name), JSON.stringify({ config }), { cas: 0 });
 }
