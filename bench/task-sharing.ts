@@ -17,7 +17,7 @@ import { startConsulDevServer } from "../test/helpers/consul-dev-server.ts";
 import { createCaptureLogger } from "../test/plugins/consul-client/capture-logger.ts";
 import { testClient } from "../test/plugins/consul-client/client-options.ts";
 import { haConfig } from "../test/plugins/ha-consul/ha-harness.ts";
-import { taskOwners } from "../test/plugins/ha-consul/shared-cluster-support.ts";
+import { settledOwners, taskOwners } from "../test/plugins/ha-consul/shared-cluster-support.ts";
 
 interface Row {
   tasks: number;
@@ -43,17 +43,14 @@ async function settle(cluster: string, tasks: number, members: readonly string[]
   const deadline = Date.now() + 120_000;
   for (;;) {
     const owners = await taskOwners(consul.url, cluster);
-    if (owners.size === tasks && [...owners.values()].every((id) => members.includes(id))) {
-      // Stable: the same answer a moment later (no release/acquire still in flight).
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const again = await taskOwners(consul.url, cluster);
-      if ([...owners].every(([task, id]) => again.get(task) === id)) return owners;
-    }
+    // Settled: every task held by the member rendezvous hashing ranks first among `members`.
+    if (settledOwners(owners, names(tasks), members)) return owners;
     if (Date.now() > deadline) throw new Error(`Cannot settle ${cluster}: ${owners.size}/${tasks} owned`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
+const names = (tasks: number) => Array.from({ length: tasks }, (_, i) => `t${i}`);
 const moved = (before: Map<string, string>, after: Map<string, string>) => [...after].filter(([task, id]) => before.get(task) !== id).length;
 
 async function measure(tasks: number): Promise<Row[]> {

@@ -27,5 +27,10 @@ export function parseInfo(raw: string): LeaderInfo {
 
 /** Shared mode: every configured task is in the store (created only if absent, `cas=0`, so stored runs stay). */
 export async function seedConfiguredTasks(consul: ConsulClient, layout: KvLayout, tasks: readonly TaskConfig[]): Promise<void> {
-  for (const config of tasks) await consul.kvPut(layout.taskKey(config.name), JSON.stringify({ config }), { cas: 0 });
+  // One read first: after the first instance seeded, a restart writes nothing.
+  const stored = new Set((await consul.kvList(layout.tasksPrefix)).map((pair) => pair.key));
+  for (const config of tasks) {
+    const key = layout.taskKey(config.name);
+    if (!stored.has(key)) await consul.kvPut(key, JSON.stringify({ config }), { cas: 0 });
+  }
 }

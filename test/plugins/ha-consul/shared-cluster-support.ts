@@ -2,6 +2,7 @@
  * @module Helpers for the shared cluster mode tests and bench: task blocks, the owners as Consul
  * holds them, and overlapping runs of one task across instances.
  */
+import { rendezvousOwner } from "../../../plugins/ha-consul/src/rendezvous.ts";
 import type { RecordEntry } from "./ha-cluster.ts";
 
 /** One task per name, all watching `service`. */
@@ -35,6 +36,11 @@ export async function liveMembers(consulUrl: string, cluster: string): Promise<s
   if (response.status === 404) return [];
   const entries = (await response.json()) as { Key: string; Session?: string }[];
   return entries.filter((entry) => entry.Session).map((entry) => entry.Key.slice(prefix.length)).sort();
+}
+
+/** True when every task is owned by the member rendezvous hashing ranks first among `members`. */
+export function settledOwners(owners: ReadonlyMap<string, string>, tasks: readonly string[], members: readonly string[]): boolean {
+  return tasks.every((task) => owners.get(task) === rendezvousOwner(task, members));
 }
 
 /** Pairs of applies of the same task by different instances whose [start, end] intervals intersect. */
