@@ -157,7 +157,10 @@ export class InstanceSession {
    */
   async #requirePassing(): Promise<void> {
     const { consul, checkId } = this.#options;
-    const checks = (await consul.query(consulQuery("/v1/agent/checks"))).data as Record<string, { Status?: string }> | null;
+    // Not allowed to read the agent's checks (ACL): the session create itself answers.
+    const checks = await consul.query(consulQuery("/v1/agent/checks")).then((result) => result.data as Record<string, { Status?: string }> | null)
+      .catch(() => undefined);
+    if (checks === undefined) return;
     const status = checks?.[checkId!]?.Status;
     if (status === undefined) throw new Error(`Missing check '${checkId}' registration`);
     if (status === "critical") throw new Error(`Check '${checkId}' is in critical state`);
