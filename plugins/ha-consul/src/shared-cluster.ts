@@ -279,9 +279,13 @@ export class SharedCluster implements Leadership {
       await Promise.allSettled([...this.#ownershipListeners].map((listener) => Promise.resolve().then(() => listener(task, false))));
     }
     await Promise.allSettled([...this.#releasing.values()]);
-    for (const id of session.sessions()) {
-      for (const task of owned) await consul.kvPut(`${layout.ownersPrefix}${task}`, "", { release: id }).catch(() => false);
-      await consul.kvPut(`${layout.membersPrefix}${instanceId}`, "", { release: id }).catch(() => false);
+    // Only a stop has locks to hand back: otherwise the session is gone (its keys went with it) or
+    // Consul is unreachable, and each release would only fail.
+    if (this.#stopping.signal.aborted) {
+      const keys = [...owned.map((task) => `${layout.ownersPrefix}${task}`), `${layout.membersPrefix}${instanceId}`];
+      for (const id of session.sessions()) {
+        for (const key of keys) await consul.kvPut(key, "", { release: id }).catch(() => false);
+      }
     }
     await session.close();
   }
