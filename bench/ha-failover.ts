@@ -4,6 +4,9 @@
  *
  * Run:  npm run build && npx deno run -A bench/ha-failover.ts                (session_ttl 10s and 15s, 10 kills each)
  *       npx deno run -A bench/ha-failover.ts --ttl=1s,2s --kills=5          (quick look; the server allows short TTLs)
+ *       npx deno run -A bench/ha-failover.ts --ttl=10s --modes=crash --binding=check,ttl --interval=10s,1s
+ *         (crash failover with the session bound to the registration check, at each check interval,
+ *          against TTL-only = service registration off)
  *
  * For each TTL and each way of stopping the leader (SIGTERM = graceful, SIGKILL = crash), ten times:
  * stop the leader, measure the time until another instance logs "acquired leadership lock", wait for its
@@ -16,12 +19,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startConsulDevServer } from "../test/helpers/consul-dev-server.ts";
 import {
-  bundleRecordingDriver, failover, type HaInstance, readRecords, recordingDriverHcl, registerService, startCluster,
+  bundleRecordingDriver, failover, type HaInstance, leaderLockChecks, readRecords, recordingDriverHcl, registerService, startCluster,
   stopCluster, until, waitForLeader,
 } from "../test/plugins/ha-consul/ha-cluster.ts";
 
 interface Row {
   ttl: string;
+  binding: string;
   mode: "graceful" | "crash";
   kills: number;
   median: number;
@@ -49,17 +53,18 @@ async function allHealthy(instances: readonly HaInstance[]): Promise<void> {
     ((await Promise.all(instances.map((i) => i.api("GET", "/v1/health")))).every((a) => a?.status === 200) ? true : undefined), 60_000);
 }
 
-async function measure(ttl: string, kills: number): Promise<Row[]> {
+async function measure(ttl: string, kills: number, binding: "check" | "ttl", interval: string): Promise<Row[]> {
   const consul = await startConsulDevServer({ sessionTtlMinMs: 100 });
   const dir = mkdtempSync(join(tmpdir(), "cts-ha-bench-"));
   const records = join(dir, "records.jsonl");
-  const cluster = `bench-${ttl}`;
+  const cluster = `bench-${ttl}-${binding}-${interval}`.replace(/[^a-z0-9-]/gi, "");
   await registerService(consul.url, "web-1", "web", "10.0.0.1");
   const instances = await startCluster({
     consulAddress: consul.address,
     cluster,
     dir,
     sessionTtl: ttl,
+    ...(binding === "ttl" ? { registration: false } : { checkInterval: interval }),
     driverHcl: recordingDriverHcl(await bundleRecordingDriver(dir), records, 100),
     tasksHcl: `task {\n  name   = "bench-web"\n  module = "./mod"\n  condition "services" { names = ["web"] }\n}\n`,
   }, 3);
@@ -68,11 +73,16 @@ async function measure(ttl: string, kills: number): Promise<Row[]> {
   try {
     let leader = await waitForLeader(instances, limit);
     await until("the first leader pass", () => (passes(leader) > 0 ? true : undefined), limit);
-    for (const mode of ["graceful", "crash"] as const) {
+    for (const mode of modes) {
       const times: number[] = [];
       let applies = 0;
       for (let kill = 0; kill < kills; kill++) {
         await allHealthy(instances);
+        if (binding === "check") {
+          const current = leader;
+          await until("the leader's lock bound to its check", async () =>
+            ((await leaderLockChecks(consul.url, cluster)).includes(`${current.id}-health`) ? true : undefined), limit);
+        }
         const before = new Map(instances.map((instance) => [instance, passes(instance)]));
         const t0 = Date.now();
         const { next, ms } = await failover(instances, leader, mode === "crash" ? "SIGKILL" : "SIGTERM", limit);
@@ -80,12 +90,12 @@ async function measure(ttl: string, kills: number): Promise<Row[]> {
         await until(`${next.id}'s leader pass`, () => (passes(next) > before.get(next)! ? true : undefined), limit);
         applies += readRecords(records).filter((entry) => entry.op === "apply" && entry.instance === next.id && entry.start >= t0).length;
         leader = next;
-        console.error(`  ttl=${ttl} ${mode} #${kill + 1}: ${ms} ms -> ${next.id}`);
+        console.error(`  ttl=${ttl} ${binding} ${interval} ${mode} #${kill + 1}: ${ms} ms -> ${next.id}`);
       }
       const sorted = [...times].sort((a, b) => a - b);
       const mid = Math.floor(sorted.length / 2);
       const median = sorted.length % 2 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2);
-      rows.push({ ttl, mode, kills, median, max: sorted.at(-1)!, min: sorted[0]!, applies });
+      rows.push({ ttl, binding: binding === "ttl" ? "TTL only" : `check, interval ${interval}`, mode, kills, median, max: sorted.at(-1)!, min: sorted[0]!, applies });
     }
   } finally {
     await stopCluster(instances);
@@ -97,13 +107,20 @@ async function measure(ttl: string, kills: number): Promise<Row[]> {
 
 const ttls = arg("ttl", "10s,15s").split(",");
 const kills = Number(arg("kills", "10"));
+const modes = arg("modes", "graceful,crash").split(",") as ("graceful" | "crash")[];
+const bindings = arg("binding", "check").split(",") as ("check" | "ttl")[];
+const intervals = arg("interval", "10s").split(",");
 const rows: Row[] = [];
-for (const ttl of ttls) rows.push(...(await measure(ttl, kills)));
+for (const ttl of ttls) {
+  for (const binding of bindings) {
+    for (const interval of binding === "ttl" ? ["-"] : intervals) rows.push(...(await measure(ttl, kills, binding, interval)));
+  }
+}
 
-const header = ["session_ttl", "leader stop", "kills", "median ms", "min ms", "max ms", "bound", "applies by new leader"];
+const header = ["session_ttl", "session bound to", "leader stop", "kills", "median ms", "min ms", "max ms", "bound", "applies by new leader"];
 const table = rows.map((row) => [
-  row.ttl, row.mode === "crash" ? "SIGKILL (crash)" : "SIGTERM (graceful)", String(row.kills), String(row.median), String(row.min),
-  String(row.max), row.mode === "crash" ? `2×TTL = ${2 * ttlMs(row.ttl)}` : "~1000", String(row.applies),
+  row.ttl, row.binding, row.mode === "crash" ? "SIGKILL (crash)" : "SIGTERM (graceful)", String(row.kills), String(row.median), String(row.min),
+  String(row.max), row.mode === "graceful" ? "~1000" : row.binding === "TTL only" ? `2×TTL = ${2 * ttlMs(row.ttl)}` : "interval + timeout", String(row.applies),
 ]);
 const widths = header.map((title, i) => Math.max(title.length, ...table.map((cells) => cells[i]!.length)));
 const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(" | ")} |`;

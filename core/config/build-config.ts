@@ -99,6 +99,8 @@ function consul(raw: Json, env: Env, port: number, apiTls: boolean): ConsulConfi
       default_check: {
         enabled: (check.enabled as boolean | undefined) ?? true,
         address: (check.address as string | undefined) || `${apiTls ? "https" : "http"}://localhost:${port}`,
+        interval: ms(check.interval, 10_000),
+        timeout: ms(check.timeout, 2_000),
       },
     },
   };
@@ -168,6 +170,8 @@ function ha(raw: Json): HighAvailabilityConfig {
   return {
     cluster: {
       name: String(cluster.name ?? ""),
+      // Any other value is reported by config-rules.ts with the allowed ones.
+      mode: (cluster.mode as "leader" | "shared" | undefined) ?? "leader",
       storage: {
         parent_path: (storage.parent_path as string | undefined) ?? "consul-terraform-sync/",
         namespace: (storage.namespace as string | undefined) ?? "",

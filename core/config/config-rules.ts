@@ -105,6 +105,10 @@ export function configIssues(raw: Json, config: CtsConfig, fileOf: (path: string
     for (const at of templatePaths(value, key)) add(at, TEMPLATE_PLACES);
   }
 
+  const mode = config.high_availability?.cluster.mode;
+  if (mode !== undefined && mode !== "leader" && mode !== "shared") {
+    add("high_availability.cluster.mode", `must be "leader" (one leader runs every task, as CTS) or "shared" (every instance runs a share of the tasks), got ${JSON.stringify(mode)}`);
+  }
   const backend = (config.driver.options as Json).backend as Json | undefined;
   if (config.high_availability !== undefined && backend !== undefined && "local" in backend) {
     add(`driver.${config.driver.name}.backend.local`, "cannot be used with high_availability: state must be shared");

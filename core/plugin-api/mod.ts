@@ -33,6 +33,7 @@ export type * from "./src/services/http-client.ts";
 export type * from "./src/services/shutdown.ts";
 export type * from "./src/services/task-builder.ts";
 export type * from "./src/services/leadership.ts";
+export type * from "./src/services/task-ownership.ts";
 export type * from "./src/services/vault-secrets.ts";
 export type * from "./src/services/terraform-root-module.ts";
 export type * from "./src/services/run-history.ts";

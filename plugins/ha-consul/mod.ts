@@ -11,14 +11,31 @@ import { createClusterStatusHandler } from "./src/cluster-status.ts";
 import { checkCompatibility, COMPATIBILITY_CHECK_INTERVAL_MS } from "./src/compatibility-check.ts";
 import { ConsulTaskStore } from "./src/consul-task-store.ts";
 import { createFollowerRedirect } from "./src/follower-redirect.ts";
+import { registrationCheckId } from "./src/instance-session.ts";
 import { kvLayoutOf } from "./src/kv-layout.ts";
 import { LeaderElection } from "./src/leader-election.ts";
+import { createOwnerRedirect } from "./src/owner-redirect.ts";
+import { seedConfiguredTasks } from "./src/cluster-entries.ts";
+import { SharedCluster } from "./src/shared-cluster.ts";
 
 const leaderElectionService = defineService({
   token: leadershipToken,
   deps: { config: configToken, consul: consulClientToken, logger: loggerToken },
-  create({ config, consul, logger }) {
+  create({ config, consul, logger }): LeaderElection | SharedCluster {
     const ha = config.high_availability!;
+    if (ha.cluster.mode === "shared") {
+      return new SharedCluster({
+        consul,
+        layout: kvLayoutOf(ha),
+        clusterName: ha.cluster.name,
+        instanceId: config.id,
+        ...(ha.instance.address ? { address: ha.instance.address } : {}),
+        sessionTtlMs: ha.cluster.storage.session_ttl,
+        checkId: registrationCheckId(config),
+        logger,
+        seed: () => seedConfiguredTasks(consul, kvLayoutOf(ha), config.tasks),
+      });
+    }
     return new LeaderElection({
       consul,
       layout: kvLayoutOf(ha),
@@ -26,6 +43,7 @@ const leaderElectionService = defineService({
       instanceId: config.id,
       ...(ha.instance.address ? { address: ha.instance.address } : {}),
       sessionTtlMs: ha.cluster.storage.session_ttl,
+      checkId: registrationCheckId(config),
       logger,
     });
   },
@@ -56,15 +74,17 @@ export const haConsulPlugin = definePlugin({
     runOptions: runOptionsToken,
     events: daemonEventsToken,
   },
-  init({ config, consul, router, files, logger, leadership, store, runOptions, events }, { lifecycle }) {
+  init({ config, consul, router, files, logger, leadership, store, runOptions, events }, { lifecycle, signal }) {
     if ("local" in ((config.driver.options["backend"] as Record<string, unknown> | undefined) ?? {})) {
       throw new CtsError(
         "CTS_ERR_CONFIG_INVALID",
         'Cannot run high availability with backend "local": every instance needs the same Terraform state; use the consul backend',
       );
     }
-    router.intercept(createFollowerRedirect(leadership));
-    router.mount("/v1/status/cluster", createClusterStatusHandler(consul, config, leadership));
+    const cluster = leadership as LeaderElection | SharedCluster;
+    if (cluster instanceof SharedCluster) router.intercept(createOwnerRedirect(cluster.ownership, config.tls.enabled ? "https" : "http"));
+    else router.intercept(createFollowerRedirect(leadership));
+    router.mount("/v1/status/cluster", createClusterStatusHandler(consul, config, leadership, store));
     const unsubscribe = leadership.subscribe((isLeader) => {
       const leader = leadership.leader();
       events.publish({ type: "leadership", instance_id: leadership.instanceId, is_leader: isLeader, ...(leader ? { leader } : {}) });
@@ -74,7 +94,7 @@ export const haConsulPlugin = definePlugin({
     let timer: ReturnType<typeof setInterval> | undefined;
     lifecycle.onStart(async () => {
       // Only a daemon joins the election; -once/-inspect run outside the cluster and never hold the lock.
-      if (runOptions.mode === "daemon") (leadership as LeaderElection).start();
+      if (runOptions.mode === "daemon") cluster.start();
       await checkCompatibility(store, files, compatLogger).catch((error) => compatLogger.error("cannot run compatibility check", { error }));
       timer = setInterval(() => void checkCompatibility(store, files, compatLogger).catch(() => {}), COMPATIBILITY_CHECK_INTERVAL_MS);
     });
@@ -82,6 +102,8 @@ export const haConsulPlugin = definePlugin({
       clearInterval(timer);
       unsubscribe();
     });
+    // The kernel aborts before it closes the API and runs stop hooks (deregistration among them).
+    signal.addEventListener("abort", () => cluster.prepareStop(), { once: true });
   },
 });
 

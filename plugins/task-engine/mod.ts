@@ -12,6 +12,7 @@ import {
 import type { ServiceContext, TaskManager } from "../../core/plugin-api/mod.ts";
 import { engineOptionsSchema, type EngineOptions } from "./src/engine-options.ts";
 import { Engine } from "./src/engine.ts";
+import { followOwnership } from "./src/ownership-follower.ts";
 import { SharedQueryWatcher } from "./src/query-watcher.ts";
 import { ProviderTemplates } from "./src/provider-templates.ts";
 import { RunLimiter } from "./src/run-limiter.ts";
@@ -73,11 +74,17 @@ const taskManagerService = defineService({
         eventListeners: new Set(),
         daemonEvents: deps.daemonEvents,
         runRetention,
+        // -once/-inspect run outside the cluster: every task, as in the single-leader mode.
+        ...(deps.leadership.ownership && deps.runOptions.mode === "daemon"
+          ? { owns: (task: string) => deps.leadership.ownership!.owns(task) }
+          : {}),
       },
       runOptions: deps.runOptions,
       leadership: deps.leadership,
       shutdown: deps.shutdown,
     });
+    const ownership = deps.leadership.ownership;
+    if (ownership && deps.runOptions.mode === "daemon") followOwnership(engine, ownership);
     lifecycle.onStart(() => engine.start({ oneShotConsulWaitMs }));
     // Applies in progress are allowed to finish (never cancel a half-written apply).
     lifecycle.onStop(async () => {

@@ -29,7 +29,13 @@ export interface ServiceRegistrationConfig {
   readonly service_name: string;
   readonly address: string;
   readonly namespace: string;
-  readonly default_check: { readonly enabled: boolean; readonly address: string };
+  readonly default_check: {
+    readonly enabled: boolean;
+    readonly address: string;
+    /** Beyond CTS (fixed there at 10 s / 2 s): milliseconds, default 10_000 / 2_000. With HA they bound crash failover. */
+    readonly interval?: number;
+    readonly timeout?: number;
+  };
 }
 
 export interface ConsulConfig {
@@ -203,6 +209,11 @@ export interface PluginReferenceConfig {
 export interface HighAvailabilityConfig {
   readonly cluster: {
     readonly name: string;
+    /**
+     * Beyond CTS: "leader" (default, CTS) = one leader runs every task; "shared" = every instance runs
+     * a share of the tasks, each task owned through its own Consul lock.
+     */
+    readonly mode?: "leader" | "shared";
     readonly storage: {
       readonly parent_path: string;
       readonly namespace: string;

@@ -88,6 +88,7 @@ export async function createConsulClient(options: ConsulClientOptions): Promise<
     kvList: (prefix, opts) => kv.list(prefix, opts),
     kvPut: (key, value, opts) => kv.put(key, value, opts),
     kvDelete: (key, opts) => kv.delete(key, opts),
+    kvTxn: (ops) => kv.txn(ops),
     sessionCreate: (opts) => sessions.create(opts),
     sessionRenew: (id) => sessions.renew(id),
     sessionDestroy: (id) => sessions.destroy(id),

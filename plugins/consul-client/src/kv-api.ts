@@ -1,5 +1,5 @@
 /** @module Typed KV calls: get, list, put (cas/acquire/release/flags), delete. */
-import type { KvPair, KvWriteOptions } from "../../../core/plugin-api/mod.ts";
+import type { KvPair, KvTxnOp, KvWriteOptions } from "../../../core/plugin-api/mod.ts";
 import type { ConsulCall } from "./consul-call.ts";
 import { encodeKeyPath, parseKvPairs } from "./kv-pair.ts";
 
@@ -45,4 +45,26 @@ export class KvApi {
     });
     return response.text.trim() === "true";
   }
+
+  /** `PUT /v1/txn`: 200 = all applied, 409 = rolled back (a condition failed, e.g. the lock is not held). */
+  async txn(ops: readonly KvTxnOp[]): Promise<boolean> {
+    const body = ops.map((op) => ({
+      KV: {
+        Verb: op.verb,
+        Key: op.key,
+        ...(op.value !== undefined ? { Value: encodeBase64Utf8(op.value) } : {}),
+        ...(op.session !== undefined ? { Session: op.session } : {}),
+      },
+    }));
+    const response = await this.#call.send(`run a KV transaction of ${ops.length} operations`, {
+      method: "PUT", path: "/v1/txn", body,
+    }, [409]);
+    return response.status !== 409;
+  }
+}
+
+function encodeBase64Utf8(text: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }

@@ -3,7 +3,9 @@
  * Members are the instances registered in Consul with the tag `cts-cluster:<name>`; `healthy`
  * is that service instance's health, as CTS reports it.
  */
-import { consulQuery, type ConsulClient, type CtsConfig, type Leadership } from "../../../core/plugin-api/mod.ts";
+import {
+  consulQuery, type ConsulClient, type CtsConfig, type Leadership, type StoredTask, type TaskOwnership, type TaskStore,
+} from "../../../core/plugin-api/mod.ts";
 
 export interface ClusterMember {
   readonly id: string;
@@ -48,7 +50,11 @@ export async function clusterMembers(
   return members.sort((a, b) => a.id.localeCompare(b.id));
 }
 
-export function createClusterStatusHandler(consul: ConsulClient, config: CtsConfig, leadership: Leadership) {
+function taskOwners(ownership: TaskOwnership, tasks: readonly StoredTask[]): Record<string, string> {
+  return Object.fromEntries(tasks.map(({ config }) => [config.name, ownership.ownerOf(config.name)?.id ?? ""]));
+}
+
+export function createClusterStatusHandler(consul: ConsulClient, config: CtsConfig, leadership: Leadership, store?: TaskStore) {
   return async (request: Request): Promise<Response> => {
     const requestId = crypto.randomUUID();
     if (request.method !== "GET") {
@@ -56,7 +62,14 @@ export function createClusterStatusHandler(consul: ConsulClient, config: CtsConf
     }
     try {
       const members = await clusterMembers(consul, config, leadership);
-      return Response.json({ cluster_name: config.high_availability!.cluster.name, members, request_id: requestId });
+      const owners = leadership.ownership ? taskOwners(leadership.ownership, await store?.listTasks() ?? []) : undefined;
+      return Response.json({
+        cluster_name: config.high_availability!.cluster.name,
+        members,
+        // Shared cluster mode (beyond CTS): which instance runs each task ("" while it moves).
+        ...(owners ? { mode: "shared", task_owners: owners } : {}),
+        request_id: requestId,
+      });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return Response.json({ error: { message }, request_id: requestId }, { status: 500 });

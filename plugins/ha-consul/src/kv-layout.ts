@@ -5,6 +5,8 @@
  *   <parent_path>/<cluster>/tasks/<name>    one task: {config, lastRun: {fingerprint, state}}
  *   <parent_path>/<cluster>/events/<name>   that task's events, newest first (JSON array)
  *   <parent_path>/<cluster>/runs/<name>/<id> one run record of that task's history (ids sort by start)
+ *   <parent_path>/<cluster>/members/<id>    shared mode: held with each live instance's session; {id, address}
+ *   <parent_path>/<cluster>/owners/<name>   shared mode: the task's lock, held by its owner's session; {id, address}
  *
  * One key per task and one per task's events keeps every write a single CAS on a small value, so two
  * instances can never interleave a half-update and a task's events never grow another task's key.
@@ -17,6 +19,8 @@ export interface KvLayout {
   readonly tasksPrefix: string;
   readonly eventsPrefix: string;
   readonly runsPrefix: string;
+  readonly membersPrefix: string;
+  readonly ownersPrefix: string;
   taskKey(name: string): string;
   eventsKey(name: string): string;
   /** Ends with `/`, so task "web" never lists "web-2"'s records. */
@@ -36,6 +40,8 @@ export function kvLayoutOf(ha: HighAvailabilityConfig): KvLayout {
     tasksPrefix,
     eventsPrefix,
     runsPrefix,
+    membersPrefix: `${root}/members/`,
+    ownersPrefix: `${root}/owners/`,
     // Task names are validated as single safe path segments, so they can be used as key segments as-is.
     taskKey: (name) => `${tasksPrefix}${name}`,
     eventsKey: (name) => `${eventsPrefix}${name}`,

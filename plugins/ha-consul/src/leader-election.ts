@@ -9,11 +9,14 @@
  * When the key vanishes (the holder's session was invalidated), followers wait min(TTL/10, 250 ms)
  * before acquiring, so a holder that is still alive (session destroyed by hand) sees it and steps
  * down first; crash failover is therefore at most 2×TTL plus that pause plus a round trip.
+ *
+ * With the instance's registration check bound to the session (instance-session.ts), a crash is
+ * seen when that check fails: failover then takes at most check interval + timeout plus the pause.
  */
 import {
-  consulQuery, errorMessage, formatGoDuration, sleep, type ConsulClient, type KvPair, type LeaderInfo, type Leadership,
-  type Logger,
+  consulQuery, errorMessage, sleep, type ConsulClient, type KvPair, type LeaderInfo, type Leadership, type Logger,
 } from "../../../core/plugin-api/mod.ts";
+import { InstanceSession, RETRY_MS } from "./instance-session.ts";
 import type { KvLayout } from "./kv-layout.ts";
 
 export interface LeaderElectionOptions {
@@ -23,11 +26,10 @@ export interface LeaderElectionOptions {
   readonly instanceId: string;
   readonly address?: string;
   readonly sessionTtlMs: number;
+  /** The registration check to bind the session to (undefined: TTL only). */
+  readonly checkId?: string;
   readonly logger: Logger;
 }
-
-/** Pause before a new session after a failure (the Go client's monitor retry is of this order). */
-const RETRY_MS = 1000;
 
 /**
  * Upper bound of the pause before taking a lock whose key vanished. It is added to crash failover
@@ -48,7 +50,7 @@ export class LeaderElection implements Leadership {
   readonly #stopping = new AbortController();
   #isLeader = false;
   #leader: LeaderInfo | undefined;
-  #lastRenewOk = 0;
+  #session: InstanceSession | undefined;
   #running: Promise<void> | undefined;
 
   constructor(options: LeaderElectionOptions) {
@@ -74,6 +76,14 @@ export class LeaderElection implements Leadership {
   }
 
   /**
+   * The stop has begun (the API is closing, the service will be deregistered): keeps the lock off
+   * the health-check-bound session, so it is held until the drained engine lets go in stop().
+   */
+  prepareStop(): void {
+    void this.#session?.unbind().catch(() => {});
+  }
+
+  /**
    * Steps down first (so this instance never leads without the lock), then releases the lock and
    * destroys the session, so a follower takes over at once.
    */
@@ -87,13 +97,15 @@ export class LeaderElection implements Leadership {
     const { consul, layout, logger } = this.#options;
     const stopping = this.#stopping.signal;
     while (!stopping.aborted) {
-      let session: string | undefined;
+      let session: InstanceSession | undefined;
       const lost = new AbortController();
       const onStop = () => lost.abort();
       stopping.addEventListener("abort", onStop, { once: true });
       try {
-        session = await this.#createSession();
-        const renewing = this.#renew(session, lost);
+        session = this.#newSession();
+        this.#session = session;
+        await session.open();
+        const renewing = session.keepAlive(lost);
         try {
           await this.#contend(session, lost.signal);
         } finally {
@@ -108,55 +120,25 @@ export class LeaderElection implements Leadership {
         stopping.removeEventListener("abort", onStop);
         if (session) {
           // Release before destroying: the key then stays (empty) and followers see it free at once.
-          await consul.kvPut(layout.leaderKey, "", { release: session }).catch(() => false);
-          await consul.sessionDestroy(session).catch(() => {});
+          for (const id of session.sessions()) await consul.kvPut(layout.leaderKey, "", { release: id }).catch(() => false);
+          await session.close();
         }
       }
       if (!stopping.aborted) await sleep(RETRY_MS, stopping);
     }
   }
 
-  #createSession(): Promise<string> {
-    const { consul, clusterName, instanceId, sessionTtlMs } = this.#options;
-    this.#lastRenewOk = Date.now();
-    return consul.sessionCreate({
+  #newSession(): InstanceSession {
+    const { consul, clusterName, instanceId, address, sessionTtlMs, checkId, logger, layout } = this.#options;
+    const value: LockValue = address ? { id: instanceId, address } : { id: instanceId };
+    return new InstanceSession({
+      consul,
       name: `cts-runtime ${clusterName} ${instanceId}`,
-      ttl: formatGoDuration(sessionTtlMs),
-      behavior: "delete",
-      lockDelay: "0s",
-      checks: [],
+      ttlMs: sessionTtlMs,
+      checkId,
+      logger,
+      heldLocks: () => (this.#isLeader ? [{ key: layout.leaderKey, value: JSON.stringify(value) }] : []),
     });
-  }
-
-  /**
-   * Renews every TTL/2 (every second after a failure, like the Go client) until `lost` aborts;
-   * aborts `lost` when the session is gone or when fencing says so.
-   */
-  async #renew(session: string, lost: AbortController): Promise<void> {
-    const { consul, sessionTtlMs, logger } = this.#options;
-    const period = Math.max(100, Math.floor(sessionTtlMs / 2));
-    let wait = period;
-    while (!lost.signal.aborted) {
-      await sleep(Math.min(wait, this.#fenceDeadline() - Date.now()), lost.signal);
-      if (lost.signal.aborted) return;
-      try {
-        if (!(await consul.sessionRenew(session))) {
-          logger.warn("session expired; stepping down", { id: this.instanceId });
-          lost.abort();
-          return;
-        }
-        this.#lastRenewOk = Date.now();
-        wait = period;
-      } catch (error) {
-        logger.warn("cannot renew session", { error: errorMessage(error) });
-        wait = Math.min(period, RETRY_MS);
-      }
-      if (Date.now() >= this.#fenceDeadline()) {
-        logger.error("no session renewal for a whole TTL; stepping down", { id: this.instanceId });
-        lost.abort();
-        return;
-      }
-    }
   }
 
   /** Long enough for the old holder's parked blocking read to return, short next to the 2×TTL bound. */
@@ -164,15 +146,11 @@ export class LeaderElection implements Leadership {
     return Math.min(INVALIDATION_GRACE_MAX_MS, Math.floor(this.#options.sessionTtlMs / 10));
   }
 
-  #fenceDeadline(): number {
-    return this.#lastRenewOk + this.#options.sessionTtlMs;
-  }
-
   /**
    * Leads while the lock key names our session; steps down the moment it does not (before trying
    * to take it again), and acquires it whenever it is free.
    */
-  async #contend(session: string, lost: AbortSignal): Promise<void> {
+  async #contend(session: InstanceSession, lost: AbortSignal): Promise<void> {
     const { consul, layout, instanceId, address, logger } = this.#options;
     const value: LockValue = address ? { id: instanceId, address } : { id: instanceId };
     const self: LeaderInfo = address ? { id: instanceId, address } : { id: instanceId };
@@ -182,7 +160,7 @@ export class LeaderElection implements Leadership {
       if (lost.aborted) return;
       index = pair.index;
       const holder = pair.value;
-      if (holder?.session === session) {
+      if (session.isOwn(holder?.session)) {
         this.#leader = self;
         continue;
       }
@@ -201,12 +179,13 @@ export class LeaderElection implements Leadership {
         await sleep(this.#invalidationGraceMs(), lost);
         if (lost.aborted) return;
       }
-      if (await consul.kvPut(layout.leaderKey, JSON.stringify(value), { acquire: session })) {
+      await session.exclusive(async () => {
+        if (lost.aborted || !(await consul.kvPut(layout.leaderKey, JSON.stringify(value), { acquire: session.id }))) return;
         if (lost.aborted) return;
         logger.info("acquired leadership lock", { id: instanceId });
         this.#leader = self;
         this.#setLeader(true);
-      }
+      });
       index = 0;
     }
   }

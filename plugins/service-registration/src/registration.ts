@@ -2,7 +2,7 @@
  * @module What CTS registers with the local Consul agent for itself: the service (ID = instance
  * id, tag `cts`) and a default HTTP check on `/v1/health`.
  */
-import type { AgentServiceRegistration, CtsConfig } from "../../../core/plugin-api/mod.ts";
+import { formatGoDuration, type AgentServiceRegistration, type CtsConfig } from "../../../core/plugin-api/mod.ts";
 
 /** The default check's address: `default_check.address`, else `http(s)://localhost:<port>`. */
 export function healthCheckBase(config: CtsConfig, port: number = config.port): string {
@@ -21,8 +21,8 @@ export function defaultCheck(config: CtsConfig, port: number = config.port): Rea
     Status: "critical",
     HTTP: `${healthCheckBase(config, port)}/v1/health`,
     Method: "GET",
-    Interval: "10s",
-    Timeout: "2s",
+    Interval: formatGoDuration(config.consul.service_registration.default_check.interval ?? 10_000),
+    Timeout: formatGoDuration(config.consul.service_registration.default_check.timeout ?? 2_000),
     // CTS's code skips verification (its docs say otherwise): the check reaches localhost, where
     // the certificate's names rarely match.
     TLSSkipVerify: true,

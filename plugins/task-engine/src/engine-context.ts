@@ -24,6 +24,8 @@ export interface EngineContext {
   readonly signal: AbortSignal;
   /** Kept events per task. */
   readonly eventLimit: number;
+  /** Shared cluster mode: whether this instance owns the task now (unset: it runs every task). */
+  readonly owns?: (task: string) => boolean;
   /** TaskManager.onEvent subscribers, told of every recorded event. */
   readonly eventListeners: Set<(event: TaskEvent) => void>;
   /** The kernel's live event bus: runs, task states, task creation and deletion. */

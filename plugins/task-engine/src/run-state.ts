@@ -24,6 +24,11 @@ export class RunState {
     return this.#last;
   }
 
+  /** Takes the last run another instance stored (shared cluster mode: the task just moved here). */
+  reload(last: StoredRun | undefined): void {
+    this.#last = last;
+  }
+
   /** The task is in the store now; from here on every run start and end is stored. */
   markStored(): void {
     this.#inStore = true;

@@ -72,6 +72,9 @@ export class TaskRuntime {
   get running(): boolean {
     return this.#queue.running;
   }
+  get armed(): boolean {
+    return this.#armed;
+  }
   get deleting(): boolean {
     return this.#deleting;
   }
@@ -277,6 +280,8 @@ export class TaskRuntime {
   async #execute(request: RunRequest): Promise<TaskEvent | undefined> {
     const task = this.#config;
     if (this.#deleting || !task.enabled) return undefined;
+    // Shared cluster mode: another instance runs it (the lock is released only after this run ends).
+    if (this.#ctx.owns && !this.#ctx.owns(task.name)) return undefined;
     const start = eventStart(task, request.reason, this.#ctx);
     if (this.#inputsRejected !== undefined) {
       const error = `Cannot run task "${task.name}": its Consul data never arrived: ${this.#inputsRejected}`;

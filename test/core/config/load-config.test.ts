@@ -69,7 +69,7 @@ describe("defaults", () => {
       },
       service_registration: {
         enabled: true, service_name: "consul-terraform-sync", address: "", namespace: "",
-        default_check: { enabled: true, address: "http://localhost:8558" },
+        default_check: { enabled: true, address: "http://localhost:8558", interval: 10_000, timeout: 2_000 },
       },
     });
     expect(config.high_availability).toBeUndefined();
@@ -361,7 +361,7 @@ describe("beyond CTS and HCL details", () => {
     const { config } = await load(cwd, [{ kind: "file", path: "a.hcl" }]);
     expect(config).toMatchObject({ log_json: true, events_per_task: 9, max_concurrent_runs: 2 });
     expect(config.high_availability).toEqual({
-      cluster: { name: "c1", storage: { parent_path: "consul-terraform-sync/", namespace: "", session_ttl: 30_000 } },
+      cluster: { name: "c1", mode: "leader", storage: { parent_path: "consul-terraform-sync/", namespace: "", session_ttl: 30_000 } },
       instance: { address: "http://10.0.0.1:8558" },
     });
   });

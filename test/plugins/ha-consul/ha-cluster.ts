@@ -75,6 +75,13 @@ export interface ClusterSpec {
   readonly driverHcl: string;
   readonly tasksHcl: string;
   readonly env?: Readonly<Record<string, string>>;
+  /** The registration check's `interval`/`timeout` (Go durations); CTS's 10s/2s when unset. */
+  readonly checkInterval?: string;
+  readonly checkTimeout?: string;
+  /** false: `service_registration { enabled = false }` (no check to bind: the HA session is TTL-only). */
+  readonly registration?: boolean;
+  /** Extra lines inside `high_availability.cluster` (e.g. `mode = "shared"`). */
+  readonly clusterHcl?: string;
 }
 
 export interface ApiAnswer {
@@ -173,10 +180,10 @@ log_level   = "INFO"
 working_dir = ${JSON.stringify(join(dir, "sync-tasks"))}
 consul {
   address = "${spec.consulAddress}"
-  service_registration {
+  service_registration {${spec.registration === false ? "\n    enabled = false" : ""}
     service_name = "${spec.cluster}"
     default_check {
-      address = "http://127.0.0.1:${port}"
+      address = "http://127.0.0.1:${port}"${spec.checkInterval ? `\n      interval = "${spec.checkInterval}"` : ""}${spec.checkTimeout ? `\n      timeout = "${spec.checkTimeout}"` : ""}
     }
   }
 }
@@ -185,7 +192,7 @@ buffer_period {
 }
 high_availability {
   cluster {
-    name = "${spec.cluster}"
+    name = "${spec.cluster}"${spec.clusterHcl ? `\n    ${spec.clusterHcl}` : ""}
     storage "consul" {
       parent_path = "consul-terraform-sync/"
       session_ttl = "${spec.sessionTtl}"
@@ -259,4 +266,14 @@ export async function registerService(consulUrl: string, id: string, name: strin
     method: "PUT", body: JSON.stringify({ ID: id, Name: name, Address: address, Port: port }),
   });
   if (!response.ok) throw new Error(`register ${id}: ${response.status} ${await response.text()}`);
+}
+
+/** The check ids the session holding the cluster's leader lock is bound to ([] when TTL-only or no holder). */
+export async function leaderLockChecks(consulUrl: string, cluster: string): Promise<string[]> {
+  const pair = await fetch(`${consulUrl}/v1/kv/consul-terraform-sync/${cluster}/leader`);
+  if (pair.status !== 200) return [];
+  const session = ((await pair.json()) as { Session?: string }[])[0]?.Session;
+  if (!session) return [];
+  const info = ((await (await fetch(`${consulUrl}/v1/session/info/${session}`)).json()) as Record<string, unknown>[])[0] ?? {};
+  return [...((info["NodeChecks"] as string[] | null) ?? []), ...((info["Checks"] as string[] | null) ?? [])];
 }

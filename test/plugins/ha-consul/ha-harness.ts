@@ -36,10 +36,12 @@ export interface Member {
   readonly changes: boolean[];
 }
 
-export async function startMember(consul: TestConsulDevServer, cluster: string, id: string, address = ""): Promise<Member> {
+export async function startMember(
+  consul: TestConsulDevServer, cluster: string, id: string, address = "", bind: { checkId?: string; ttlMs?: number } = {},
+): Promise<Member> {
   const { client } = await testClient(consul.address);
   const logger = createCaptureLogger("ha");
-  const ha = haConfig(cluster, { address });
+  const ha = haConfig(cluster, { address, ...(bind.ttlMs ? { ttlMs: bind.ttlMs } : {}) });
   const election = new LeaderElection({
     consul: client,
     layout: kvLayoutOf(ha),
@@ -47,6 +49,7 @@ export async function startMember(consul: TestConsulDevServer, cluster: string, 
     instanceId: id,
     ...(address ? { address } : {}),
     sessionTtlMs: ha.cluster.storage.session_ttl,
+    ...(bind.checkId ? { checkId: bind.checkId } : {}),
     logger,
   });
   const changes: boolean[] = [];

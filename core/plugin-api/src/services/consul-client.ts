@@ -71,6 +71,15 @@ export interface KvWriteOptions {
   readonly flags?: bigint;
 }
 
+/** One operation of `kvTxn` (Consul's `PUT /v1/txn` KV verbs that CTS-runtime needs). */
+export interface KvTxnOp {
+  readonly verb: "lock" | "unlock" | "check-session" | "delete";
+  readonly key: string;
+  /** Written by lock/unlock (UTF-8; base64-encoded on the wire). */
+  readonly value?: string;
+  readonly session?: string;
+}
+
 export interface SessionOptions {
   readonly name?: string;
   /** Go duration, e.g. `15s`. */
@@ -139,6 +148,11 @@ export interface ConsulClient {
   /** Returns Consul's boolean answer (false when a cas/acquire did not take). */
   kvPut(key: string, value: string, options?: KvWriteOptions): Promise<boolean>;
   kvDelete(key: string, options?: { recurse?: boolean; cas?: number }): Promise<boolean>;
+  /**
+   * All-or-nothing KV operations (`PUT /v1/txn`, at most 64 a call): true when every one applied,
+   * false when Consul rolled them back (409). Refinement (additive): moves a lock between sessions.
+   */
+  kvTxn(ops: readonly KvTxnOp[]): Promise<boolean>;
 
   sessionCreate(options: SessionOptions): Promise<string>;
   /** Returns false when the session no longer exists. */

@@ -2,6 +2,7 @@
  * @module Who may run tasks. Standalone, this instance always leads; with high availability
  * (plugins/ha-consul) one instance of the cluster leads and the others stand by.
  */
+import type { TaskOwnership } from "./task-ownership.ts";
 
 export interface LeaderInfo {
   readonly id: string;
@@ -17,4 +18,9 @@ export interface Leadership {
   subscribe(listener: (isLeader: boolean) => void): () => void;
   /** The current leader, if known (for follower redirects and cluster status). */
   leader(): LeaderInfo | undefined;
+  /**
+   * Refinement (additive): set in the shared cluster mode, where every instance "leads" (loads and
+   * watches every task) but runs only the tasks it owns. Unset: the leader runs every task.
+   */
+  readonly ownership?: TaskOwnership;
 }

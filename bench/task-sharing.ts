@@ -1,0 +1,119 @@
+/**
+ * @module Benchmark of the shared cluster mode's ownership layer (plugins/ha-consul SharedCluster):
+ * how many tasks move when an instance joins or leaves, against the ideal (tasks / members), and how
+ * long until every task is owned again. In-process members with real Consul clients on the embedded
+ * Consul over real HTTP; the engine is left out (each member's "run ends" at once), so the figures
+ * are the coordination's own.
+ *
+ * Run:  npx deno run -A bench/task-sharing.ts            (30 and 1000 tasks, 3 → 4 → 3 members)
+ *       npx deno run -A bench/task-sharing.ts 300        (one task count)
+ *
+ * Events: a fourth member joins; a member stops gracefully (releases its locks); a member crashes
+ * (its session destroyed, as Consul does when its health check fails).
+ */
+import { kvLayoutOf } from "../plugins/ha-consul/src/kv-layout.ts";
+import { SharedCluster } from "../plugins/ha-consul/src/shared-cluster.ts";
+import { startConsulDevServer } from "../test/helpers/consul-dev-server.ts";
+import { createCaptureLogger } from "../test/plugins/consul-client/capture-logger.ts";
+import { testClient } from "../test/plugins/consul-client/client-options.ts";
+import { haConfig } from "../test/plugins/ha-consul/ha-harness.ts";
+import { settledOwners, taskOwners } from "../test/plugins/ha-consul/shared-cluster-support.ts";
+
+interface Row {
+  tasks: number;
+  event: string;
+  moved: number;
+  ideal: number;
+  ms: number;
+}
+
+const consul = await startConsulDevServer({ sessionTtlMinMs: 100 });
+
+async function member(cluster: string, id: string) {
+  const { client } = await testClient(consul.address);
+  const ha = haConfig(cluster, { ttlMs: 10_000 });
+  const shared = new SharedCluster({
+    consul: client, layout: kvLayoutOf(ha), clusterName: cluster, instanceId: id, sessionTtlMs: 10_000, logger: createCaptureLogger("ha"),
+  });
+  shared.start();
+  return { id, shared, client };
+}
+
+async function settle(cluster: string, tasks: number, members: readonly string[]): Promise<Map<string, string>> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const owners = await taskOwners(consul.url, cluster);
+    // Settled: every task held by the member rendezvous hashing ranks first among `members`.
+    if (settledOwners(owners, names(tasks), members)) return owners;
+    if (Date.now() > deadline) throw new Error(`Cannot settle ${cluster}: ${owners.size}/${tasks} owned`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const names = (tasks: number) => Array.from({ length: tasks }, (_, i) => `t${i}`);
+const moved = (before: Map<string, string>, after: Map<string, string>) => [...after].filter(([task, id]) => before.get(task) !== id).length;
+
+async function measure(tasks: number): Promise<Row[]> {
+  const cluster = `share-${tasks}`;
+  const layout = kvLayoutOf(haConfig(cluster));
+  const { client: seeder } = await testClient(consul.address);
+  for (let i = 0; i < tasks; i++) {
+    const name = `t${i}`;
+    await seeder.kvPut(layout.taskKey(name), JSON.stringify({ config: { name } }), { cas: 0 });
+  }
+  const members = [await member(cluster, "a"), await member(cluster, "b"), await member(cluster, "c")];
+  const rows: Row[] = [];
+  let owners = await settle(cluster, tasks, ["a", "b", "c"]);
+
+  let t0 = Date.now();
+  members.push(await member(cluster, "d"));
+  let next = await settle(cluster, tasks, ["a", "b", "c", "d"]);
+  rows.push({ tasks, event: "3 → 4: d joins", moved: moved(owners, next), ideal: tasks / 4, ms: Date.now() - t0 });
+  owners = next;
+
+  t0 = Date.now();
+  const leaving = members.splice(0, 1)[0]!;
+  await leaving.shared.stop();
+  leaving.client.close();
+  next = await settle(cluster, tasks, ["b", "c", "d"]);
+  rows.push({ tasks, event: "4 → 3: a stops (graceful)", moved: moved(owners, next), ideal: tasks / 4, ms: Date.now() - t0 });
+  owners = next;
+
+  members.push(await member(cluster, "a"));
+  owners = await settle(cluster, tasks, ["a", "b", "c", "d"]);
+  const crashed = members.find((entry) => entry.id === "b")!;
+  const sessions = (await (await fetch(`${consul.url}/v1/session/list`)).json()) as { ID: string; Name: string }[];
+  t0 = Date.now();
+  // A crash as Consul sees it: the member's bound check fails, which destroys its sessions.
+  for (const session of sessions.filter((entry) => entry.Name.endsWith(` ${cluster} b`))) {
+    await fetch(`${consul.url}/v1/session/destroy/${session.ID}`, { method: "PUT" });
+  }
+  // b's process is gone: it must not rejoin.
+  const stopping = crashed.shared.stop();
+  next = await settle(cluster, tasks, ["a", "c", "d"]);
+  rows.push({ tasks, event: "4 → 3: b crashes (session invalidated)", moved: moved(owners, next), ideal: tasks / 4, ms: Date.now() - t0 });
+  await stopping;
+  members.splice(members.indexOf(crashed), 1);
+  crashed.client.close();
+
+  for (const entry of members) {
+    await entry.shared.stop();
+    entry.client.close();
+  }
+  seeder.close();
+  return rows;
+}
+
+const args = process.argv.slice(2).filter((value) => /^\d+$/.test(value));
+const counts = args.length > 0 ? args.map(Number) : [30, 1000];
+const rows: Row[] = [];
+for (const tasks of counts) rows.push(...(await measure(tasks)));
+await consul.stop();
+
+const header = ["tasks", "event", "tasks moved", "ideal (tasks/4)", "until all owned ms"];
+const table = rows.map((row) => [String(row.tasks), row.event, String(row.moved), String(Math.round(row.ideal)), String(row.ms)]);
+const widths = header.map((title, i) => Math.max(title.length, ...table.map((cells) => cells[i]!.length)));
+const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(" | ")} |`;
+console.log(line(header));
+console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+for (const cells of table) console.log(line(cells));

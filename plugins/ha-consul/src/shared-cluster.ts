@@ -1,0 +1,298 @@
+/**
+ * @module The shared cluster mode (`high_availability.cluster.mode = "shared"`, beyond CTS): every
+ * instance runs a share of the tasks, each task owned through its own Consul lock.
+ *
+ * Each instance holds `members/<id>` with its session (so the live members are the held member
+ * keys) and `owners/<task>` for each task it owns. On every change under the cluster's KV root
+ * (one blocking query) it ranks the live members for each stored task by rendezvous hashing; it
+ * acquires the free tasks it ranks first for, and releases the ones it no longer does, but only
+ * after the engine let their current run end (TaskOwnership.subscribe). A task's lock is taken only
+ * when free (released, or deleted with a dead owner's session), so two runs of a task never overlap.
+ *
+ * Every instance "leads" (Leadership) while its member key is held: the engine loads and watches
+ * every task, so the API lists them all, and runs only the owned ones.
+ */
+import {
+  consulQuery, errorMessage, sleep, type ConsulClient, type LeaderInfo, type Leadership, type Logger, type TaskOwnership,
+} from "../../../core/plugin-api/mod.ts";
+import { type Entry, parseInfo, toEntry } from "./cluster-entries.ts";
+import { InstanceSession, RETRY_MS } from "./instance-session.ts";
+import type { KvLayout } from "./kv-layout.ts";
+import { rendezvousOwner } from "./rendezvous.ts";
+
+export interface SharedClusterOptions {
+  readonly consul: ConsulClient;
+  readonly layout: KvLayout;
+  readonly clusterName: string;
+  readonly instanceId: string;
+  readonly address?: string;
+  readonly sessionTtlMs: number;
+  readonly checkId?: string;
+  readonly logger: Logger;
+  /**
+   * Runs before this instance counts as a member: puts every configured task that is missing into
+   * the store, so no instance's engine loads a half-seeded store while another seeds it.
+   */
+  readonly seed?: () => Promise<void>;
+}
+
+/** Consul's txn limit is 64 operations. */
+const ACQUIRE_BATCH = 64;
+
+type OwnershipListener = (task: string, owned: boolean) => void | Promise<void>;
+
+export class SharedCluster implements Leadership {
+  readonly instanceId: string;
+  readonly ownership: TaskOwnership;
+  readonly #options: SharedClusterOptions;
+  readonly #self: LeaderInfo;
+  readonly #leaderListeners = new Set<(isLeader: boolean) => void>();
+  readonly #ownershipListeners = new Set<OwnershipListener>();
+  readonly #stopping = new AbortController();
+  /** Tasks this instance holds and may run. */
+  readonly #owned = new Set<string>();
+  /** Tasks being let go: still held until their run ended. */
+  readonly #releasing = new Map<string, Promise<void>>();
+  #owners = new Map<string, LeaderInfo>();
+  #active = false;
+  #session: InstanceSession | undefined;
+  #running: Promise<void> | undefined;
+
+  constructor(options: SharedClusterOptions) {
+    this.#options = options;
+    this.instanceId = options.instanceId;
+    this.#self = options.address ? { id: options.instanceId, address: options.address } : { id: options.instanceId };
+    this.ownership = {
+      owns: (task) => this.#owned.has(task),
+      ownerOf: (task) => this.#owners.get(task),
+      subscribe: (listener) => {
+        this.#ownershipListeners.add(listener);
+        return () => this.#ownershipListeners.delete(listener);
+      },
+    };
+  }
+
+  isLeader(): boolean {
+    return this.#active;
+  }
+
+  /** No single leader in this mode. */
+  leader(): LeaderInfo | undefined {
+    return undefined;
+  }
+
+  subscribe(listener: (isLeader: boolean) => void): () => void {
+    this.#leaderListeners.add(listener);
+    return () => this.#leaderListeners.delete(listener);
+  }
+
+  /** The owner of every task, as last read (for the cluster status). */
+  owners(): ReadonlyMap<string, LeaderInfo> {
+    return this.#owners;
+  }
+
+  start(): void {
+    this.#running ??= this.#campaign();
+  }
+
+  prepareStop(): void {
+    void this.#session?.unbind().catch(() => {});
+  }
+
+  /** After the engine drained: releases every task and the member key, so the others take over at once. */
+  async stop(): Promise<void> {
+    this.#stopping.abort();
+    this.#setActive(false);
+    await this.#running?.catch(() => {});
+  }
+
+  async #campaign(): Promise<void> {
+    const { logger } = this.#options;
+    const stopping = this.#stopping.signal;
+    while (!stopping.aborted) {
+      const lost = new AbortController();
+      const onStop = () => lost.abort();
+      stopping.addEventListener("abort", onStop, { once: true });
+      const session = this.#newSession();
+      this.#session = session;
+      try {
+        await session.open();
+        const renewing = session.keepAlive(lost);
+        try {
+          if (await this.#join(session)) await this.#follow(session, lost.signal);
+        } finally {
+          this.#setActive(false);
+          lost.abort();
+          await renewing;
+        }
+      } catch (error) {
+        if (!stopping.aborted) logger.warn("shared cluster membership interrupted; retrying", { error: errorMessage(error) });
+      } finally {
+        stopping.removeEventListener("abort", onStop);
+        this.#setActive(false);
+        await this.#leave(session);
+      }
+      if (!stopping.aborted) await sleep(RETRY_MS, stopping);
+    }
+  }
+
+  #newSession(): InstanceSession {
+    const { consul, clusterName, instanceId, sessionTtlMs, checkId, logger, layout } = this.#options;
+    const value = JSON.stringify(this.#self);
+    return new InstanceSession({
+      consul,
+      name: `cts-runtime ${clusterName} ${instanceId}`,
+      ttlMs: sessionTtlMs,
+      checkId,
+      logger,
+      heldLocks: () => [
+        { key: `${layout.membersPrefix}${instanceId}`, value },
+        ...[...this.#owned, ...this.#releasing.keys()].map((task) => ({ key: `${layout.ownersPrefix}${task}`, value })),
+      ],
+    });
+  }
+
+  /**
+   * Takes the member key. One held by an earlier session under this id is this instance's previous
+   * life (ids are unique in a cluster; a restart on the same port keeps the check passing): that
+   * session is destroyed so its tasks free up now rather than at its TTL.
+   */
+  async #join(session: InstanceSession): Promise<boolean> {
+    const { consul, layout, instanceId, logger } = this.#options;
+    const key = `${layout.membersPrefix}${instanceId}`;
+    for (;;) {
+      if (this.#stopping.signal.aborted) return false;
+      if (await session.exclusive(() => consul.kvPut(key, JSON.stringify(this.#self), { acquire: session.id }))) break;
+      const stale = (await consul.kvGet(key))?.session;
+      if (stale && !session.isOwn(stale)) {
+        logger.info("destroying the session of this instance's previous run", { id: instanceId });
+        await consul.sessionDestroy(stale);
+      }
+      await sleep(100, this.#stopping.signal);
+    }
+    await this.#options.seed?.();
+    logger.info("joined the shared cluster", { id: instanceId });
+    this.#setActive(true);
+    return true;
+  }
+
+  /**
+   * One blocking query on the cluster's KV root; every change is reconciled. A failed read is
+   * retried, never a reason to let go: tasks are released only when the engine let their run end
+   * (or when the session is gone, which releases them in Consul).
+   */
+  async #follow(session: InstanceSession, signal: AbortSignal): Promise<void> {
+    const { consul, layout, logger } = this.#options;
+    let index = 0;
+    while (!signal.aborted) {
+      try {
+        const result = await consul.query(consulQuery(`/v1/kv/${layout.root}/`, { recurse: "true" }), { index, wait: "5m", signal });
+        if (signal.aborted) return;
+        index = result.index < index ? 0 : result.index;
+        const entries = ((result.data as Record<string, unknown>[] | null) ?? []).map(toEntry);
+        if (!(await this.#reconcile(session, entries, signal))) return;
+      } catch (error) {
+        if (signal.aborted) return;
+        logger.warn("cannot read the shared cluster's state; retrying", { error: errorMessage(error) });
+        await sleep(RETRY_MS, signal);
+        index = 0;
+      }
+    }
+  }
+
+  /** Returns false when this instance is no longer a member (its session is gone). */
+  async #reconcile(session: InstanceSession, entries: readonly Entry[], signal: AbortSignal): Promise<boolean> {
+    const { layout, instanceId } = this.#options;
+    const members: string[] = [];
+    const holders = new Map<string, Entry>();
+    const tasks = new Set<string>();
+    for (const entry of entries) {
+      if (entry.key.startsWith(layout.membersPrefix) && entry.session) members.push(entry.key.slice(layout.membersPrefix.length));
+      else if (entry.key.startsWith(layout.ownersPrefix)) holders.set(entry.key.slice(layout.ownersPrefix.length), entry);
+      else if (entry.key.startsWith(layout.tasksPrefix)) tasks.add(entry.key.slice(layout.tasksPrefix.length));
+    }
+    if (!members.includes(instanceId)) return false;
+    this.#owners = new Map([...holders].filter(([, entry]) => entry.session).map(([task, entry]) => [task, parseInfo(entry.value)]));
+    const free: string[] = [];
+    for (const task of tasks) {
+      if (signal.aborted) return false;
+      const wanted = rendezvousOwner(task, members) === instanceId;
+      const holder = holders.get(task)?.session;
+      if (wanted && !holder) free.push(task);
+      else if (wanted && session.isOwn(holder) && !this.#owned.has(task) && !this.#releasing.has(task)) this.#gain(task);
+      else if (!wanted && this.#owned.has(task)) this.#release(session, task);
+    }
+    for (const task of this.#owned) if (!tasks.has(task)) this.#release(session, task);
+    if (free.length > 0 && !signal.aborted) await this.#acquire(session, free);
+    return true;
+  }
+
+  /**
+   * Takes free tasks 64 to a transaction (one write, one wake-up of the other members, instead of
+   * one per task); when one of a batch was taken meanwhile the batch is tried key by key.
+   */
+  async #acquire(session: InstanceSession, tasks: readonly string[]): Promise<void> {
+    const { consul, layout } = this.#options;
+    const value = JSON.stringify(this.#self);
+    for (let at = 0; at < tasks.length; at += ACQUIRE_BATCH) {
+      const batch = tasks.slice(at, at + ACQUIRE_BATCH);
+      await session.exclusive(async () => {
+        const ops = batch.map((task) => ({ verb: "lock", key: `${layout.ownersPrefix}${task}`, value, session: session.id }) as const);
+        if (await consul.kvTxn(ops)) {
+          for (const task of batch) this.#gain(task);
+          return;
+        }
+        for (const task of batch) {
+          if (await consul.kvPut(`${layout.ownersPrefix}${task}`, value, { acquire: session.id })) this.#gain(task);
+        }
+      });
+    }
+  }
+
+  #gain(task: string): void {
+    this.#owned.add(task);
+    this.#owners.set(task, this.#self);
+    for (const listener of this.#ownershipListeners) {
+      void Promise.resolve().then(() => listener(task, true)).catch(() => {});
+    }
+  }
+
+  /** Stops runs from starting (owns() is false at once), waits for the engine, then frees the lock. */
+  #release(session: InstanceSession, task: string): void {
+    if (this.#releasing.has(task)) return;
+    this.#owned.delete(task);
+    const { consul, layout, logger } = this.#options;
+    const releasing = (async () => {
+      await Promise.allSettled([...this.#ownershipListeners].map((listener) => Promise.resolve().then(() => listener(task, false))));
+      for (const id of session.sessions()) await consul.kvPut(`${layout.ownersPrefix}${task}`, "", { release: id }).catch(() => false);
+    })().catch((error) => logger.warn("cannot release task", { task_name: task, error: errorMessage(error) }))
+      .finally(() => this.#releasing.delete(task));
+    this.#releasing.set(task, releasing);
+  }
+
+  /** Session gone or stopping: no task may start here; locks still held are released, then the session destroyed. */
+  async #leave(session: InstanceSession): Promise<void> {
+    const { consul, layout, instanceId } = this.#options;
+    const owned = [...this.#owned];
+    this.#owned.clear();
+    for (const task of owned) {
+      await Promise.allSettled([...this.#ownershipListeners].map((listener) => Promise.resolve().then(() => listener(task, false))));
+    }
+    await Promise.allSettled([...this.#releasing.values()]);
+    // Only a stop has locks to hand back: otherwise the session is gone (its keys went with it) or
+    // Consul is unreachable, and each release would only fail.
+    if (this.#stopping.signal.aborted) {
+      const keys = [...owned.map((task) => `${layout.ownersPrefix}${task}`), `${layout.membersPrefix}${instanceId}`];
+      for (const id of session.sessions()) {
+        for (const key of keys) await consul.kvPut(key, "", { release: id }).catch(() => false);
+      }
+    }
+    await session.close();
+  }
+
+  #setActive(active: boolean): void {
+    if (this.#active === active || (active && this.#stopping.signal.aborted)) return;
+    this.#active = active;
+    for (const listener of this.#leaderListeners) listener(active);
+  }
+}
