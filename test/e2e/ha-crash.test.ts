@@ -64,7 +64,7 @@ describe("HA: the leader's host dies during an apply", () => {
     // A host crash: the daemon and its terraform die at the same instant, nobody releases the lock.
     const terraform = processesUnder(join(leader.dir, "sync-tasks"));
     expect(terraform.some((p) => /terraform apply/.test(p.command))).toBe(true);
-    for (const { pid } of terraform) process.kill(pid, "SIGKILL");
+    for (const { pid } of terraform) killIfAlive(pid);
     await leader.kill("SIGKILL");
     const lock = await (await fetch(`${consul.url}/v1/kv/consul-terraform-sync/terraform-env:${task}/.lock`)).json() as { Session?: string }[];
     expect(lock[0]?.Session).toBeTruthy();
@@ -77,3 +77,12 @@ describe("HA: the leader's host dies during an apply", () => {
     expect(next.output).not.toMatch(/task failed in the start-up run/);
   }, 200_000);
 });
+
+/** One kill can take others with it (the supervisor ends terraform's group), so a pid may be gone already. */
+function killIfAlive(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
+}
