@@ -23,20 +23,7 @@ const leaderElectionService = defineService({
   deps: { config: configToken, consul: consulClientToken, logger: loggerToken },
   create({ config, consul, logger }): LeaderElection | SharedCluster {
     const ha = config.high_availability!;
-    if (ha.cluster.mode === "shared") {
-      return new SharedCluster({
-        consul,
-        layout: kvLayoutOf(ha),
-        clusterName: ha.cluster.name,
-        instanceId: config.id,
-        ...(ha.instance.address ? { address: ha.instance.address } : {}),
-        sessionTtlMs: ha.cluster.storage.session_ttl,
-        checkId: registrationCheckId(config),
-        logger,
-        seed: () => seedConfiguredTasks(consul, kvLayoutOf(ha), config.tasks),
-      });
-    }
-    return new LeaderElection({
+    const clusterOptions = {
       consul,
       layout: kvLayoutOf(ha),
       clusterName: ha.cluster.name,
@@ -45,7 +32,11 @@ const leaderElectionService = defineService({
       sessionTtlMs: ha.cluster.storage.session_ttl,
       checkId: registrationCheckId(config),
       logger,
-    });
+    };
+    if (ha.cluster.mode === "shared") {
+      return new SharedCluster({ ...clusterOptions, seed: () => seedConfiguredTasks(consul, clusterOptions.layout, config.tasks) });
+    }
+    return new LeaderElection(clusterOptions);
   },
   // Releasing the lock last (services are disposed after every onStop hook) lets runs drain first.
   dispose: (election) => election.stop(),
