@@ -23,12 +23,8 @@ export function re2SyntaxError(pattern: string): string | undefined {
 
 /** Throws `CTS_ERR_CONFIG_INVALID` when RE2 rejects the pattern. Matching is unanchored, as Go's `MatchString`. */
 export function compileRe2(pattern: string, field = "regexp"): Re2Pattern {
-  let compiled: RE2JS;
-  try {
-    compiled = RE2JS.compile(pattern);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot compile ${field} "${pattern}": ${why}`);
-  }
+  const why = re2SyntaxError(pattern);
+  if (why !== undefined) throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot compile ${field} "${pattern}": ${why}`);
+  const compiled = RE2JS.compile(pattern);
   return { source: pattern, test: (text) => compiled.test(text) };
 }

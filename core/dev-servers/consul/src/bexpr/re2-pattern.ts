@@ -17,13 +17,3 @@ export function compileRe2Pattern(pattern: string): Re2Pattern {
   const compiled = RE2JS.compile(pattern);
   return { source: pattern, test: (text) => compiled.test(text) };
 }
-
-/** RE2's reason for rejecting `pattern` (e.g. "error parsing regexp: missing closing ]: `[a`"), or undefined. */
-export function re2SyntaxError(pattern: string): string | undefined {
-  try {
-    RE2JS.compile(pattern);
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
