@@ -4,10 +4,10 @@
  *
  * Why: a cold 10 000-instance render pushed ~600 000 small strings (each quoted value a fresh
  * string) into an array and joined them; the allocation, the garbage collector and the join were
- * most of its time. Here values are copied character by character into one byte buffer, and the
- * check whether a string needs HCL escaping happens in the same pass as the copy, so the common
- * value (printable ASCII) allocates nothing. Anything else goes through quoteHclString, so the
- * bytes are always exactly the string encoder's.
+ * most of its time. Here values are copied character by character into one byte buffer, and
+ * HCL escaping of printable ASCII (quotes, backslashes, `${`) and newlines happens in the same
+ * pass as the copy, so the common value allocates nothing. Anything else goes through
+ * quoteHclString, so the bytes are always exactly the string encoder's.
  */
 import { quoteHclString } from "./hcl-value.ts";
 
@@ -79,19 +79,25 @@ export class HclByteWriter {
   /** A double-quoted HCL string literal of `value`: the bytes of quoteHclString(value). */
   quoted(value: string): void {
     const n = value.length;
-    this.reserve(n + 2);
+    this.reserve(2 * n + 2);
     const buf = this.buf;
     let p = this.pos;
     buf[p++] = 0x22;
     for (let i = 0; i < n; i++) {
       const code = value.charCodeAt(i);
-      // Printable ASCII other than `"` and `\`, and no `${` / `%{`, is written as it is.
-      if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c ||
-        (code === 0x7b && i > 0 && (value.charCodeAt(i - 1) === 0x24 || value.charCodeAt(i - 1) === 0x25))) {
+      if (code >= 0x20 && code <= 0x7e) {
+        // Escapes as quoteHclString writes them: `\"`, `\\`, and `$${` / `%%{` for template openers.
+        if (code === 0x22 || code === 0x5c) buf[p++] = 0x5c;
+        else if ((code === 0x24 || code === 0x25) && value.charCodeAt(i + 1) === 0x7b) buf[p++] = code;
+        buf[p++] = code;
+      } else if (code === 0x0a) {
+        buf[p++] = 0x5c;
+        buf[p++] = 0x6e;
+      } else {
+        // Other control characters, non-ASCII text, surrogates: the string encoder decides.
         this.text(quoteHclString(value));
         return;
       }
-      buf[p++] = code;
     }
     buf[p++] = 0x22;
     this.pos = p;
