@@ -150,11 +150,12 @@ function expectedShape(instance: ServiceInstance): string[][] | undefined {
 }
 
 /**
- * Rendered bytes of deeply frozen instances. The services source freezes its instances and keeps
- * the object of every unchanged one across answers, so a run after one change among 10 000
- * instances renders one entry and copies 9 999 (the bytes live as long as the instance does).
+ * Rendered entries (`\n  "key" = {...},`) of deeply frozen instances. The services source
+ * freezes its instances and keeps the object of every unchanged one across answers, so a run
+ * after one change among 10 000 instances renders one entry and copies 9 999 (the bytes live as
+ * long as the instance does). Freezing is permanent, so a cached entry never needs re-checking.
  */
-const renderedBytes = new WeakMap<ServiceInstance, Uint8Array>();
+const renderedEntries = new WeakMap<ServiceInstance, { readonly key: string; readonly bytes: Uint8Array }>();
 
 function isDeeplyFrozen(instance: ServiceInstance): boolean {
   return Object.isFrozen(instance) && Object.isFrozen(instance.tags) && Object.isFrozen(instance.meta) &&
@@ -162,23 +163,34 @@ function isDeeplyFrozen(instance: ServiceInstance): boolean {
     Object.isFrozen(instance.cts_user_defined_meta);
 }
 
-/**
- * Writes the value of one `services` entry (from `{` to `}`): the same text as
- * `encodeHclValue(serviceObject(instance), 2)`, into the writer of the whole file.
- */
-export function writeServiceInstance(w: HclByteWriter, instance: ServiceInstance): void {
-  if (typeof instance !== "object" || instance === null || !isDeeplyFrozen(instance)) {
-    writeFresh(w, instance);
-    return;
-  }
-  const cached = renderedBytes.get(instance);
-  if (cached !== undefined) {
-    w.bytes(cached);
+const ENTRY_START = hclBytes("\n  ");
+const ENTRY_EQUALS = hclBytes(" = ");
+const ENTRY_END = hclBytes(",");
+
+/** Writes one line of the `services` map, `\n  "key" = {...},`, into the writer of the whole file. */
+export function writeServiceEntry(w: HclByteWriter, key: string, instance: ServiceInstance): void {
+  const cached = renderedEntries.get(instance);
+  if (cached !== undefined && cached.key === key) {
+    w.bytes(cached.bytes);
     return;
   }
   const mark = w.length;
+  w.bytes(ENTRY_START);
+  w.quoted(key);
+  w.bytes(ENTRY_EQUALS);
   writeFresh(w, instance);
-  renderedBytes.set(instance, w.bytesSince(mark));
+  w.bytes(ENTRY_END);
+  if (typeof instance === "object" && instance !== null && isDeeplyFrozen(instance)) {
+    renderedEntries.set(instance, { key, bytes: w.bytesSince(mark) });
+  }
+}
+
+/**
+ * Writes the value of one `services` entry (from `{` to `}`): the same text as
+ * `encodeHclValue(serviceObject(instance), 2)`.
+ */
+export function writeServiceInstance(w: HclByteWriter, instance: ServiceInstance): void {
+  writeFresh(w, instance);
 }
 
 function writeFresh(w: HclByteWriter, instance: ServiceInstance): void {

@@ -5,10 +5,10 @@
  * service. Unlike CTS, every key and value is escaped, so any Consul data reads back unchanged.
  */
 import type { TaskInputs } from "../../../core/plugin-api/mod.ts";
-import { HclByteWriter, hclBytes } from "./hcl-byte-writer.ts";
+import { HclByteWriter } from "./hcl-byte-writer.ts";
 import { quoteHclString } from "./hcl-value.ts";
 import { renderPreamble } from "./preamble.ts";
-import { writeServiceInstance } from "./render-service-instance.ts";
+import { writeServiceEntry } from "./render-service-instance.ts";
 import type { TfvarsTemplate } from "./tfvars-templates.ts";
 
 /** Without a task's templates: `services`, then `catalog_services` and `consul_kv` when present. */
@@ -19,21 +19,11 @@ function templatesOf(inputs: TaskInputs): TfvarsTemplate[] {
   return templates;
 }
 
-const ENTRY_START = hclBytes("\n  ");
-const ENTRY_EQUALS = hclBytes(" = ");
-const ENTRY_END = hclBytes(",");
-
 /** Writes the variable's entries into the writer of the whole file. */
 function writeEntries(w: HclByteWriter, inputs: TaskInputs, variable: TfvarsTemplate["variable"]): void {
   if (variable === "services") {
     const services = inputs.services;
-    for (const key of Object.keys(services)) {
-      w.bytes(ENTRY_START);
-      w.quoted(key);
-      w.bytes(ENTRY_EQUALS);
-      writeServiceInstance(w, services[key]!);
-      w.bytes(ENTRY_END);
-    }
+    for (const key of Object.keys(services)) writeServiceEntry(w, key, services[key]!);
   } else if (variable === "catalog_services") {
     for (const [name, tags] of Object.entries(inputs.catalog_services ?? {})) {
       w.text(`\n  ${quoteHclString(name)} = [${tags.map(quoteHclString).join(", ")}]`);
