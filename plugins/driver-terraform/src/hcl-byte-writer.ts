@@ -16,6 +16,7 @@ const decoder = new TextDecoder();
 /** A buffer kept between renders up to this size; a larger one is dropped after its render. */
 const KEEP_BYTES = 16 * 1024 * 1024;
 let spare: Uint8Array | undefined;
+const EMPTY = new Uint8Array(0);
 
 export class HclByteWriter {
   private buf: Uint8Array;
@@ -78,10 +79,21 @@ export class HclByteWriter {
 
   /** A double-quoted HCL string literal of `value`: the bytes of quoteHclString(value). */
   quoted(value: string): void {
+    this.quotedAfter(EMPTY, value);
+  }
+
+  /**
+   * Constant bytes (an attribute's `\n    name = `) then a quoted value: one call and one capacity
+   * check instead of two, which is a measurable share when a file holds 300 000 of them.
+   */
+  quotedAfter(prefix: Uint8Array, value: string): void {
     const n = value.length;
-    this.reserve(2 * n + 2);
+    const m = prefix.length;
+    this.reserve(m + 2 * n + 2);
     const buf = this.buf;
     let p = this.pos;
+    for (let i = 0; i < m; i++) buf[p++] = prefix[i]!;
+    this.pos = p;
     buf[p++] = 0x22;
     for (let i = 0; i < n; i++) {
       const code = value.charCodeAt(i);

@@ -118,8 +118,7 @@ function writeStringMap(w: HclByteWriter, map: Readonly<Record<string, string>>,
   }
   w.bytes(OPEN_BRACE);
   for (const key of keys) {
-    w.bytes(mapLinePrefix(mapKey(key), width));
-    w.quoted(map[key]!);
+    w.quotedAfter(mapLinePrefix(mapKey(key), width), map[key]!);
   }
   w.bytes(MAP_CLOSE);
 }
@@ -175,8 +174,7 @@ export function writeServiceEntry(w: HclByteWriter, key: string, instance: Servi
     return;
   }
   const mark = w.length;
-  w.bytes(ENTRY_START);
-  w.quoted(key);
+  w.quotedAfter(ENTRY_START, key);
   w.bytes(ENTRY_EQUALS);
   writeFresh(w, instance);
   w.bytes(ENTRY_END);
@@ -202,37 +200,24 @@ function writeFresh(w: HclByteWriter, instance: ServiceInstance): void {
   let multiLine = 0;
   for (let i = 0; i < mapKeyLists.length; i++) if (mapKeyLists[i]!.length > 0) multiLine |= 1 << i;
   const p = layout(multiLine);
-  w.bytes(p[0]!);
-  w.quoted(instance.id);
-  w.bytes(p[1]!);
-  w.quoted(instance.name);
-  w.bytes(p[2]!);
-  w.quoted(instance.kind);
-  w.bytes(p[3]!);
-  w.quoted(instance.address);
+  w.quotedAfter(p[0]!, instance.id);
+  w.quotedAfter(p[1]!, instance.name);
+  w.quotedAfter(p[2]!, instance.kind);
+  w.quotedAfter(p[3]!, instance.address);
   w.bytes(p[4]!);
   w.text(hclNumber(instance.port));
   w.bytes(p[5]!);
   writeMap(w, instance, mapKeyLists, 0);
   w.bytes(p[6]!);
-  w.bytes(OPEN_LIST);
-  for (let i = 0; i < instance.tags.length; i++) {
-    if (i > 0) w.bytes(LIST_SEPARATOR);
-    w.quoted(instance.tags[i]!);
-  }
+  if (instance.tags.length === 0) w.bytes(OPEN_LIST);
+  for (let i = 0; i < instance.tags.length; i++) w.quotedAfter(i > 0 ? LIST_SEPARATOR : OPEN_LIST, instance.tags[i]!);
   w.bytes(CLOSE_LIST);
-  w.bytes(p[7]!);
-  w.quoted(instance.namespace);
-  w.bytes(p[8]!);
-  w.quoted(instance.status);
-  w.bytes(p[9]!);
-  w.quoted(instance.node);
-  w.bytes(p[10]!);
-  w.quoted(instance.node_id);
-  w.bytes(p[11]!);
-  w.quoted(instance.node_address);
-  w.bytes(p[12]!);
-  w.quoted(instance.node_datacenter);
+  w.quotedAfter(p[7]!, instance.namespace);
+  w.quotedAfter(p[8]!, instance.status);
+  w.quotedAfter(p[9]!, instance.node);
+  w.quotedAfter(p[10]!, instance.node_id);
+  w.quotedAfter(p[11]!, instance.node_address);
+  w.quotedAfter(p[12]!, instance.node_datacenter);
   w.bytes(p[13]!);
   writeMap(w, instance, mapKeyLists, 1);
   w.bytes(p[14]!);
