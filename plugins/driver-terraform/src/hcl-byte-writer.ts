@@ -16,6 +16,8 @@ const decoder = new TextDecoder();
 /** A buffer kept between renders up to this size; a larger one is dropped after its render. */
 const KEEP_BYTES = 16 * 1024 * 1024;
 let spare: Uint8Array | undefined;
+/** Size of the last file written: a buffer that must grow goes there at once, not by doubling. */
+let lastLength = 0;
 const EMPTY = new Uint8Array(0);
 
 export class HclByteWriter {
@@ -35,7 +37,7 @@ export class HclByteWriter {
 
   private reserve(bytes: number): void {
     if (this.pos + bytes <= this.buf.length) return;
-    const grown = new Uint8Array(Math.max(this.buf.length * 2, this.pos + bytes));
+    const grown = new Uint8Array(Math.max(this.buf.length * 2, this.pos + bytes, lastLength));
     grown.set(this.buf.subarray(0, this.pos));
     this.buf = grown;
   }
@@ -123,6 +125,7 @@ export class HclByteWriter {
   /** The whole text; the writer must not be used afterwards. */
   finish(): string {
     const text = decoder.decode(this.buf.subarray(0, this.pos));
+    lastLength = this.pos;
     if (this.buf.length <= KEEP_BYTES) spare = this.buf;
     this.buf = new Uint8Array(0);
     this.pos = 0;
