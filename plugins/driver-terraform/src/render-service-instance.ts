@@ -69,7 +69,7 @@ function layout(multiLine: number): readonly Uint8Array[] {
     while (end < ATTRIBUTES.length && !isMulti(ATTRIBUTES[end]!)) width = Math.max(width, ATTRIBUTES[end++]!.length);
     for (; i < end; i++) out.push(`\n${INDENT}${ATTRIBUTES[i]}${" ".repeat(width - ATTRIBUTES[i]!.length)} = `);
   }
-  // The entry's opening brace goes with the first attribute: fewer pieces to join.
+  // The entry's opening brace goes with the first attribute: one constant fewer to copy.
   out[0] = `{${out[0]}`;
   layouts[multiLine] = prefixes = out.map(hclBytes);
   return prefixes;
