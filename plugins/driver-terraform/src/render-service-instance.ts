@@ -11,7 +11,8 @@
  * the output is always exactly the generic encoder's.
  */
 import type { ServiceInstance } from "../../../core/plugin-api/mod.ts";
-import { encodeHclValue, hclColumns, hclObjectKey, hclNumber, quoteHclString } from "./hcl-value.ts";
+import { HclByteWriter, hclBytes } from "./hcl-byte-writer.ts";
+import { encodeHclValue, hclColumns, hclNumber, hclObjectKey } from "./hcl-value.ts";
 
 /** The instance's attributes in protocol-v0 order (the insertion order is what gets written). */
 export function serviceObject(instance: ServiceInstance): Record<string, unknown> {
@@ -45,10 +46,10 @@ const MAP_INDENT = "      ";
  * Per combination of empty maps (bit i set: MAPS[i] is non-empty, so written over several lines),
  * the text before each attribute's value: line break, indentation, name, alignment padding, ` = `.
  */
-const layouts = new Map<number, readonly string[]>();
+const layouts: (readonly Uint8Array[] | undefined)[] = [];
 
-function layout(multiLine: number): readonly string[] {
-  let prefixes = layouts.get(multiLine);
+function layout(multiLine: number): readonly Uint8Array[] {
+  let prefixes = layouts[multiLine];
   if (prefixes) return prefixes;
   const isMulti = (name: string) => {
     const at = (MAPS as readonly string[]).indexOf(name);
@@ -68,56 +69,58 @@ function layout(multiLine: number): readonly string[] {
     while (end < ATTRIBUTES.length && !isMulti(ATTRIBUTES[end]!)) width = Math.max(width, ATTRIBUTES[end++]!.length);
     for (; i < end; i++) out.push(`\n${INDENT}${ATTRIBUTES[i]}${" ".repeat(width - ATTRIBUTES[i]!.length)} = `);
   }
-  // The entry's opening brace goes with the first attribute: fewer pieces to join.
+  // The entry's opening brace goes with the first attribute: one constant fewer to copy.
   out[0] = `{${out[0]}`;
-  layouts.set(multiLine, prefixes = out);
+  layouts[multiLine] = prefixes = out.map(hclBytes);
   return prefixes;
 }
 
-/** Map keys repeat across instances (`version`, `lan`, `wan`): encode each once with its width. */
-const mapKeys = new Map<string, { readonly text: string; readonly columns: number }>();
+/** An encoded map key: its text, its width, and its line prefixes by alignment width. */
+interface MapKey {
+  readonly text: string;
+  readonly columns: number;
+  /** `\n`, indentation, key, padding to the index's width and ` = `, as bytes. */
+  readonly prefixes: (Uint8Array | undefined)[];
+}
 
-function mapKey(key: string): { readonly text: string; readonly columns: number } {
+/** Map keys repeat across instances (`version`, `lan`, `wan`): encode each once with its width. */
+const mapKeys = new Map<string, MapKey>();
+
+function mapKey(key: string): MapKey {
   let encoded = mapKeys.get(key);
   if (encoded === undefined) {
     const text = hclObjectKey(key);
-    encoded = { text, columns: hclColumns(text) };
+    encoded = { text, columns: hclColumns(text), prefixes: [] };
     if (mapKeys.size > 4096) mapKeys.clear();
     mapKeys.set(key, encoded);
   }
   return encoded;
 }
 
-/** `\n`, indentation, key, padding to `width` columns and ` = `: the start of one map line. */
-const mapLinePrefixes = new Map<string, string>();
-
-function mapLinePrefix(key: string, width: number): string {
-  const cacheKey = `${width}\n${key}`;
-  let prefix = mapLinePrefixes.get(cacheKey);
-  if (prefix === undefined) {
-    const encoded = mapKey(key);
-    prefix = `\n${MAP_INDENT}${encoded.text}${pad(width - encoded.columns)} = `;
-    if (mapLinePrefixes.size > 4096) mapLinePrefixes.clear();
-    mapLinePrefixes.set(cacheKey, prefix);
-  }
-  return prefix;
+function mapLinePrefix(encoded: MapKey, width: number): Uint8Array {
+  return encoded.prefixes[width] ??= hclBytes(`\n${MAP_INDENT}${encoded.text}${" ".repeat(width - encoded.columns)} = `);
 }
 
+const OPEN_BRACE = hclBytes("{");
+const MAP_CLOSE = hclBytes(`\n${INDENT}}`);
+const EMPTY_MAP = hclBytes("{}");
+const OPEN_LIST = hclBytes("[");
+const LIST_SEPARATOR = hclBytes(", ");
+const CLOSE_LIST = hclBytes("]");
+const ENTRY_CLOSE = hclBytes("\n  }");
+
 /** A non-empty string map at attribute level, exactly as the generic encoder writes it. */
-function writeStringMap(out: string[], map: Readonly<Record<string, string>>, keys: readonly string[]): void {
+function writeStringMap(w: HclByteWriter, map: Readonly<Record<string, string>>, keys: readonly string[]): void {
   let width = 0;
   for (const key of keys) {
     const columns = mapKey(key).columns;
     if (columns > width) width = columns;
   }
-  out.push("{");
-  for (const key of keys) out.push(mapLinePrefix(key, width), quoteHclString(map[key]!));
-  out.push(`\n${INDENT}}`);
-}
-
-const pads: string[] = [];
-function pad(n: number): string {
-  return (pads[n] ??= " ".repeat(n));
+  w.bytes(OPEN_BRACE);
+  for (const key of keys) {
+    w.quotedAfter(mapLinePrefix(mapKey(key), width), map[key]!);
+  }
+  w.bytes(MAP_CLOSE);
 }
 
 /** The map's keys when it is a plain map of strings (what the fast path writes), else undefined. */
@@ -128,30 +131,30 @@ function stringMapKeys(value: unknown): string[] | undefined {
   return keys;
 }
 
-const STRING_ATTRIBUTES = [
-  "id", "name", "kind", "address", "namespace", "status", "node", "node_id", "node_address", "node_datacenter",
-] as const;
-
 /** The keys of the four maps when the instance has the expected shape, else undefined (generic path). */
 function expectedShape(instance: ServiceInstance): string[][] | undefined {
-  for (const name of STRING_ATTRIBUTES) if (typeof instance[name] !== "string") return undefined;
-  if (typeof instance.port !== "number" || !Array.isArray(instance.tags)) return undefined;
+  // Spelled out rather than looped over names: one property read each, no keyed lookups.
+  if (typeof instance.id !== "string" || typeof instance.name !== "string" || typeof instance.kind !== "string" ||
+    typeof instance.address !== "string" || typeof instance.namespace !== "string" ||
+    typeof instance.status !== "string" || typeof instance.node !== "string" || typeof instance.node_id !== "string" ||
+    typeof instance.node_address !== "string" || typeof instance.node_datacenter !== "string" ||
+    typeof instance.port !== "number" || !Array.isArray(instance.tags)) return undefined;
   for (const tag of instance.tags) if (typeof tag !== "string") return undefined;
-  const keys: string[][] = [];
-  for (const name of MAPS) {
-    const mapKeys = stringMapKeys(instance[name]);
-    if (mapKeys === undefined) return undefined;
-    keys.push(mapKeys);
-  }
-  return keys;
+  const meta = stringMapKeys(instance.meta);
+  const tagged = stringMapKeys(instance.node_tagged_addresses);
+  const nodeMeta = stringMapKeys(instance.node_meta);
+  const userMeta = stringMapKeys(instance.cts_user_defined_meta);
+  if (meta === undefined || tagged === undefined || nodeMeta === undefined || userMeta === undefined) return undefined;
+  return [meta, tagged, nodeMeta, userMeta];
 }
 
 /**
- * Rendered text of deeply frozen instances. The services source freezes its instances and keeps
- * the object of every unchanged one across answers, so a run after one change among 10 000
- * instances renders one entry and reuses 9 999 (the text lives as long as the instance does).
+ * Rendered entries (`\n  "key" = {...},`) of deeply frozen instances. The services source
+ * freezes its instances and keeps the object of every unchanged one across answers, so a run
+ * after one change among 10 000 instances renders one entry and copies 9 999 (the bytes live as
+ * long as the instance does). Freezing is permanent, so a cached entry never needs re-checking.
  */
-const renderedText = new WeakMap<ServiceInstance, string>();
+const renderedEntries = new WeakMap<ServiceInstance, { readonly key: string; readonly bytes: Uint8Array }>();
 
 function isDeeplyFrozen(instance: ServiceInstance): boolean {
   return Object.isFrozen(instance) && Object.isFrozen(instance.tags) && Object.isFrozen(instance.meta) &&
@@ -159,61 +162,79 @@ function isDeeplyFrozen(instance: ServiceInstance): boolean {
     Object.isFrozen(instance.cts_user_defined_meta);
 }
 
-/**
- * Appends the value of one `services` entry (from `{` to `}`) to `out`: the same text as
- * `encodeHclValue(serviceObject(instance), 2)`. Pieces go into the caller's array, joined once
- * for the whole file (concatenating per instance was slower: 10 000 ropes to flatten).
- */
-export function writeServiceInstance(out: string[], instance: ServiceInstance): void {
-  if (typeof instance !== "object" || instance === null || !isDeeplyFrozen(instance)) {
-    writeFresh(out, instance);
+const ENTRY_START = hclBytes("\n  ");
+const ENTRY_EQUALS = hclBytes(" = ");
+const ENTRY_END = hclBytes(",");
+
+/** Writes one line of the `services` map, `\n  "key" = {...},`, into the writer of the whole file. */
+export function writeServiceEntry(w: HclByteWriter, key: string, instance: ServiceInstance): void {
+  const cached = renderedEntries.get(instance);
+  if (cached !== undefined && cached.key === key) {
+    w.bytes(cached.bytes);
     return;
   }
-  let text = renderedText.get(instance);
-  if (text === undefined) {
-    const parts: string[] = [];
-    writeFresh(parts, instance);
-    renderedText.set(instance, text = parts.join(""));
+  const mark = w.length;
+  w.quotedAfter(ENTRY_START, key);
+  w.bytes(ENTRY_EQUALS);
+  writeFresh(w, instance);
+  w.bytes(ENTRY_END);
+  if (typeof instance === "object" && instance !== null && isDeeplyFrozen(instance)) {
+    renderedEntries.set(instance, { key, bytes: w.bytesSince(mark) });
   }
-  out.push(text);
 }
 
-function writeFresh(out: string[], instance: ServiceInstance): void {
+/**
+ * Writes the value of one `services` entry (from `{` to `}`): the same text as
+ * `encodeHclValue(serviceObject(instance), 2)`.
+ */
+export function writeServiceInstance(w: HclByteWriter, instance: ServiceInstance): void {
+  writeFresh(w, instance);
+}
+
+function writeFresh(w: HclByteWriter, instance: ServiceInstance): void {
   const mapKeyLists = expectedShape(instance);
   if (mapKeyLists === undefined) {
-    out.push(encodeHclValue(serviceObject(instance), 2));
+    w.text(encodeHclValue(serviceObject(instance), 2));
     return;
   }
   let multiLine = 0;
   for (let i = 0; i < mapKeyLists.length; i++) if (mapKeyLists[i]!.length > 0) multiLine |= 1 << i;
   const p = layout(multiLine);
-  out.push(p[0]!, quoteHclString(instance.id), p[1]!, quoteHclString(instance.name), p[2]!, quoteHclString(instance.kind),
-    p[3]!, quoteHclString(instance.address), p[4]!, hclNumber(instance.port), p[5]!);
-  writeMap(out, instance, mapKeyLists, 0);
-  out.push(p[6]!, "[");
-  for (let i = 0; i < instance.tags.length; i++) {
-    if (i > 0) out.push(", ");
-    out.push(quoteHclString(instance.tags[i]!));
-  }
-  out.push("]", p[7]!, quoteHclString(instance.namespace), p[8]!, quoteHclString(instance.status),
-    p[9]!, quoteHclString(instance.node), p[10]!, quoteHclString(instance.node_id),
-    p[11]!, quoteHclString(instance.node_address), p[12]!, quoteHclString(instance.node_datacenter), p[13]!);
-  writeMap(out, instance, mapKeyLists, 1);
-  out.push(p[14]!);
-  writeMap(out, instance, mapKeyLists, 2);
-  out.push(p[15]!);
-  writeMap(out, instance, mapKeyLists, 3);
-  out.push("\n  }");
+  w.quotedAfter(p[0]!, instance.id);
+  w.quotedAfter(p[1]!, instance.name);
+  w.quotedAfter(p[2]!, instance.kind);
+  w.quotedAfter(p[3]!, instance.address);
+  w.bytes(p[4]!);
+  w.text(hclNumber(instance.port));
+  w.bytes(p[5]!);
+  writeMap(w, instance, mapKeyLists, 0);
+  w.bytes(p[6]!);
+  if (instance.tags.length === 0) w.bytes(OPEN_LIST);
+  for (let i = 0; i < instance.tags.length; i++) w.quotedAfter(i > 0 ? LIST_SEPARATOR : OPEN_LIST, instance.tags[i]!);
+  w.bytes(CLOSE_LIST);
+  w.quotedAfter(p[7]!, instance.namespace);
+  w.quotedAfter(p[8]!, instance.status);
+  w.quotedAfter(p[9]!, instance.node);
+  w.quotedAfter(p[10]!, instance.node_id);
+  w.quotedAfter(p[11]!, instance.node_address);
+  w.quotedAfter(p[12]!, instance.node_datacenter);
+  w.bytes(p[13]!);
+  writeMap(w, instance, mapKeyLists, 1);
+  w.bytes(p[14]!);
+  writeMap(w, instance, mapKeyLists, 2);
+  w.bytes(p[15]!);
+  writeMap(w, instance, mapKeyLists, 3);
+  w.bytes(ENTRY_CLOSE);
 }
 
-function writeMap(out: string[], instance: ServiceInstance, keyLists: readonly string[][], i: number): void {
-  if (keyLists[i]!.length === 0) out.push("{}");
-  else writeStringMap(out, instance[MAPS[i]!], keyLists[i]!);
+function writeMap(w: HclByteWriter, instance: ServiceInstance, keyLists: readonly string[][], i: number): void {
+  if (keyLists[i]!.length === 0) w.bytes(EMPTY_MAP);
+  else writeStringMap(w, instance[MAPS[i]!], keyLists[i]!);
 }
 
 /** One entry's value as a string (see writeServiceInstance). */
 export function renderServiceInstance(instance: ServiceInstance): string {
-  const out: string[] = [];
-  writeServiceInstance(out, instance);
-  return out.join("");
+  const w = new HclByteWriter();
+  writeServiceInstance(w, instance);
+  return w.finish();
 }

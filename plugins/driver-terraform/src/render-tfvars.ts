@@ -5,9 +5,10 @@
  * service. Unlike CTS, every key and value is escaped, so any Consul data reads back unchanged.
  */
 import type { TaskInputs } from "../../../core/plugin-api/mod.ts";
+import { HclByteWriter } from "./hcl-byte-writer.ts";
 import { quoteHclString } from "./hcl-value.ts";
 import { renderPreamble } from "./preamble.ts";
-import { writeServiceInstance } from "./render-service-instance.ts";
+import { writeServiceEntry } from "./render-service-instance.ts";
 import type { TfvarsTemplate } from "./tfvars-templates.ts";
 
 /** Without a task's templates: `services`, then `catalog_services` and `consul_kv` when present. */
@@ -18,41 +19,41 @@ function templatesOf(inputs: TaskInputs): TfvarsTemplate[] {
   return templates;
 }
 
-/** Appends the variable's entries to `out` (one array for the whole file, joined once). */
-function writeEntries(out: string[], inputs: TaskInputs, variable: TfvarsTemplate["variable"]): void {
+/** Writes the variable's entries into the writer of the whole file. */
+function writeEntries(w: HclByteWriter, inputs: TaskInputs, variable: TfvarsTemplate["variable"]): void {
   if (variable === "services") {
-    for (const [key, instance] of Object.entries(inputs.services)) {
-      out.push("\n  ", quoteHclString(key), " = ");
-      writeServiceInstance(out, instance);
-      out.push(",");
-    }
+    const services = inputs.services;
+    for (const key of Object.keys(services)) writeServiceEntry(w, key, services[key]!);
   } else if (variable === "catalog_services") {
     for (const [name, tags] of Object.entries(inputs.catalog_services ?? {})) {
-      out.push(`\n  ${quoteHclString(name)} = [${tags.map(quoteHclString).join(", ")}]`);
+      w.text(`\n  ${quoteHclString(name)} = [${tags.map(quoteHclString).join(", ")}]`);
     }
   } else {
-    for (const [key, value] of Object.entries(inputs.consul_kv ?? {})) out.push(`\n  ${quoteHclString(key)} = ${quoteHclString(value)}`);
+    for (const [key, value] of Object.entries(inputs.consul_kv ?? {})) w.text(`\n  ${quoteHclString(key)} = ${quoteHclString(value)}`);
   }
 }
 
 /** The variables part alone (no preamble; starts with a newline, as CTS's first template does). */
 export function renderTfvarsBody(inputs: TaskInputs, templates: readonly TfvarsTemplate[] = templatesOf(inputs)): string {
-  // Written into one array and joined once: large inputs (10 000 instances) stay linear.
-  const out: string[] = [];
+  const w = new HclByteWriter();
+  writeBody(w, inputs, templates);
+  return w.finish();
+}
+
+function writeBody(w: HclByteWriter, inputs: TaskInputs, templates: readonly TfvarsTemplate[]): void {
   let servicesRendered = false;
   for (const template of templates) {
     // A watch-only template renders to an empty line.
     if (!template.renders) {
-      out.push("\n");
+      w.text("\n");
       continue;
     }
     if (template.variable === "services") servicesRendered = true;
-    out.push(`\n${template.variable} = {`);
-    writeEntries(out, inputs, template.variable);
-    out.push("\n}\n");
+    w.text(`\n${template.variable} = {`);
+    writeEntries(w, inputs, template.variable);
+    w.text("\n}\n");
   }
-  if (!servicesRendered) out.push("\nservices = {\n}\n");
-  return out.join("");
+  if (!servicesRendered) w.text("\nservices = {\n}\n");
 }
 
 /** The whole file; `templates` (the task's, see tfvarsTemplates) decide order and layout. */
@@ -63,5 +64,8 @@ export function renderTfvars(
   templates?: readonly TfvarsTemplate[],
 ): string {
   // The preamble ends with a blank line; CTS's first template brings its own.
-  return renderPreamble(taskName, description).slice(0, -1) + renderTfvarsBody(inputs, templates);
+  const w = new HclByteWriter();
+  w.text(renderPreamble(taskName, description).slice(0, -1));
+  writeBody(w, inputs, templates ?? templatesOf(inputs));
+  return w.finish();
 }

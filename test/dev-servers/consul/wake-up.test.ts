@@ -3,6 +3,7 @@
  * identical watchers woken by one change share one answer body, and a service's health read sees
  * exactly its own instances through the per-service index as instances move, go and come back.
  */
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import { client, until } from "./http-client.ts";
@@ -44,6 +45,32 @@ describe("dev server wake-up", () => {
     expect(answer.status).toBe(200);
     expect(answer.index).toBe(first.index);
     expect(server.state.hub.timers).toBe(0);
+  });
+
+  it("woken watchers get the shared headers with Consul's header names, each its own full answer", async () => {
+    // Consul (Go's net/http) writes canonical header names such as `X-Consul-Index`; the shared
+    // header object must reach the wire as written (it used to go out lowercased on Node).
+    const first = await http.get("/v1/kv/wake/raw");
+    const url = new URL(server.url);
+    const raw = () => new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write(`GET /v1/kv/wake/raw?index=${first.index}&wait=60s HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`);
+      });
+      let reply = "";
+      socket.on("data", (chunk) => (reply += chunk.toString()));
+      socket.on("end", () => resolve(reply));
+      socket.on("error", reject);
+    });
+    const watchers = Array.from({ length: 20 }, raw);
+    await until(() => server.state.hub.size === 20);
+    await http.put("/v1/kv/wake/raw", "changed");
+    const replies = await Promise.all(watchers);
+    for (const reply of replies) {
+      expect(reply).toMatch(/^HTTP\/1\.1 200 /);
+      expect(reply).toMatch(/\r\nX-Consul-Index: \d+\r\n/);
+      expect(reply).toContain("\r\nContent-Type: application/json\r\n");
+      expect(reply).toContain(btoa("changed"));
+    }
   });
 
   it("health reads follow instances that change service, are deregistered, or lose their node", async () => {

@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ServiceInstance } from "../../../core/plugin-api/mod.ts";
+import { HclByteWriter } from "../../../plugins/driver-terraform/src/hcl-byte-writer.ts";
 import { encodeHclValue } from "../../../plugins/driver-terraform/src/hcl-value.ts";
-import { renderServiceInstance, serviceObject, writeServiceInstance } from "../../../plugins/driver-terraform/src/render-service-instance.ts";
+import { renderServiceInstance, serviceObject, writeServiceEntry } from "../../../plugins/driver-terraform/src/render-service-instance.ts";
 import { randomString, randomValue, seededRandom } from "./random-values.ts";
 
 const generic = (instance: ServiceInstance) => encodeHclValue(serviceObject(instance), 2);
@@ -79,12 +80,17 @@ describe("renderServiceInstance", () => {
       meta: Object.freeze({ v: "1" }), tags: Object.freeze(["a"]), node_tagged_addresses: Object.freeze({}),
       node_meta: Object.freeze({}), cts_user_defined_meta: Object.freeze({}),
     }));
-    const first: string[] = [];
-    writeServiceInstance(first, frozen);
-    const again: string[] = [];
-    writeServiceInstance(again, frozen);
-    expect(again).toEqual([generic(frozen)]);
-    expect(again[0]).toBe(first.join(""));
+    const entry = (key: string) => {
+      const writer = new HclByteWriter();
+      writer.text("x");
+      writeServiceEntry(writer, key, frozen);
+      return writer.finish();
+    };
+    expect(entry("web-1.node1.dc1")).toBe(`x\n  "web-1.node1.dc1" = ${generic(frozen)},`);
+    // Again: the kept bytes; under another key: not the kept bytes.
+    expect(entry("web-1.node1.dc1")).toBe(`x\n  "web-1.node1.dc1" = ${generic(frozen)},`);
+    expect(entry("other")).toBe(`x\n  "other" = ${generic(frozen)},`);
+    expect(entry("web-1.node1.dc1")).toBe(`x\n  "web-1.node1.dc1" = ${generic(frozen)},`);
     // Frozen on the outside only: its meta may still change, so each render reads it afresh.
     const meta: Record<string, string> = { v: "1" };
     const shallow = Object.freeze(instance({ meta }));
