@@ -11,7 +11,7 @@ import { createClusterStatusHandler } from "./src/cluster-status.ts";
 import { checkCompatibility, COMPATIBILITY_CHECK_INTERVAL_MS } from "./src/compatibility-check.ts";
 import { ConsulTaskStore } from "./src/consul-task-store.ts";
 import { createFollowerRedirect } from "./src/follower-redirect.ts";
-import { registrationCheckId } from "./src/instance-session.ts";
+import { checkTrustedFrom, registrationCheckId } from "./src/instance-session.ts";
 import { kvLayoutOf } from "./src/kv-layout.ts";
 import { LeaderElection } from "./src/leader-election.ts";
 import { createOwnerRedirect } from "./src/owner-redirect.ts";
@@ -31,6 +31,7 @@ const leaderElectionService = defineService({
       ...(ha.instance.address ? { address: ha.instance.address } : {}),
       sessionTtlMs: ha.cluster.storage.session_ttl,
       checkId: registrationCheckId(config),
+      checkTrustedFrom: checkTrustedFrom(config, Date.now()),
       logger,
     };
     if (ha.cluster.mode === "shared") {

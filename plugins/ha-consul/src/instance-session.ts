@@ -30,6 +30,11 @@ export interface InstanceSessionOptions {
   readonly ttlMs: number;
   /** This instance's registration check (undefined when registration or its check is off). */
   readonly checkId: string | undefined;
+  /**
+   * Epoch ms before which the check's status may still be a crashed predecessor's (see
+   * `checkTrustedFrom`); no session is bound to it earlier. Default: at once.
+   */
+  readonly checkTrustedFrom?: number;
   readonly logger: Logger;
   /** The locks to carry along when the session changes. */
   heldLocks(): readonly HeldLock[];
@@ -47,6 +52,20 @@ export function registrationCheckId(config: {
 }): string | undefined {
   const registration = config.consul.service_registration;
   return registration.enabled && registration.default_check.enabled ? `${config.id}-health` : undefined;
+}
+
+/**
+ * When the registration check's status can first be trusted to be this process's: a predecessor
+ * killed with -9 leaves its check registered, and it may still read "passing" until its next run
+ * (one interval + timeout after this process re-registers it). A session bound to it before then
+ * would be invalidated by that stale check failing, and the lock would flap at start-up.
+ */
+export function checkTrustedFrom(
+  config: { readonly consul: { readonly service_registration: { readonly default_check: { readonly interval?: number; readonly timeout?: number } } } },
+  startedAt: number,
+): number {
+  const check = config.consul.service_registration.default_check;
+  return startedAt + (check.interval ?? 10_000) + (check.timeout ?? 2_000) + RETRY_MS;
 }
 
 /** Consul's answers when a check cannot be bound yet: not registered, or not passing. */
@@ -87,7 +106,9 @@ export class InstanceSession {
   async open(): Promise<void> {
     const { checkId, logger } = this.#options;
     this.#lastRenewOk = Date.now();
-    if (checkId) {
+    if (checkId && Date.now() < (this.#options.checkTrustedFrom ?? 0)) {
+      logger.info("session bound to its TTL until the health check has run against this process", { check_id: checkId });
+    } else if (checkId) {
       try {
         await this.#requirePassing();
         this.#current = await this.#create(true);
@@ -213,7 +234,7 @@ export class InstanceSession {
     const { checkId, logger } = this.#options;
     if (!checkId) return;
     while (!signal.aborted && !this.#bound && !this.#closing) {
-      await sleep(RETRY_MS, signal);
+      await sleep(Math.max(RETRY_MS, (this.#options.checkTrustedFrom ?? 0) - Date.now()), signal);
       if (signal.aborted || this.#closing) return;
       let bound: string;
       try {

@@ -28,6 +28,8 @@ export interface LeaderElectionOptions {
   readonly sessionTtlMs: number;
   /** The registration check to bind the session to (undefined: TTL only). */
   readonly checkId?: string;
+  /** See `InstanceSessionOptions.checkTrustedFrom`. */
+  readonly checkTrustedFrom?: number;
   readonly logger: Logger;
 }
 
@@ -129,13 +131,14 @@ export class LeaderElection implements Leadership {
   }
 
   #newSession(): InstanceSession {
-    const { consul, clusterName, instanceId, address, sessionTtlMs, checkId, logger, layout } = this.#options;
+    const { consul, clusterName, instanceId, address, sessionTtlMs, checkId, checkTrustedFrom, logger, layout } = this.#options;
     const value: LockValue = address ? { id: instanceId, address } : { id: instanceId };
     return new InstanceSession({
       consul,
       name: `cts-runtime ${clusterName} ${instanceId}`,
       ttlMs: sessionTtlMs,
       checkId,
+      ...(checkTrustedFrom !== undefined ? { checkTrustedFrom } : {}),
       logger,
       heldLocks: () => (this.#isLeader ? [{ key: layout.leaderKey, value: JSON.stringify(value) }] : []),
     });

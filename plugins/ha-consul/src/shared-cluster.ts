@@ -28,6 +28,8 @@ export interface SharedClusterOptions {
   readonly address?: string;
   readonly sessionTtlMs: number;
   readonly checkId?: string;
+  /** See `InstanceSessionOptions.checkTrustedFrom`. */
+  readonly checkTrustedFrom?: number;
   readonly logger: Logger;
   /**
    * Runs before this instance counts as a member: puts every configured task that is missing into
@@ -137,13 +139,14 @@ export class SharedCluster implements Leadership {
   }
 
   #newSession(): InstanceSession {
-    const { consul, clusterName, instanceId, sessionTtlMs, checkId, logger, layout } = this.#options;
+    const { consul, clusterName, instanceId, sessionTtlMs, checkId, checkTrustedFrom, logger, layout } = this.#options;
     const value = JSON.stringify(this.#self);
     return new InstanceSession({
       consul,
       name: `cts-runtime ${clusterName} ${instanceId}`,
       ttlMs: sessionTtlMs,
       checkId,
+      ...(checkTrustedFrom !== undefined ? { checkTrustedFrom } : {}),
       logger,
       heldLocks: () => [
         { key: `${layout.membersPrefix}${instanceId}`, value },

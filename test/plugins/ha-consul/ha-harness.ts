@@ -37,7 +37,7 @@ export interface Member {
 }
 
 export async function startMember(
-  consul: TestConsulDevServer, cluster: string, id: string, address = "", bind: { checkId?: string; ttlMs?: number } = {},
+  consul: TestConsulDevServer, cluster: string, id: string, address = "", bind: { checkId?: string; ttlMs?: number; checkTrustedFrom?: number } = {},
 ): Promise<Member> {
   const { client } = await testClient(consul.address);
   const logger = createCaptureLogger("ha");
@@ -50,6 +50,7 @@ export async function startMember(
     ...(address ? { address } : {}),
     sessionTtlMs: ha.cluster.storage.session_ttl,
     ...(bind.checkId ? { checkId: bind.checkId } : {}),
+    ...(bind.checkTrustedFrom !== undefined ? { checkTrustedFrom: bind.checkTrustedFrom } : {}),
     logger,
   });
   const changes: boolean[] = [];

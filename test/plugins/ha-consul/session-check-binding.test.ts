@@ -55,13 +55,32 @@ async function sessionChecks(session: string): Promise<string[]> {
   return [...((entry["NodeChecks"] as string[] | null) ?? []), ...((entry["Checks"] as string[] | null) ?? []), ...service];
 }
 
-async function member(cluster: string, id: string, checkId?: string): Promise<Member> {
-  const started = await startMember(consul, cluster, id, "", { ttlMs: TTL_MS, ...(checkId ? { checkId } : {}) });
+async function member(cluster: string, id: string, checkId?: string, checkTrustedFrom?: number): Promise<Member> {
+  const started = await startMember(consul, cluster, id, "", {
+    ttlMs: TTL_MS, ...(checkId ? { checkId } : {}), ...(checkTrustedFrom !== undefined ? { checkTrustedFrom } : {}),
+  });
   members.push(started);
   return started;
 }
 
 describe("HA session bound to the instance's health check", () => {
+  it("does not bind a passing check left by a crashed predecessor until the check has had time to run against this process", async () => {
+    const cluster = `stale-${++serial}`;
+    // The predecessor's check still reads passing; its next run (against a dead process) will fail.
+    const staleCheck = await registerInstance(`${cluster}-a`, "passing");
+    const trustedFrom = Date.now() + 2_500;
+    const a = await member(cluster, `${cluster}-a`, staleCheck, trustedFrom);
+    await until("a leads", () => (a.election.isLeader() ? true : undefined));
+    expect(await sessionChecks((await lockSession(cluster))!)).not.toContain(staleCheck);
+    // The stale check fails before it is trusted: the TTL-only session, and a's leadership, survive it.
+    await agent("PUT", `/v1/agent/check/fail/${staleCheck}`);
+    await agent("PUT", `/v1/agent/check/pass/${staleCheck}`);
+    await until("a's lock on a bound session once the check is trusted", async () =>
+      ((await sessionChecks((await lockSession(cluster)) ?? "")).includes(staleCheck) ? true : undefined));
+    expect(Date.now()).toBeGreaterThanOrEqual(trustedFrom);
+    expect(a.changes).toEqual([true]);
+  });
+
   it("starts TTL-only while the check is critical, binds it once the check passes, and a failing check hands the lock over long before the TTL", async () => {
     const cluster = `bind-${++serial}`;
     const aCheck = await registerInstance(`${cluster}-a`, "critical");
