@@ -100,6 +100,10 @@ describe("shared cluster mode: tasks spread over the instances", () => {
   beforeEach(() => onTestFailed(() => console.log(outputs())));
 
   it("owns every task on exactly one instance, spread over all three; any instance lists all 30 and names the owners", async () => {
+    // Each instance moves its locks onto a check-bound session once its check is trusted (interval +
+    // timeout + 1 s after start); the status reads "" for a task while that move is in flight.
+    await until("every instance's session bound to its check", () =>
+      instances.every((instance) => /session bound to the health check:/.test(instance.output)) ? true : undefined, 60_000);
     const owned = await settled();
     expect(new Set(owned.values()).size).toBe(3);
     for (const instance of instances) {
