@@ -73,15 +73,34 @@ function hashMap<V>(entries: Readonly<Record<string, V>>): Map<string, number> {
   return out;
 }
 
+/**
+ * Digests of immutable instances. The services map hands out the same frozen object for an
+ * unchanged instance across answers and across the tasks that watch it, so each is hashed once
+ * instead of on every run of every task (the digest is on the path from a change to the driver).
+ */
+const instanceDigests = new WeakMap<object, InstanceDigest>();
+
+function digestInstance(instance: object): InstanceDigest {
+  const cached = instanceDigests.get(instance);
+  if (cached) return cached;
+  const fields = shapeOf(instance);
+  const hashes = new Uint32Array(fields.length);
+  const record = instance as Record<string, unknown>;
+  let immutable = Object.isFrozen(instance);
+  for (let i = 0; i < fields.length; i++) {
+    const value = record[fields[i]!];
+    hashes[i] = hashValue(value) >>> 0;
+    // Only one level of maps or lists is nested in an instance; a mutable one could change under the cache.
+    if (typeof value === "object" && value !== null && !Object.isFrozen(value)) immutable = false;
+  }
+  const digest = { fields, hashes };
+  if (immutable) instanceDigests.set(instance, digest);
+  return digest;
+}
+
 export function digestInputs(inputs: TaskInputs): InputDigest {
   const services = new Map<string, InstanceDigest>();
-  for (const [id, instance] of Object.entries(inputs.services)) {
-    const fields = shapeOf(instance);
-    const hashes = new Uint32Array(fields.length);
-    const record = instance as unknown as Record<string, unknown>;
-    for (let i = 0; i < fields.length; i++) hashes[i] = hashValue(record[fields[i]!]) >>> 0;
-    services.set(id, { fields, hashes });
-  }
+  for (const [id, instance] of Object.entries(inputs.services)) services.set(id, digestInstance(instance));
   return {
     services,
     ...(inputs.consul_kv ? { consul_kv: hashMap(inputs.consul_kv) } : {}),
