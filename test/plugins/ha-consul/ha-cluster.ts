@@ -47,9 +47,12 @@ export interface RecordEntry {
   readonly input?: { readonly services?: Record<string, { readonly id: string; readonly address: string }> };
 }
 
+/** The complete lines only: the file is read while instances append to it, so its last line may be half-written. */
 export function readRecords(logFile: string): RecordEntry[] {
   if (!existsSync(logFile)) return [];
-  return readFileSync(logFile, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as RecordEntry);
+  const lines = readFileSync(logFile, "utf8").split("\n");
+  lines.pop(); // "" after the final newline, or a line still being written
+  return lines.filter(Boolean).map((line) => JSON.parse(line) as RecordEntry);
 }
 
 /** Pairs of applies by different instances whose [start, end] intervals intersect. */
