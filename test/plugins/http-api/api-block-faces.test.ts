@@ -71,6 +71,17 @@ const note: ModuleInputFactory = {
   },
 };
 
+/** `condition "broken"`: its face's request schema is not valid JSON Schema (a plugin's bug). */
+const broken: ConditionFactory = {
+  name: "broken",
+  optionsSchema: { type: "object", additionalProperties: false, properties: { x: { type: "integer" } } },
+  api: { requestSchema: { type: "object", properties: { x: { type: "integre" } } } },
+  create(config, task) {
+    created.push({ task, kind: "condition", options: { ...config } });
+    return idle;
+  },
+};
+
 const blocksPlugin = definePlugin({
   id: "test-api-blocks",
   kind: "condition",
@@ -79,6 +90,7 @@ const blocksPlugin = definePlugin({
   init({ conditions, moduleInputs }) {
     conditions.register(gate);
     conditions.register(tally);
+    conditions.register(broken);
     moduleInputs.register(note);
   },
 });
@@ -138,6 +150,17 @@ describe("third-party block types in the HTTP API", () => {
       { type: "tally", count: 2, tags: ["x"] },
       { type: "sticky-note", text: "hello" },
     ]));
+  });
+
+  it("a type whose request schema does not compile is reported and checked by the kernel; the other types keep working", async () => {
+    const bad = await post(daemon.url, { name: "broken_bad", module: "./m", condition: { broken: { x: "one" } } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain("condition.broken.x");
+    const good = await post(daemon.url, { name: "broken_ok", module: "./m", condition: { broken: { x: 1 } } });
+    expect(good.status, await good.clone().text()).toBe(201);
+    expect(daemon.logs.filter((line) => line.includes("ignoring the invalid API request schema"))).toEqual([
+      expect.stringContaining("condition=broken"),
+    ]);
   });
 
   it("/v1/openapi.json describes every registered type: by its face's request schema, else by its options schema", async () => {

@@ -5,8 +5,10 @@
  * API name (underscored, as CTS spells types) or its label, and its fields are then checked by the
  * kernel against its owner's `optionsSchema`, which is what the document shows for it.
  */
-import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
-import { ApiBlocks, apiTypeName, type BlockKind } from "../api-blocks.ts";
+import type { JsonSchema, Logger } from "../../../../core/plugin-api/mod.ts";
+import { errorMessage } from "../../../../core/plugin-api/mod.ts";
+import { ApiBlocks, type ApiBlockType, apiTypeName, type BlockKind } from "../api-blocks.ts";
+import { createAjv } from "../body-validator.ts";
 import { anyConditionSchema, anyModuleInputSchema, taskSchemaWith } from "./task.schema.ts";
 import { taskCreateRequestSchemaWith } from "./requests.schema.ts";
 
@@ -21,10 +23,35 @@ function blocksSchema(properties: Record<string, JsonSchema>, kind: BlockKind, b
     : { type: "object", additionalProperties: false, properties };
 }
 
+/** Whether `POST /v1/tasks` may check a type with its request schema. */
+export type RequestSchemaCheck = (kind: BlockKind, type: ApiBlockType) => boolean;
+
+/**
+ * Compiles each type's request schema on its own: one that does not compile (its plugin's bug) is
+ * reported and left out, so its type is accepted as any object and checked by the kernel, and the
+ * other types keep working (the kernel treats a broken `optionsSchema` per type too).
+ */
+export function compilingRequestSchemas(logger: Logger): RequestSchemaCheck {
+  return (kind, type) => {
+    const schema = type.api?.requestSchema;
+    if (schema === undefined) return true;
+    try {
+      // A fresh ajv: a schema with an `$id` is compiled again inside the whole request schema.
+      createAjv().compile(schema as Record<string, unknown>);
+      return true;
+    } catch (error) {
+      logger.error("ignoring the invalid API request schema of a plugin's block", { [kind]: type.name, error: errorMessage(error) });
+      return false;
+    }
+  };
+}
+
 /** The `condition` or `module_input` object as `POST /v1/tasks` checks it. */
-export function requestBlocksSchema(blocks: ApiBlocks, kind: BlockKind): JsonSchema {
+export function requestBlocksSchema(blocks: ApiBlocks, kind: BlockKind, usable: RequestSchemaCheck = () => true): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
-  for (const type of blocks.types(kind)) properties[apiTypeName(type.name)] ??= type.api?.requestSchema ?? anyObject;
+  for (const type of blocks.types(kind)) {
+    properties[apiTypeName(type.name)] ??= (usable(kind, type) ? type.api?.requestSchema : undefined) ?? anyObject;
+  }
   // The label spelling (`catalog-services`) is accepted too; the kernel checks its fields.
   for (const type of blocks.types(kind)) properties[type.name] ??= anyObject;
   return blocksSchema(properties, kind, blocks);
@@ -40,8 +67,8 @@ export function documentedBlocksSchema(blocks: ApiBlocks, kind: BlockKind): Json
 }
 
 /** The request schema of `POST /v1/tasks` accepting every registered type. */
-export function taskCreateSchemaFor(blocks: ApiBlocks): JsonSchema {
+export function taskCreateSchemaFor(blocks: ApiBlocks, usable?: RequestSchemaCheck): JsonSchema {
   return taskCreateRequestSchemaWith(
-    taskSchemaWith(requestBlocksSchema(blocks, "condition"), requestBlocksSchema(blocks, "module_input")),
+    taskSchemaWith(requestBlocksSchema(blocks, "condition", usable), requestBlocksSchema(blocks, "module_input", usable)),
   );
 }
