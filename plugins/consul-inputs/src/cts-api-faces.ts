@@ -59,11 +59,18 @@ function servicesSelector(block: Block): Record<string, unknown> {
 }
 
 function consulKvSelector(block: Block): Record<string, unknown> {
-  return { path: text(block.path), recurse: block.recurse === true, datacenter: text(block.datacenter), namespace: text(block.namespace) };
+  return {
+    path: text(block.path),
+    recurse: block.recurse === true,
+    datacenter: text(block.datacenter),
+    namespace: text(block.namespace),
+  };
 }
 
 export const servicesConditionApi: BlockApiFace = Object.freeze({
-  requestSchema: { type: "object", additionalProperties: false, properties: { ...servicesRequestFields, ...asModuleInput } },
+  requestSchema: {
+    type: "object", additionalProperties: false, properties: { ...servicesRequestFields, ...asModuleInput },
+  },
   fromRequest(body: Block) {
     const fields = withoutNullMeta(body);
     // CTS quirk kept for compatibility: a non-empty `names` wins and `regexp` is dropped.
@@ -103,7 +110,10 @@ export const catalogServicesConditionApi: BlockApiFace = Object.freeze({
 
 export const consulKvConditionApi: BlockApiFace = Object.freeze({
   requestSchema: {
-    type: "object", additionalProperties: false, required: ["path"], properties: { ...consulKvRequestFields, ...asModuleInput },
+    type: "object",
+    additionalProperties: false,
+    required: ["path"],
+    properties: { ...consulKvRequestFields, ...asModuleInput },
   },
   represent: (block: Block) => ({ ...consulKvSelector(block), use_as_module_input: useAsModuleInput(block) }),
 });

@@ -45,8 +45,9 @@ function requireTask(ctx: RouteContext, name: string): void {
 export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
   // Built at the first create: plugins register their conditions and module inputs until start.
   let validateCreate: BodyValidator<CreateBody> | undefined;
-  const createValidator = () =>
-    validateCreate ??= bodyValidator<CreateBody>(ctx.ajv, taskCreateSchemaFor(ctx.blocks(), compilingRequestSchemas(ctx.logger)));
+  const createValidator = () => validateCreate ??= bodyValidator<CreateBody>(
+    ctx.ajv, taskCreateSchemaFor(ctx.blocks(), compilingRequestSchemas(ctx.logger)),
+  );
   const represent = (task: TaskConfig) => toApiTask(task, ctx.blocks());
   const validateUpdate = bodyValidator<{ enabled: boolean }>(ctx.ajv, taskUpdateRequestSchema);
   const log = ctx.logger;

@@ -40,14 +40,17 @@ export function compilingRequestSchemas(logger: Logger): RequestSchemaCheck {
       createAjv().compile(schema as Record<string, unknown>);
       return true;
     } catch (error) {
-      logger.error("ignoring the invalid API request schema of a plugin's block", { [kind]: type.name, error: errorMessage(error) });
+      const fields = { [kind]: type.name, error: errorMessage(error) };
+      logger.error("ignoring the invalid API request schema of a plugin's block", fields);
       return false;
     }
   };
 }
 
 /** The `condition` or `module_input` object as `POST /v1/tasks` checks it. */
-export function requestBlocksSchema(blocks: ApiBlocks, kind: BlockKind, usable: RequestSchemaCheck = () => true): JsonSchema {
+export function requestBlocksSchema(
+  blocks: ApiBlocks, kind: BlockKind, usable: RequestSchemaCheck = () => true,
+): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const type of blocks.types(kind)) {
     properties[apiTypeName(type.name)] ??= (usable(kind, type) ? type.api?.requestSchema : undefined) ?? anyObject;
