@@ -15,6 +15,7 @@ export type { ApiDeps } from "./src/api-context.ts";
 export { normalizeApiTask } from "./src/normalize-api-task.ts";
 export { apiTaskToRaw } from "./src/api-task-to-raw.ts";
 export { toApiTask } from "./src/task-representation.ts";
+export { ApiBlocks, apiTypeName, type ApiBlockType, type RegisteredBlocks } from "./src/api-blocks.ts";
 export { CLUSTER_WITHOUT_HA_MESSAGE } from "./src/routes/meta-routes.ts";
 export { EventStreamHub, HEARTBEAT_MS } from "./src/event-stream-hub.ts";
 export { DEFAULT_SSE_LIMITS, type SseQueueLimits } from "./src/sse-client-queue.ts";
@@ -52,8 +53,11 @@ export default definePlugin({
     ctx.signal.addEventListener("abort", () => eventStream.close(), { once: true });
     const app = createApiApp({
       tasks,
-      normalizeTask: (apiTask, labels) => normalizeApiTask(apiTask, builder, labels),
-      registeredBlocks: () => ({ conditions: conditions.names(), moduleInputs: moduleInputs.names() }),
+      normalizeTask: (apiTask, blocks) => normalizeApiTask(apiTask, builder, blocks),
+      registeredBlocks: () => ({
+        conditions: conditions.names().map((name) => conditions.get(name)!),
+        moduleInputs: moduleInputs.names().map((name) => moduleInputs.get(name)!),
+      }),
       validateTaskName: (name) => {
         const problem = builder.nameProblem(name);
         if (problem !== undefined) throw new CtsError("CTS_ERR_BAD_REQUEST", `Cannot accept task name: ${problem}`);

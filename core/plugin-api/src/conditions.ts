@@ -82,6 +82,34 @@ export interface InputSource {
   stop(): void;
 }
 
+/**
+ * Refinement (additive, optional): how a condition or module_input block looks in CTS's HTTP API,
+ * where it is keyed by its underscored type (`condition: { catalog_services: {...} }`). Its owner
+ * says it, so the API names no block's fields. Every member is optional; without one the API
+ * takes any object, leaves every check to the kernel (`optionsSchema`, then `validate`, with field
+ * paths) and shows the block's options without `type`.
+ */
+export interface BlockApiFace {
+  /**
+   * The block's body in `POST /v1/tasks`, checked by the API before anything else and described
+   * by `/v1/openapi.json`. For a type that CTS also serves, its request schema with its quirks
+   * (CTS's validation texts come from it). @default none: the API checks nothing itself and
+   * `/v1/openapi.json` shows `optionsSchema`
+   */
+  readonly requestSchema?: JsonSchema;
+  /**
+   * The checked request body → the block as a config file writes it (undoes API-only spellings,
+   * such as CTS's null map values). It must not mutate `body`. @default the body as sent
+   */
+  fromRequest?(body: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /**
+   * The block as `GET /v1/tasks/{name}` shows it, from the task's stored block `{type, ...fields}`.
+   * Robust to fields left out (shown with their defaults): the stored shape may be the block as
+   * written or as decoded. Keys in the order CTS prints them. @default the fields without `type`
+   */
+  represent?(block: Readonly<Record<string, unknown>>): Record<string, unknown>;
+}
+
 /** Registered by condition plugins; `name` is the `condition "<name>"` label. */
 export interface ConditionFactory extends Named {
   /** Validates the condition block's fields (after normalisation). */
@@ -94,6 +122,8 @@ export interface ConditionFactory extends Named {
    * for config files and API-created tasks alike.
    */
   validate?(options: Readonly<Record<string, unknown>>): readonly BlockProblem[];
+  /** Refinement (additive, optional): the block in the HTTP API. */
+  readonly api?: BlockApiFace;
   create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig): InputSource;
 }
 
@@ -102,5 +132,7 @@ export interface ModuleInputFactory extends Named {
   readonly optionsSchema?: JsonSchema;
   /** As `ConditionFactory.validate`. */
   validate?(options: Readonly<Record<string, unknown>>): readonly BlockProblem[];
+  /** As `ConditionFactory.api`. */
+  readonly api?: BlockApiFace;
   create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig): InputSource;
 }

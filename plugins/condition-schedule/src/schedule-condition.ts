@@ -2,6 +2,7 @@
 import type { ConditionFactory, JsonSchema } from "../../../core/plugin-api/mod.ts";
 import { CtsError } from "../../../core/plugin-api/mod.ts";
 import { cronProblem, parseCron } from "./cron-expression.ts";
+import { scheduleConditionApi } from "./schedule-api.ts";
 import { ScheduleSource } from "./schedule-source.ts";
 
 export const scheduleConditionSchema: JsonSchema = {
@@ -14,6 +15,7 @@ export const scheduleConditionSchema: JsonSchema = {
 export const scheduleConditionFactory: ConditionFactory = Object.freeze({
   name: "schedule",
   optionsSchema: scheduleConditionSchema,
+  api: scheduleConditionApi,
   unbuffered: true,
   validate(options: Readonly<Record<string, unknown>>) {
     const why = cronProblem(String(options.cron));

@@ -2,12 +2,14 @@
 import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
 import { CatalogServicesSource } from "./catalog-services-source.ts";
 import { catalogServicesConditionSchema, readCatalogServicesOptions } from "./input-options.ts";
+import { catalogServicesConditionApi } from "./cts-api-faces.ts";
 import { regexpProblems } from "./selector-rules.ts";
 
 export const catalogServicesConditionFactory: ConditionFactory = Object.freeze({
   name: "catalog-services",
   validate: regexpProblems,
   optionsSchema: catalogServicesConditionSchema,
+  api: catalogServicesConditionApi,
   create(config: Readonly<Record<string, unknown>>, taskName: string) {
     const what = `task "${taskName}" condition "catalog-services"`;
     return new CatalogServicesSource(readCatalogServicesOptions(config, what), true);

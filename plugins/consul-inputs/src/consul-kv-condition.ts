@@ -2,10 +2,12 @@
 import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
 import { ConsulKvSource } from "./consul-kv-source.ts";
 import { consulKvConditionSchema, readConsulKvOptions } from "./input-options.ts";
+import { consulKvConditionApi } from "./cts-api-faces.ts";
 
 export const consulKvConditionFactory: ConditionFactory = Object.freeze({
   name: "consul-kv",
   optionsSchema: consulKvConditionSchema,
+  api: consulKvConditionApi,
   create(config: Readonly<Record<string, unknown>>, taskName: string) {
     return new ConsulKvSource(readConsulKvOptions(config, `task "${taskName}" condition "consul-kv"`), true);
   },

@@ -126,7 +126,7 @@ export function readConsulKvOptions(config: Config, what: string): ConsulKvOptio
 }
 
 /** `use_as_module_input` wins over the deprecated `source_includes_var`; both default to true. */
-function useAsModuleInput(config: Config): boolean {
+export function useAsModuleInput(config: Config): boolean {
   const value = config.use_as_module_input ?? config.source_includes_var;
   return value === undefined ? true : value === true;
 }

@@ -1,6 +1,7 @@
 /** @module The `condition "services"` factory: runs a task when its selected instances change. */
 import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
 import { readServicesOptions, servicesConditionSchema } from "./input-options.ts";
+import { servicesConditionApi } from "./cts-api-faces.ts";
 import { ServicesSource } from "./services-source.ts";
 import { servicesSelectorProblems } from "./selector-rules.ts";
 
@@ -8,6 +9,7 @@ export const servicesConditionFactory: ConditionFactory = Object.freeze({
   name: "services",
   validate: servicesSelectorProblems,
   optionsSchema: servicesConditionSchema,
+  api: servicesConditionApi,
   create(config: Readonly<Record<string, unknown>>, taskName: string) {
     return new ServicesSource(readServicesOptions(config, `task "${taskName}" condition "services"`), true);
   },

@@ -1,6 +1,7 @@
 /** @module The `module_input "services"` factory: the same data as the services condition, never a trigger. */
 import type { ModuleInputFactory, TaskConfig } from "../../../core/plugin-api/mod.ts";
 import { readServicesOptions, servicesModuleInputSchema } from "./input-options.ts";
+import { servicesModuleInputApi } from "./cts-api-faces.ts";
 import { ServicesSource } from "./services-source.ts";
 import { servicesSelectorProblems } from "./selector-rules.ts";
 
@@ -8,6 +9,7 @@ export const servicesModuleInputFactory: ModuleInputFactory = Object.freeze({
   name: "services",
   validate: servicesSelectorProblems,
   optionsSchema: servicesModuleInputSchema,
+  api: servicesModuleInputApi,
   create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig) {
     const options = readServicesOptions(config, `task "${taskName}" module_input "services"`);
     return new ServicesSource({ ...options, userMeta: userMetaFor(options.userMeta, task), render: true }, false);

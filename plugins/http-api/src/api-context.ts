@@ -2,15 +2,16 @@
 import type { ConsulConnectionState, Logger, TaskConfig, TaskManager } from "../../../core/plugin-api/mod.ts";
 import type { Ajv } from "ajv";
 import type { EventStreamHub } from "./event-stream-hub.ts";
-import type { RegisteredBlocks } from "./schemas/registered-task-schema.ts";
+import type { ApiBlocks, RegisteredBlocks } from "./api-blocks.ts";
 
 export interface ApiDeps {
   readonly tasks: TaskManager;
   /**
    * Turns the API's task object (already schema-checked) into a validated `TaskConfig` with
    * the daemon's defaults; throws (CtsError `CTS_ERR_CONFIG_INVALID`) when the task is invalid.
+   * `blocks` maps its condition and module inputs to config blocks (`normalizeApiTask` does).
    */
-  readonly normalizeTask: (apiTask: Readonly<Record<string, unknown>>, labels?: Readonly<Record<string, string>>) => TaskConfig;
+  readonly normalizeTask: (apiTask: Readonly<Record<string, unknown>>, blocks?: ApiBlocks) => TaskConfig;
   /** Throws when `name` is not a valid task name. */
   readonly validateTaskName: (name: string) => void;
   readonly logger: Logger;
@@ -19,8 +20,9 @@ export interface ApiDeps {
   /** Beyond CTS: serves `GET /v1/events` from it when set. */
   readonly eventStream?: EventStreamHub;
   /**
-   * The condition and module_input labels plugins registered, read at the first task create (the
-   * registries are complete by then). @default none beyond CTS's built-in types
+   * The condition and module_input factories plugins registered, read at the first request that
+   * needs them (the registries are complete by then); their `api` faces say how each block looks
+   * in the API. @default none: blocks are passed on and shown as they are
    */
   readonly registeredBlocks?: () => RegisteredBlocks;
   /** Largest accepted request body. @default 1 MiB */
@@ -29,4 +31,6 @@ export interface ApiDeps {
 
 export interface RouteContext extends ApiDeps {
   readonly ajv: Ajv;
+  /** The registered block types (`registeredBlocks`), read once. */
+  readonly blocks: () => ApiBlocks;
 }

@@ -8,6 +8,7 @@ import { errorMessage } from "../../../core/plugin-api/mod.ts";
 import type { ApiDeps, RouteContext } from "./api-context.ts";
 import { apiError, HttpError, legacyError } from "./api-errors.ts";
 import { createAjv } from "./body-validator.ts";
+import { ApiBlocks } from "./api-blocks.ts";
 import { mountEventRoutes } from "./routes/event-routes.ts";
 import { mountMetaRoutes } from "./routes/meta-routes.ts";
 import { mountStatusRoutes } from "./routes/status-routes.ts";
@@ -41,7 +42,10 @@ function errorResponse(c: Context, error: unknown): Response {
 }
 
 export function createApiApp(deps: ApiDeps): Hono {
-  const ctx: RouteContext = { ...deps, ajv: createAjv() };
+  let blocks: ApiBlocks | undefined;
+  const registered = deps.registeredBlocks;
+  const readBlocks = () => blocks ??= registered ? new ApiBlocks(registered()) : ApiBlocks.none;
+  const ctx: RouteContext = { ...deps, ajv: createAjv(), blocks: readBlocks };
   const app = new Hono();
   const log = deps.logger;
 
@@ -77,7 +81,7 @@ export function createApiApp(deps: ApiDeps): Hono {
   // Before the task routes, whose `/v1/tasks/*` would take `{name}/runs` for a name with a slash.
   mountRunRoutes(app, ctx);
   mountTaskRoutes(app, ctx);
-  mountMetaRoutes(app);
+  mountMetaRoutes(app, ctx);
   if (deps.eventStream) mountEventRoutes(app, deps.eventStream);
 
   app.all("/v1/tasks", (c) => apiError(c, 405, `method ${c.req.method} is not allowed on /v1/tasks: use GET or POST`));

@@ -1,12 +1,15 @@
 /**
  * @module The OpenAPI 3.1 document of the API, assembled from the same JSON Schemas that validate
  * request bodies (OpenAPI 3.1 schema objects are JSON Schema 2020-12), so the two cannot drift.
+ * Conditions and module inputs are the registered types, each as its owner describes it.
  */
-import { bufferPeriodSchema, conditionSchema, moduleInputSchema, taskSchema } from "./schemas/task.schema.ts";
-import { taskCreateRequestSchema, taskUpdateRequestSchema } from "./schemas/requests.schema.ts";
+import type { ApiBlocks } from "./api-blocks.ts";
+import { bufferPeriodSchema, taskSchemaWith } from "./schemas/task.schema.ts";
+import { documentedBlocksSchema } from "./schemas/registered-task-schema.ts";
+import { taskCreateRequestSchemaWith, taskUpdateRequestSchema } from "./schemas/requests.schema.ts";
 import {
-  clusterStatusResponseSchema, deleteResponseSchema, errorSchema, healthResponseSchema, taskResponseSchema,
-  tasksResponseSchema,
+  clusterStatusResponseSchema, deleteResponseSchema, errorSchema, healthResponseSchema, taskResponseSchemaWith,
+  tasksResponseSchemaWith,
 } from "./schemas/responses.schema.ts";
 import { eventsPathItem } from "./openapi-events.ts";
 import { inputChangeSchema, runRecordSchema, runResponseSchema, runsResponseSchema } from "./schemas/run-history.schema.ts";
@@ -25,7 +28,10 @@ const statusParam = {
 };
 const legacyStatus = { description: "Task status keyed by task name", ...json({ type: "object" }) };
 
-export function openApiDocument(): Record<string, unknown> {
+export function openApiDocument(blocks: ApiBlocks): Record<string, unknown> {
+  const conditionSchema = documentedBlocksSchema(blocks, "condition");
+  const moduleInputSchema = documentedBlocksSchema(blocks, "module_input");
+  const taskSchema = taskSchemaWith(conditionSchema, moduleInputSchema);
   return {
     openapi: "3.1.0",
     info: {
@@ -114,10 +120,10 @@ export function openApiDocument(): Record<string, unknown> {
         Condition: conditionSchema,
         ModuleInput: moduleInputSchema,
         BufferPeriod: bufferPeriodSchema,
-        TaskCreateRequest: taskCreateRequestSchema,
+        TaskCreateRequest: taskCreateRequestSchemaWith(taskSchema),
         TaskUpdateRequest: taskUpdateRequestSchema,
-        TaskResponse: taskResponseSchema,
-        TasksResponse: tasksResponseSchema,
+        TaskResponse: taskResponseSchemaWith(taskSchema),
+        TasksResponse: tasksResponseSchemaWith(taskSchema),
         DeleteResponse: deleteResponseSchema,
         HealthResponse: healthResponseSchema,
         ClusterStatusResponse: clusterStatusResponseSchema,

@@ -1,76 +1,19 @@
 /**
- * @module A stored task as CTS's API shows it: defaults filled in, condition and module inputs
- * keyed by their underscored type names, durations as Go duration strings.
+ * @module A stored task as CTS's API shows it: defaults filled in, durations as Go duration
+ * strings, keys in CTS's order; each condition and module input as its owner's `api.represent`
+ * shows it, keyed by its underscored type name.
  */
-import type { ConditionConfig, ModuleInputConfig, OtherConditionConfig, TaskConfig } from "../../../core/plugin-api/mod.ts";
+import type { TaskConfig } from "../../../core/plugin-api/mod.ts";
 import { formatGoDuration } from "../../../core/plugin-api/mod.ts";
+import { ApiBlocks } from "./api-blocks.ts";
 
 export type ApiObject = Record<string, unknown>;
 
-/** `catalog-services` → `catalog_services`: the API's spelling of a condition or input type. */
-export function apiTypeName(type: string): string {
-  return type.replace(/-/g, "_");
-}
-
-function servicesSelector(input: {
-  readonly regexp?: string;
-  readonly names?: readonly string[];
-  readonly filter: string;
-  readonly datacenter: string;
-  readonly namespace: string;
-  readonly cts_user_defined_meta: Readonly<Record<string, string>>;
-}): ApiObject {
-  return {
-    regexp: input.regexp ?? "",
-    names: [...(input.names ?? [])],
-    filter: input.filter,
-    datacenter: input.datacenter,
-    namespace: input.namespace,
-    cts_user_defined_meta: { ...input.cts_user_defined_meta },
-  };
-}
-
-function conditionBody(condition: ConditionConfig | OtherConditionConfig): ApiObject {
-  const c = condition as ConditionConfig;
-  switch (c.type) {
-    case "services":
-      return { ...servicesSelector(c), use_as_module_input: c.use_as_module_input };
-    case "catalog-services":
-      return {
-        regexp: c.regexp,
-        datacenter: c.datacenter,
-        namespace: c.namespace,
-        node_meta: { ...c.node_meta },
-        use_as_module_input: c.use_as_module_input,
-      };
-    case "consul-kv":
-      return {
-        path: c.path,
-        recurse: c.recurse,
-        datacenter: c.datacenter,
-        namespace: c.namespace,
-        use_as_module_input: c.use_as_module_input,
-      };
-    case "schedule":
-      return { cron: c.cron };
-    default: {
-      // A third-party condition: show its fields as configured.
-      const { type: _type, ...fields } = condition as OtherConditionConfig;
-      return { ...fields };
-    }
-  }
-}
-
-function moduleInputBody(input: ModuleInputConfig): ApiObject {
-  if (input.type === "services") return servicesSelector(input);
-  return { path: input.path, recurse: input.recurse, datacenter: input.datacenter, namespace: input.namespace };
-}
-
 /** CTS's response representation of a task (keys in CTS's order). */
-export function toApiTask(task: TaskConfig): ApiObject {
+export function toApiTask(task: TaskConfig, blocks: ApiBlocks = ApiBlocks.none): ApiObject {
   const out: ApiObject = {};
-  const schedule = task.condition.type === "schedule";
-  if (schedule) {
+  if (blocks.unbuffered(task.condition.type)) {
+    // CTS shows a scheduled task's buffer period, always disabled.
     out.buffer_period = { enabled: false, min: "0s", max: "0s" };
   } else if (task.buffer_period_configured) {
     out.buffer_period = {
@@ -79,13 +22,11 @@ export function toApiTask(task: TaskConfig): ApiObject {
       max: formatGoDuration(task.buffer_period.max),
     };
   }
-  out.condition = { [apiTypeName(task.condition.type)]: conditionBody(task.condition) };
+  out.condition = Object.fromEntries([blocks.represent("condition", task.condition)]);
   out.description = task.description;
   out.enabled = task.enabled;
   out.module = task.module;
-  const moduleInput: ApiObject = {};
-  for (const input of task.module_input) moduleInput[apiTypeName(input.type)] = moduleInputBody(input);
-  out.module_input = moduleInput;
+  out.module_input = Object.fromEntries(task.module_input.map((input) => blocks.represent("module_input", input)));
   out.name = task.name;
   out.providers = [...task.providers];
   // CTS shows the block only when a field is set (api/representation.go).

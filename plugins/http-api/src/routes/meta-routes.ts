@@ -1,13 +1,14 @@
 /** @module `/v1/health`, `/v1/status/cluster` (405 without HA) and `/v1/openapi.json`. */
 import type { Context, Hono } from "hono";
 import { apiError } from "../api-errors.ts";
+import type { RouteContext } from "../api-context.ts";
 import { openApiDocument } from "../openapi-document.ts";
 import { parseQuery } from "../query-rules.ts";
 
 /** CTS's exact text; scripts match on it. */
 export const CLUSTER_WITHOUT_HA_MESSAGE = "this endpoint is only available with high availability configured";
 
-export function mountMetaRoutes(app: Hono): void {
+export function mountMetaRoutes(app: Hono, ctx: RouteContext): void {
   const methodNotAllowed = (c: Context): Response =>
     apiError(c, 405, `method ${c.req.method} is not allowed on ${c.req.path}: use GET`);
 
@@ -26,5 +27,5 @@ export function mountMetaRoutes(app: Hono): void {
   app.all("/v1/status/cluster", methodNotAllowed);
 
   let document: unknown;
-  app.get("/v1/openapi.json", (c) => c.json(document ??= openApiDocument()));
+  app.get("/v1/openapi.json", (c) => c.json(document ??= openApiDocument(ctx.blocks())));
 }

@@ -4,13 +4,13 @@
  * is asked to act, and the engine keeps a task only when its create/run succeeded.
  */
 import type { Context, Hono } from "hono";
-import type { InspectPlan, RunRequest } from "../../../../core/plugin-api/mod.ts";
+import type { InspectPlan, RunRequest, TaskConfig } from "../../../../core/plugin-api/mod.ts";
 import { errorMessage, isCtsError } from "../../../../core/plugin-api/mod.ts";
-import { taskCreateRequestSchema, taskUpdateRequestSchema } from "../schemas/requests.schema.ts";
+import { taskUpdateRequestSchema } from "../schemas/requests.schema.ts";
 import { apiError, HttpError, requestIdOf, statusOfEngineError } from "../api-errors.ts";
 import type { RouteContext } from "../api-context.ts";
 import { bodyValidator, readJson, type BodyValidator } from "../body-validator.ts";
-import { labelsOf, taskCreateSchemaFor } from "../schemas/registered-task-schema.ts";
+import { compilingRequestSchemas, taskCreateSchemaFor } from "../schemas/registered-task-schema.ts";
 import { parseQuery, runRule } from "../query-rules.ts";
 import { taskNameFromPath } from "../task-path.ts";
 import { toApiTask } from "../task-representation.ts";
@@ -44,29 +44,24 @@ function requireTask(ctx: RouteContext, name: string): void {
 
 export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
   // Built at the first create: plugins register their conditions and module inputs until start.
-  let create: { validate: BodyValidator<CreateBody>; labels: Readonly<Record<string, string>> } | undefined;
-  const createValidator = () => {
-    if (create !== undefined) return create;
-    const registered = ctx.registeredBlocks?.();
-    create = registered === undefined
-      ? { validate: bodyValidator<CreateBody>(ctx.ajv, taskCreateRequestSchema), labels: {} }
-      : { validate: bodyValidator<CreateBody>(ctx.ajv, taskCreateSchemaFor(registered)), labels: labelsOf(registered) };
-    return create;
-  };
+  let validateCreate: BodyValidator<CreateBody> | undefined;
+  const createValidator = () => validateCreate ??= bodyValidator<CreateBody>(
+    ctx.ajv, taskCreateSchemaFor(ctx.blocks(), compilingRequestSchemas(ctx.logger)),
+  );
+  const represent = (task: TaskConfig) => toApiTask(task, ctx.blocks());
   const validateUpdate = bodyValidator<{ enabled: boolean }>(ctx.ajv, taskUpdateRequestSchema);
   const log = ctx.logger;
 
   app.get("/v1/tasks", (c) => {
     parseQuery(c.req.url, {});
     // CTS lists its stored task configs as kept: configuration order, then creation order.
-    const tasks = ctx.tasks.list().map((state) => toApiTask(state.config));
+    const tasks = ctx.tasks.list().map((state) => represent(state.config));
     return c.json({ request_id: requestIdOf(c), tasks });
   });
 
   app.post("/v1/tasks", async (c) => {
     const run = runOf(c);
-    const { validate, labels } = createValidator();
-    const body = validate(await readJson(c.req.raw));
+    const body = createValidator()(await readJson(c.req.raw));
     const name = body.task.name;
     try {
       ctx.validateTaskName(name);
@@ -76,7 +71,7 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
     if (ctx.tasks.get(name)) throw new HttpError(400, `a task with the name '${name}' already exists`);
     let config;
     try {
-      config = ctx.normalizeTask(body.task, labels);
+      config = ctx.normalizeTask(body.task, ctx.blocks());
     } catch (error) {
       throw new HttpError(400, errorMessage(error));
     }
@@ -91,7 +86,7 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
       log.error("error creating task", { task_name: name, request_id: requestId, error: errorMessage(error) });
       return apiError(c, status, errorMessage(error));
     }
-    const task = toApiTask(result.task);
+    const task = represent(result.task);
     if (run === "inspect") {
       return c.json({ request_id: requestId, task, run: planJson(result.plan, "tfc_run_url") }, 200);
     }
@@ -103,7 +98,7 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
     parseQuery(c.req.url, {});
     const state = ctx.tasks.get(name);
     if (!state) throw new HttpError(404, `a task with the name '${name}' does not exist`);
-    return c.json({ request_id: requestIdOf(c), task: toApiTask(state.config) });
+    return c.json({ request_id: requestIdOf(c), task: represent(state.config) });
   });
 
   app.patch("/v1/tasks/*", async (c) => {

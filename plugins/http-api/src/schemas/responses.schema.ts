@@ -1,6 +1,5 @@
 /** @module JSON Schemas of the HTTP API response bodies, used for the OpenAPI document and response tests. */
 import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
-import { taskSchema } from "./task.schema.ts";
 
 const requestId: JsonSchema = { type: "string", format: "uuid" };
 
@@ -19,13 +18,14 @@ export const errorSchema: JsonSchema = {
   },
 };
 
-export const taskResponseSchema: JsonSchema = {
+/** A task in a response: `task` is the task schema with the registered types. */
+export const taskResponseSchemaWith = (task: JsonSchema): JsonSchema => ({
   type: "object",
   additionalProperties: false,
   required: ["request_id", "task"],
   properties: {
     request_id: requestId,
-    task: taskSchema,
+    task,
     run: {
       type: "object",
       additionalProperties: false,
@@ -37,14 +37,14 @@ export const taskResponseSchema: JsonSchema = {
       },
     },
   },
-};
+});
 
-export const tasksResponseSchema: JsonSchema = {
+export const tasksResponseSchemaWith = (task: JsonSchema): JsonSchema => ({
   type: "object",
   additionalProperties: false,
   required: ["request_id", "tasks"],
-  properties: { request_id: requestId, tasks: { type: "array", items: taskSchema } },
-};
+  properties: { request_id: requestId, tasks: { type: "array", items: task } },
+});
 
 export const deleteResponseSchema: JsonSchema = {
   type: "object",

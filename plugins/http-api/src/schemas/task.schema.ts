@@ -1,88 +1,17 @@
 /**
- * @module JSON Schema of CTS's task object as the HTTP API accepts it (`POST /v1/tasks` body `task`).
- *
- * Field names follow CTS's API (underscored condition keys). Every object rejects unknown keys,
- * as CTS's request validator does.
+ * @module JSON Schema of CTS's task object as the HTTP API accepts and shows it (`POST /v1/tasks`
+ * body `task`), task-level fields only: the `condition` and `module_input` objects are keyed by the
+ * registered types, whose owners describe them (registered-task-schema.ts builds them). Every
+ * object rejects unknown keys, as CTS's request validator does.
  */
 import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
 
 const stringMap: JsonSchema = { type: "object", additionalProperties: { type: "string" } };
 const stringList: JsonSchema = { type: "array", items: { type: "string" } };
 
-const servicesSelector = {
-  regexp: { type: "string" },
-  names: stringList,
-  filter: { type: "string" },
-  datacenter: { type: "string" },
-  namespace: { type: "string" },
-  cts_user_defined_meta: {
-    type: "object",
-    additionalProperties: { anyOf: [{ type: "string" }, { type: "null" }] },
-  },
-} as const;
-
-const consulKvSelector = {
-  path: { type: "string", minLength: 1 },
-  recurse: { type: "boolean" },
-  datacenter: { type: "string" },
-  namespace: { type: "string" },
-} as const;
-
-export const servicesConditionSchema: JsonSchema = {
-  type: "object",
-  additionalProperties: false,
-  properties: { ...servicesSelector, use_as_module_input: { type: "boolean" } },
-};
-
-export const catalogServicesConditionSchema: JsonSchema = {
-  type: "object",
-  additionalProperties: false,
-  required: ["regexp"],
-  properties: {
-    regexp: { type: "string" },
-    datacenter: { type: "string" },
-    namespace: { type: "string" },
-    node_meta: stringMap,
-    use_as_module_input: { type: "boolean" },
-  },
-};
-
-export const consulKvConditionSchema: JsonSchema = {
-  type: "object",
-  additionalProperties: false,
-  required: ["path"],
-  properties: { ...consulKvSelector, use_as_module_input: { type: "boolean" } },
-};
-
-export const scheduleConditionSchema: JsonSchema = {
-  type: "object",
-  additionalProperties: false,
-  required: ["cron"],
-  properties: { cron: { type: "string", minLength: 1 } },
-};
-
-/** Exactly one condition type per task. */
-export const conditionSchema: JsonSchema = {
-  type: "object",
-  additionalProperties: false,
-  minProperties: 1,
-  maxProperties: 1,
-  properties: {
-    services: servicesConditionSchema,
-    catalog_services: catalogServicesConditionSchema,
-    consul_kv: consulKvConditionSchema,
-    schedule: scheduleConditionSchema,
-  },
-};
-
-export const moduleInputSchema: JsonSchema = {
-  type: "object",
-  additionalProperties: false,
-  properties: {
-    services: { type: "object", additionalProperties: false, properties: servicesSelector },
-    consul_kv: { type: "object", additionalProperties: false, required: ["path"], properties: consulKvSelector },
-  },
-};
+/** Any condition object of exactly one type, when the registered types are not known. */
+export const anyConditionSchema: JsonSchema = { type: "object", minProperties: 1, maxProperties: 1 };
+export const anyModuleInputSchema: JsonSchema = { type: "object" };
 
 export const bufferPeriodSchema: JsonSchema = {
   type: "object",
@@ -105,23 +34,28 @@ export const terraformCloudWorkspaceSchema: JsonSchema = {
   },
 };
 
-/** The task object, in requests and responses. */
-export const taskSchema: JsonSchema = {
-  type: "object",
-  additionalProperties: false,
-  required: ["name", "module", "condition"],
-  properties: {
-    name: { type: "string", minLength: 1 },
-    description: { type: "string" },
-    enabled: { type: "boolean" },
-    module: { type: "string", minLength: 1 },
-    version: { type: "string" },
-    providers: stringList,
-    variables: stringMap,
-    buffer_period: bufferPeriodSchema,
-    condition: conditionSchema,
-    module_input: moduleInputSchema,
-    terraform_version: { type: "string" },
-    terraform_cloud_workspace: terraformCloudWorkspaceSchema,
-  },
-};
+/** The task object, in requests and responses, with the given condition and module_input schemas. */
+export function taskSchemaWith(condition: JsonSchema, moduleInput: JsonSchema): JsonSchema {
+  return {
+    type: "object",
+    additionalProperties: false,
+    required: ["name", "module", "condition"],
+    properties: {
+      name: { type: "string", minLength: 1 },
+      description: { type: "string" },
+      enabled: { type: "boolean" },
+      module: { type: "string", minLength: 1 },
+      version: { type: "string" },
+      providers: stringList,
+      variables: stringMap,
+      buffer_period: bufferPeriodSchema,
+      condition,
+      module_input: moduleInput,
+      terraform_version: { type: "string" },
+      terraform_cloud_workspace: terraformCloudWorkspaceSchema,
+    },
+  };
+}
+
+/** The task object when the registered types are not known: their blocks are left to the kernel. */
+export const taskSchema: JsonSchema = taskSchemaWith(anyConditionSchema, anyModuleInputSchema);

@@ -5,7 +5,7 @@
  */
 import type { Logger } from "../../../../core/plugin-api/mod.ts";
 import { createApiApp } from "../../../../plugins/http-api/src/create-api-app.ts";
-import { consulClientToken, taskBuilderToken } from "../../../../core/plugin-api/mod.ts";
+import { conditionRegistryToken, consulClientToken, moduleInputRegistryToken, taskBuilderToken } from "../../../../core/plugin-api/mod.ts";
 import { normalizeApiTask } from "../../../../plugins/http-api/src/normalize-api-task.ts";
 import type { RecordingOptions } from "../../../fixtures/plugins/driver-recording/mod.ts";
 import { apiConfig, startApiKernel, type ApiKernel } from "./api-kernel.ts";
@@ -46,7 +46,15 @@ export async function startEngineApp(options: {
   const builder = daemon.kernel.resolve(taskBuilderToken);
   const app = createApiApp({
     tasks: daemon.tasks,
-    normalizeTask: (apiTask) => normalizeApiTask(apiTask, builder),
+    normalizeTask: (apiTask, blocks) => normalizeApiTask(apiTask, builder, blocks),
+    registeredBlocks: () => {
+      const conditions = daemon.kernel.resolve(conditionRegistryToken);
+      const moduleInputs = daemon.kernel.resolve(moduleInputRegistryToken);
+      return {
+        conditions: conditions.names().map((name) => conditions.get(name)!),
+        moduleInputs: moduleInputs.names().map((name) => moduleInputs.get(name)!),
+      };
+    },
     validateTaskName: (name) => {
       const problem = builder.nameProblem(name);
       if (problem) throw new Error(problem);
