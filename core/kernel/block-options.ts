@@ -8,6 +8,7 @@ import type { JsonSchema } from "../plugin-api/mod.ts";
 import type { ConfigIssue } from "../config/config-error.ts";
 import { issuesFromAjv } from "../config/config-schemas.ts";
 import { deepFreeze } from "../config/deep-freeze.ts";
+import { weakDecodeBlock } from "../config/weak-decode.ts";
 
 type Fields = Readonly<Record<string, unknown>>;
 
@@ -33,8 +34,11 @@ export class BlockOptions {
   /**
    * `fields` is the block as core/config built it; a `type` field (the block label) reaches only a
    * schema that declares it and is put back afterwards, so owners need not spell their own label.
+   * With `decode` (condition and module_input blocks) the body is first weakly decoded by the
+   * owner's schema as CTS decodes those blocks (weak-decode.ts): block-syntax maps, one-element
+   * lists, `"true"` for a boolean.
    */
-  check(owner: BlockOwner, fields: Fields, file: string, path: string): CheckedBlock {
+  check(owner: BlockOwner, fields: Fields, file: string, path: string, decode = false): CheckedBlock {
     const schema = owner.optionsSchema;
     if (schema === undefined) return { ok: true, value: deepFreeze(structuredClone(fields) as Fields) };
     const validate = this.#compile(schema);
@@ -44,7 +48,8 @@ export class BlockOptions {
     const hasLabel = "type" in fields && (schema.properties as Fields | undefined)?.type === undefined;
     const { type: label, ...rest } = fields;
     // A copy: config objects are frozen, and defaults are written into what ajv validates.
-    const input = structuredClone(hasLabel ? rest : fields) as Record<string, unknown>;
+    const copy = structuredClone(hasLabel ? rest : fields) as Record<string, unknown>;
+    const input = (decode ? weakDecodeBlock(copy, schema as Record<string, unknown>) : copy) as Record<string, unknown>;
     if (!validate(input)) return { ok: false, issues: issuesFromAjv(validate.errors, file, {}, path) };
     return { ok: true, value: deepFreeze(hasLabel ? { ...input, type: label } : input) };
   }

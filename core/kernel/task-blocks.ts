@@ -79,7 +79,7 @@ function checkBlock(
   owner: ConditionFactory | ModuleInputFactory, fields: Readonly<Record<string, unknown>>, file: string, path: string,
   blocks: BlockOptions, issues: ConfigIssue[],
 ): void {
-  const result = blocks.check(owner, fields, file, path);
+  const result = blocks.check(owner, fields, file, path, true);
   if (!result.ok) {
     issues.push(...result.issues);
     return;
