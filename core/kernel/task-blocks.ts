@@ -14,6 +14,7 @@ import { checkRegisteredNames } from "../config/check-registered-names.ts";
 import type { ConfigIssue } from "../config/config-error.ts";
 import { TEMPLATE_PLACES, templatePaths } from "../config/template-syntax.ts";
 import type { BlockOptions } from "./block-options.ts";
+import { inputVariableIssues } from "./input-variable-sources.ts";
 
 export interface BlockRegistries {
   readonly drivers: Registry<DriverFactory>;
@@ -40,6 +41,7 @@ export function checkTaskBlocks(
       checkBlock(owner, input as unknown as Record<string, unknown>, fileOf(inputPath) ?? "", inputPath, blocks, issues);
     }
   });
+  issues.push(...inputVariableIssues(task, path, fileOf, registries));
   issues.push(...driverTaskBlockIssues(task, path, fileOf, registries, blocks));
   return issues;
 }

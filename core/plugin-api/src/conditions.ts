@@ -94,6 +94,12 @@ export interface ConditionFactory extends Named {
    * for config files and API-created tasks alike.
    */
   validate?(options: Readonly<Record<string, unknown>>): readonly BlockProblem[];
+  /**
+   * Refinement (additive): the input variable this block type publishes, whatever its options (CTS:
+   * services → `services`, consul-kv → `consul_kv`). Each variable may have one source per task, so
+   * the kernel refuses a condition and a module_input (or two module_inputs) that publish the same one.
+   */
+  readonly publishes?: InputVariable;
   create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig): InputSource;
 }
 
@@ -102,5 +108,7 @@ export interface ModuleInputFactory extends Named {
   readonly optionsSchema?: JsonSchema;
   /** As `ConditionFactory.validate`. */
   validate?(options: Readonly<Record<string, unknown>>): readonly BlockProblem[];
+  /** As `ConditionFactory.publishes`. */
+  readonly publishes?: InputVariable;
   create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig): InputSource;
 }

@@ -6,6 +6,7 @@ import { regexpProblems } from "./selector-rules.ts";
 
 export const catalogServicesConditionFactory: ConditionFactory = Object.freeze({
   name: "catalog-services",
+  publishes: "catalog_services",
   validate: regexpProblems,
   optionsSchema: catalogServicesConditionSchema,
   create(config: Readonly<Record<string, unknown>>, taskName: string) {

@@ -5,6 +5,7 @@ import { consulKvConditionSchema, readConsulKvOptions } from "./input-options.ts
 
 export const consulKvConditionFactory: ConditionFactory = Object.freeze({
   name: "consul-kv",
+  publishes: "consul_kv",
   optionsSchema: consulKvConditionSchema,
   create(config: Readonly<Record<string, unknown>>, taskName: string) {
     return new ConsulKvSource(readConsulKvOptions(config, `task "${taskName}" condition "consul-kv"`), true);

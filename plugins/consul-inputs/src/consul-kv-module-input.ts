@@ -5,6 +5,7 @@ import { consulKvModuleInputSchema, readConsulKvOptions } from "./input-options.
 
 export const consulKvModuleInputFactory: ModuleInputFactory = Object.freeze({
   name: "consul-kv",
+  publishes: "consul_kv",
   optionsSchema: consulKvModuleInputSchema,
   create(config: Readonly<Record<string, unknown>>, taskName: string) {
     const options = readConsulKvOptions(config, `task "${taskName}" module_input "consul-kv"`);

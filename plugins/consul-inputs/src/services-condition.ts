@@ -6,6 +6,7 @@ import { servicesSelectorProblems } from "./selector-rules.ts";
 
 export const servicesConditionFactory: ConditionFactory = Object.freeze({
   name: "services",
+  publishes: "services",
   validate: servicesSelectorProblems,
   optionsSchema: servicesConditionSchema,
   create(config: Readonly<Record<string, unknown>>, taskName: string) {

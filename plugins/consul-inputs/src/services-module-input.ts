@@ -6,6 +6,7 @@ import { servicesSelectorProblems } from "./selector-rules.ts";
 
 export const servicesModuleInputFactory: ModuleInputFactory = Object.freeze({
   name: "services",
+  publishes: "services",
   validate: servicesSelectorProblems,
   optionsSchema: servicesModuleInputSchema,
   create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig) {

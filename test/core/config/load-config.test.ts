@@ -239,7 +239,6 @@ describe("errors name file, field and expectation, all at once", () => {
     const byPath = Object.fromEntries(issues.map((issue) => [issue.path, issue]));
     expect(issues.every((issue) => issue.file === "b.hcl")).toBe(true);
     expect(byPath["task[1].name"]?.message).toContain("is not valid");
-    expect(byPath["task[1].module_input[1].services"]?.message).toContain(`"services" is already provided by module_input[0].services`);
     expect(byPath["task[2].description"]?.message).toContain("only allowed in terraform_provider blocks");
   });
 
@@ -256,9 +255,21 @@ describe("errors name file, field and expectation, all at once", () => {
     expect(byPath["task[1].condition.services.regexp"]?.message).toContain("is not a valid RE2 regular expression");
   });
 
+  test("two module_inputs of one type conflict, with the file of the task", async () => {
+    const issues = await ownerIssuesOf({
+      "a.hcl": `task {\n  name = "s"\n  module = "./m"\n  condition "schedule" {\n    cron = "* * * * *"\n  }\n` +
+        `  module_input "services" {\n    names = ["x"]\n  }\n  module_input "services" {\n    regexp = "y"\n  }\n}\n`,
+    });
+    expect(issues).toEqual([{
+      file: "a.hcl", path: "task[0].module_input[1].services",
+      message: `"services" is already provided by module_input[0].services; each input may have one source`,
+    }]);
+  });
+
+  // CTS: each input variable has one source. Which variable a block fills is its owner's word
+  // (`publishes`), so the kernel checks this once the plugins registered their blocks.
   test("a condition and a module_input of the same type conflict", async () => {
-    const cwd = dir({ "a.hcl": TASK("t", `module_input "services" {\n    names = ["x"]\n  }`) });
-    const issues = await issuesOf(load(cwd, [{ kind: "file", path: "a.hcl" }]));
+    const issues = await ownerIssuesOf({ "a.hcl": TASK("t", `module_input "services" {\n    names = ["x"]\n  }`) });
     expect(issues).toEqual([{
       file: "a.hcl", path: "task[0].module_input[0].services",
       message: `"services" is already provided by condition.services; each input may have one source`,
