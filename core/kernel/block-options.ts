@@ -16,6 +16,8 @@ type Fields = Readonly<Record<string, unknown>>;
 export interface BlockOwner {
   readonly name: string;
   readonly optionsSchema?: JsonSchema;
+  /** Deprecated field → current field; applied with `decode` (ConditionFactory.renamedFields). */
+  readonly renamedFields?: Readonly<Record<string, string>>;
 }
 
 export type CheckedBlock =
@@ -36,9 +38,10 @@ export class BlockOptions {
    * schema that declares it and is put back afterwards, so owners need not spell their own label.
    * With `decode` (condition and module_input blocks) the body is first weakly decoded by the
    * owner's schema as CTS decodes those blocks (weak-decode.ts): block-syntax maps, one-element
-   * lists, `"true"` for a boolean.
+   * lists, `"true"` for a boolean), after the owner's renamed fields moved to their new names.
    */
   check(owner: BlockOwner, fields: Fields, file: string, path: string, decode = false): CheckedBlock {
+    if (decode) fields = renamed(fields, owner.renamedFields);
     const schema = owner.optionsSchema;
     if (schema === undefined) return { ok: true, value: deepFreeze(structuredClone(fields) as Fields) };
     const validate = this.#compile(schema);
@@ -66,4 +69,16 @@ export class BlockOptions {
     }
     return entry;
   }
+}
+
+/** `fields` with each deprecated field moved to its current name; a set current field wins. */
+export function renamed(fields: Fields, renames: Readonly<Record<string, string>> | undefined): Fields {
+  if (renames === undefined || !Object.keys(renames).some((old) => old in fields)) return fields;
+  const out: Record<string, unknown> = { ...fields };
+  for (const [old, current] of Object.entries(renames)) {
+    if (!(old in out)) continue;
+    if (out[current] === undefined) out[current] = out[old];
+    delete out[old];
+  }
+  return out;
 }

@@ -13,6 +13,8 @@ const common: Readonly<Record<string, JsonSchema>> = {
   datacenter: { type: "string", default: "" },
   namespace: { type: "string", default: "" },
 };
+/** The conditions' `renamedFields`: the kernel moves a deprecated `source_includes_var` before checking. */
+export const conditionRenames: Readonly<Record<string, string>> = Object.freeze({ source_includes_var: "use_as_module_input" });
 const asModuleInput: Readonly<Record<string, JsonSchema>> = {
   use_as_module_input: { type: "boolean", default: true },
   source_includes_var: { type: "boolean" },

@@ -1,12 +1,13 @@
 /** @module The `condition "services"` factory: runs a task when its selected instances change. */
 import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
-import { readServicesOptions, servicesConditionSchema } from "./input-options.ts";
+import { conditionRenames, readServicesOptions, servicesConditionSchema } from "./input-options.ts";
 import { ServicesSource } from "./services-source.ts";
 import { servicesSelectorProblems } from "./selector-rules.ts";
 
 export const servicesConditionFactory: ConditionFactory = Object.freeze({
   name: "services",
   publishes: "services",
+  renamedFields: conditionRenames,
   validate: servicesSelectorProblems,
   optionsSchema: servicesConditionSchema,
   create(config: Readonly<Record<string, unknown>>, taskName: string) {

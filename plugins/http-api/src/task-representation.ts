@@ -12,23 +12,20 @@ export function apiTypeName(type: string): string {
   return type.replace(/-/g, "_");
 }
 
-function servicesSelector(input: {
-  readonly regexp?: string;
-  readonly names?: readonly string[];
-  readonly filter: string;
-  readonly datacenter: string;
-  readonly namespace: string;
-  readonly cts_user_defined_meta: Readonly<Record<string, string>>;
-}): ApiObject {
+function servicesSelector(input: Readonly<Record<string, unknown>>): ApiObject {
   return {
     regexp: input.regexp ?? "",
-    names: [...(input.names ?? [])],
+    names: [...list(input.names)],
     filter: input.filter,
     datacenter: input.datacenter,
     namespace: input.namespace,
-    cts_user_defined_meta: { ...input.cts_user_defined_meta },
+    cts_user_defined_meta: { ...record(input.cts_user_defined_meta) },
   };
 }
+
+// Blocks are open records (ConditionConfig); the owner's schema made these fields a list and a map.
+const list = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
+const record = (value: unknown): object => (typeof value === "object" && value !== null ? value : {});
 
 function conditionBody(condition: ConditionConfig | OtherConditionConfig): ApiObject {
   const c = condition as ConditionConfig;
@@ -40,7 +37,7 @@ function conditionBody(condition: ConditionConfig | OtherConditionConfig): ApiOb
         regexp: c.regexp,
         datacenter: c.datacenter,
         namespace: c.namespace,
-        node_meta: { ...c.node_meta },
+        node_meta: { ...record(c.node_meta) },
         use_as_module_input: c.use_as_module_input,
       };
     case "consul-kv":

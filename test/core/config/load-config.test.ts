@@ -76,7 +76,8 @@ describe("defaults", () => {
     expect(Object.isFrozen(config.consul.tls)).toBe(true);
   });
 
-  test("task defaults: working dir, enabled, inherited buffer period, driver, condition defaults", async () => {
+  // The condition is kept as written: its owner's defaults are the kernel's (test/core/kernel/complete-task.test.ts).
+  test("task defaults: working dir, enabled, inherited buffer period, driver; the condition as written", async () => {
     const cwd = dir({
       "a.hcl": `working_dir = "wd"\nbuffer_period {\n  min = "2s"\n}\ndriver "echo" {}\n${TASK("t1")}`,
     });
@@ -85,10 +86,7 @@ describe("defaults", () => {
       name: "t1", description: "", enabled: true, providers: [], module: "./m", version: "", variables: {},
       variable_files: [], working_dir: "wd/t1", buffer_period: { enabled: true, min: 2_000, max: 8_000 },
       buffer_period_configured: false,
-      condition: {
-        type: "services", names: ["web"], filter: "", datacenter: "", namespace: "", cts_user_defined_meta: {},
-        use_as_module_input: true,
-      },
+      condition: { type: "services", names: ["web"] },
       module_input: [], driver: "echo",
     });
   });
@@ -209,7 +207,7 @@ describe("merging files and directories (§1.1)", () => {
     const { config } = await load(cwd, [{ kind: "file", path: "a.json" }]);
     expect(config.consul.address).toBe("x:1");
     expect(config.tasks[0]!.condition.type).toBe("catalog-services");
-    expect(config.tasks[0]!.module_input).toEqual([{ type: "consul-kv", path: "k", recurse: false, datacenter: "", namespace: "" }]);
+    expect(config.tasks[0]!.module_input).toEqual([{ type: "consul-kv", path: "k" }]);
     expect(config.terraform_providers).toEqual([{ id: "aws", name: "aws", arguments: { region: "r" }, task_env: { A: "b" } }]);
   });
 });
@@ -354,7 +352,7 @@ describe("variable files and deprecated fields", () => {
     const loaded = await load(cwd, [{ kind: "file", path: "a.hcl" }]);
     expect(loaded.config.tasks[0]!.condition).toMatchObject({
       type: "services", names: ["web", "api"], datacenter: "dc2", filter: `Service.Tags contains "a"`,
-      cts_user_defined_meta: {}, cts_user_defined_meta_by_service: { web: { vip: "v" } },
+      cts_user_defined_meta_by_service: { web: { vip: "v" } },
     });
     // "db" has no block: one selector cannot query it elsewhere, so the user is told.
     expect(loaded.warnings.filter((warning) => warning.path === "task[1].services").map((w) => w.message))

@@ -17,12 +17,11 @@ describe("normalizeTask from the API body (CTS spelling)", () => {
       module_input: { consul_kv: { path: "cfg", recurse: true }, services: { names: ["db"], cts_user_defined_meta: { a: null, b: "x" } } },
       buffer_period: { min: "1s", max: "3s" },
     }, { file: "", defaults, from: "api" });
-    expect(task.condition).toEqual({
-      type: "catalog-services", regexp: "^web", datacenter: "", namespace: "", node_meta: { rack: "a" }, use_as_module_input: true,
-    });
+    // Bodies as written (the owners' defaults are the kernel's: test/core/kernel/complete-task.test.ts).
+    expect(task.condition).toEqual({ type: "catalog-services", regexp: "^web", node_meta: { rack: "a" } });
     expect(task.module_input).toEqual([
-      { type: "consul-kv", path: "cfg", recurse: true, datacenter: "", namespace: "" },
-      { type: "services", names: ["db"], filter: "", datacenter: "", namespace: "", cts_user_defined_meta: { b: "x" } },
+      { type: "consul-kv", path: "cfg", recurse: true },
+      { type: "services", names: ["db"], cts_user_defined_meta: { b: "x" } },
     ]);
     expect(task.buffer_period).toEqual({ enabled: true, min: 1_000, max: 3_000 });
     expect(task.buffer_period_configured).toBe(true);
