@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readTaskFile } from "../../../core/config/normalize-task.ts";
+import { taskRequestFromFile } from "../../../core/cli/commands/task-request.ts";
 import { issuesOf, loadFiles, ownedConfigOf, ownerIssuesOf, removeConfigDirs } from "./config-dir.ts";
 
 afterAll(removeConfigDirs);
@@ -105,7 +105,7 @@ describe("task files (task create -task-file)", () => {
     const dir = mkdtempSync(join(tmpdir(), "cts-taskfile-"));
     try {
       writeFileSync(join(dir, "t.hcl"), hclTask(`"catalog-services" {\n    regexp = ["web"]\n  }`, `enabled = "0"`));
-      expect(await readTaskFile("t.hcl", dir)).toMatchObject({ enabled: false, condition: { "catalog-services": { regexp: ["web"] } } });
+      expect(await taskRequestFromFile("t.hcl", dir, {})).toMatchObject({ enabled: false, condition: { catalog_services: { regexp: ["web"] } } });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
