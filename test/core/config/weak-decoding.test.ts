@@ -98,14 +98,18 @@ describe("scalar conversions of WeaklyTypedInput", () => {
 });
 
 describe("task files (task create -task-file)", () => {
-  // CTS decodes a task file with the config decoder, so the same weak decoding applies. The CLI has no
-  // plugins: it decodes the task's own fields, and the condition body goes as written to the daemon,
-  // whose kernel decodes it by its owner's schema (test/core/kernel/complete-task.test.ts).
+  // CTS decodes a task file with the config decoder, so the same weak decoding applies: core decodes
+  // the task's own fields, the built-in plugins (initialised by the CLI) the condition's.
   it("decode weakly too", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cts-taskfile-"));
     try {
       writeFileSync(join(dir, "t.hcl"), hclTask(`"catalog-services" {\n    regexp = ["web"]\n  }`, `enabled = "0"`));
-      expect(await taskRequestFromFile("t.hcl", dir, {})).toMatchObject({ enabled: false, condition: { catalog_services: { regexp: ["web"] } } });
+      writeFileSync(join(dir, "m.hcl"), hclTask(`"services" {\n    names = "web"\n    cts_user_defined_meta {\n      a = "b"\n    }\n  }`));
+      expect(await taskRequestFromFile("t.hcl", dir, {})).toMatchObject({ enabled: false, condition: { catalog_services: { regexp: "web" } } });
+      // HCL's block syntax for a map; the owner's defaults are sent too, as CTS's CLI sends them.
+      expect((await taskRequestFromFile("m.hcl", dir, {})).condition).toEqual({
+        services: { names: ["web"], cts_user_defined_meta: { a: "b" }, datacenter: "", namespace: "", filter: "", use_as_module_input: true },
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
