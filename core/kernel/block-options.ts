@@ -36,9 +36,9 @@ export class BlockOptions {
   /**
    * `fields` is the block as core/config built it; a `type` field (the block label) reaches only a
    * schema that declares it and is put back afterwards, so owners need not spell their own label.
-   * With `decode` (condition and module_input blocks) the body is first weakly decoded by the
-   * owner's schema as CTS decodes those blocks (weak-decode.ts): block-syntax maps, one-element
-   * lists, `"true"` for a boolean), after the owner's renamed fields moved to their new names.
+   * With `decode` (condition and module_input blocks) the owner's renamed fields first move to their
+   * new names, then the body is weakly decoded by the owner's schema as CTS decodes those blocks
+   * (weak-decode.ts: block-syntax maps, one-element lists, `"true"` for a boolean).
    */
   check(owner: BlockOwner, fields: Fields, file: string, path: string, decode = false): CheckedBlock {
     if (decode) fields = renamed(fields, owner.renamedFields);

@@ -3,9 +3,8 @@
  * each condition and module input registered, does each body satisfy the owner's schema and its
  * `validate` rules, and is each task-level block a driver adds used with that driver? For config
  * files (each problem names its file) and for one task from the API or a task file alike. Checking
- * changes nothing: the stored task stays as written, and factories receive their block with the
- * owner's defaults when they create (validated-factories.ts), so a task reads the same from a file
- * and from the API.
+ * changes nothing; the kernel completes tasks by their owners separately (complete-task.ts), the
+ * same way for a file and the API, so a task reads the same from both.
  */
 import type {
   ConditionFactory, CtsConfig, DriverFactory, ModuleInputFactory, Registry, TaskConfig,
