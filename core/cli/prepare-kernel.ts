@@ -67,6 +67,9 @@ export async function prepareKernel(options: PrepareOptions): Promise<PreparedKe
     });
     await kernel.init();
     issues = kernel.blockIssues(loaded.config, loaded.fileOf);
+    if (issues.length === 0) {
+      for (const warning of kernel.blockWarnings(loaded.config, loaded.fileOf)) io.err(`==> Warning: ${formatIssue(warning)}\n`);
+    }
   } catch (error) {
     issues = kernelErrorIssues(error, loaded);
   }

@@ -26,11 +26,8 @@ const map: BlockSpec = { kind: "map" };
 const tlsBody: BodySpec = {};
 const transportBody: BodySpec = {};
 
-const servicesSelector: BodySpec = { cts_user_defined_meta: map };
-const conditionBodies: Readonly<Record<string, BodySpec>> = {
-  services: servicesSelector,
-  "catalog-services": { node_meta: map },
-};
+/** CTS's deprecated top-level `service` block (core keeps it: tasks' deprecated `services` name these). */
+const serviceBlockBody: BodySpec = { cts_user_defined_meta: map };
 
 /** The driver body: terraform's nested blocks; other drivers' bodies are kept as written. */
 const driverBody: BodySpec = {
@@ -42,9 +39,10 @@ const driverBody: BodySpec = {
 
 export const taskBody: BodySpec = {
   buffer_period: single(),
-  condition: { kind: "labelled-single", body: (label) => conditionBodies[label] },
-  module_input: { kind: "labelled-list", body: (label) => conditionBodies[label] },
-  source_input: { kind: "labelled-list", body: (label) => conditionBodies[label] },
+  // Bodies are kept as written: their owners' schemas shape and decode them (weak-decode.ts).
+  condition: { kind: "labelled-single" },
+  module_input: { kind: "labelled-list" },
+  source_input: { kind: "labelled-list" },
   terraform_cloud_workspace: single(),
   variables: map,
 };
@@ -63,7 +61,7 @@ export const rootBody: BodySpec = {
   driver: { kind: "labelled-single", body: () => driverBody },
   terraform_provider: { kind: "labelled-list", body: () => ({ task_env: map }) },
   task: { kind: "list", body: taskBody },
-  service: { kind: "list", body: servicesSelector },
+  service: { kind: "list", body: serviceBlockBody },
   plugin: { kind: "labelled-list", body: () => ({ options: map }) },
   high_availability: single({
     cluster: single({ storage: { kind: "labelled-single" } }),

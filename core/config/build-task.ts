@@ -1,9 +1,11 @@
 /**
  * @module Turns one shaped, schema-valid `task` block into a `TaskConfig`: defaults, deprecated
- * aliases (source, source_input, source_includes_var, services), buffer period resolution.
+ * aliases (source, source_input, services), buffer period resolution. Condition and module_input
+ * bodies are kept as written (`{ ...body, type: label }`): their fields, defaults and deprecated
+ * names are their owners' (the kernel completes them, core/kernel/complete-task.ts).
  */
 import type {
-  BufferPeriodConfig, ModuleInputConfig, TaskConfig,
+  BufferPeriodConfig, ConditionConfig, ModuleInputConfig, TaskConfig,
 } from "../plugin-api/mod.ts";
 import type { ConfigIssue } from "./config-error.ts";
 import {
@@ -50,9 +52,8 @@ export function buildTask(raw: Json, ctx: BuildTaskContext): TaskConfig {
   if (raw.source !== undefined) {
     warn("source", raw.module !== undefined ? "deprecated; module is set and wins" : "deprecated; use module");
   }
-  const moduleInputs = [...labelled(raw.module_input), ...labelled(raw.source_input)].map(([type, body]) =>
-    moduleInput(type, body)
-  );
+  const moduleInputs: ModuleInputConfig[] = [...labelled(raw.module_input), ...labelled(raw.source_input)]
+    .map(([type, body]) => block(type, body));
   if (raw.source_input !== undefined) warn("source_input", "deprecated; use module_input");
 
   const [conditionType, conditionBody] = labelled(raw.condition)[0] ?? [];
@@ -61,12 +62,12 @@ export function buildTask(raw: Json, ctx: BuildTaskContext): TaskConfig {
     : deprecatedServices(raw.services as string[], ctx.defaults.service_blocks ?? {}, warn);
   if (services !== undefined) warn("services", "deprecated; use condition \"services\" or module_input \"services\"");
 
-  let condition: TaskConfig["condition"];
-  if (conditionType !== undefined) condition = buildCondition(conditionType, conditionBody!, warn);
-  else if (services !== undefined) condition = buildCondition("services", services, warn);
+  let condition: ConditionConfig;
+  if (conditionType !== undefined) condition = block(conditionType, conditionBody!);
+  else if (services !== undefined) condition = block("services", services);
   else condition = { type: "" };
   if (conditionType !== undefined && conditionType !== "services" && services !== undefined) {
-    moduleInputs.push(moduleInput("services", services));
+    moduleInputs.push(block("services", services));
   }
 
   const rawBuffer = raw.buffer_period as RawBufferPeriod | undefined;
@@ -116,53 +117,9 @@ function labelled(value: unknown): [string, Json][] {
   return groups.flatMap((group) => Object.entries(group as Json) as [string, Json][]);
 }
 
-function buildCondition(
-  type: string,
-  body: Json,
-  warn: (field: string, message: string) => void,
-): TaskConfig["condition"] {
-  const asInput = (body.use_as_module_input ?? body.source_includes_var ?? true) as boolean;
-  if (body.source_includes_var !== undefined) warn("condition", "source_includes_var is deprecated; use use_as_module_input");
-  switch (type) {
-    case "services":
-      return { type: "services", ...servicesSelector(body), use_as_module_input: asInput };
-    case "catalog-services":
-      return {
-        type: "catalog-services",
-        regexp: String(body.regexp ?? ""),
-        datacenter: str(body.datacenter),
-        namespace: str(body.namespace),
-        node_meta: { ...(body.node_meta as Record<string, string> | undefined) },
-        use_as_module_input: asInput,
-      };
-    case "consul-kv":
-      return { type: "consul-kv", ...kvSelector(body), use_as_module_input: asInput };
-    case "schedule":
-      return { type: "schedule", cron: String(body.cron ?? "") };
-    default:
-      return { ...body, type };
-  }
-}
-
-function moduleInput(type: string, body: Json): ModuleInputConfig {
-  if (type === "services") return { type, ...servicesSelector(body) };
-  if (type === "consul-kv") return { type, ...kvSelector(body) };
-  // A third-party module input: kept as written for its plugin's schema.
-  return { ...body, type } as unknown as ModuleInputConfig;
-}
-
-function servicesSelector(body: Json) {
-  return {
-    ...(body.names !== undefined ? { names: [...(body.names as string[])] } : {}),
-    ...(body.regexp !== undefined ? { regexp: String(body.regexp) } : {}),
-    filter: str(body.filter),
-    datacenter: str(body.datacenter),
-    namespace: str(body.namespace),
-    cts_user_defined_meta: { ...(body.cts_user_defined_meta as Record<string, string> | undefined) },
-    ...(body.cts_user_defined_meta_by_service !== undefined
-      ? { cts_user_defined_meta_by_service: body.cts_user_defined_meta_by_service as Record<string, Record<string, string>> }
-      : {}),
-  };
+/** A condition or module_input block: its body as written, labelled with its type. */
+function block(type: string, body: Json): ConditionConfig {
+  return { ...body, type };
 }
 
 /**
@@ -197,17 +154,4 @@ function deprecatedServices(
     filter: shared("filter"),
     ...(Object.keys(metaByService).length > 0 ? { cts_user_defined_meta_by_service: metaByService } : {}),
   };
-}
-
-function kvSelector(body: Json) {
-  return {
-    path: str(body.path),
-    recurse: (body.recurse as boolean | undefined) ?? false,
-    datacenter: str(body.datacenter),
-    namespace: str(body.namespace),
-  };
-}
-
-function str(value: unknown): string {
-  return typeof value === "string" ? value : "";
 }

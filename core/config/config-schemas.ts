@@ -79,7 +79,9 @@ function issueOf(error: ErrorObject, at: string, file: string): ConfigIssue {
   switch (error.keyword) {
     case "additionalProperties": {
       const key = String(params.additionalProperty);
-      const known = Object.keys((error.parentSchema?.properties as object | undefined) ?? {}).sort();
+      // Fields marked `readOnly` are set by the runtime, not written by users: not offered as alternatives.
+      const properties = (error.parentSchema?.properties ?? {}) as Record<string, { readOnly?: unknown } | boolean>;
+      const known = Object.keys(properties).filter((name) => (properties[name] as { readOnly?: unknown }).readOnly !== true).sort();
       const close = closestName(key, known);
       const hint = (at === "" ? HINTS[key] : undefined) ?? (close !== undefined ? `did you mean "${close}"?` : undefined);
       const expected = hint ?? (known.length > 0 ? `expected one of: ${known.join(", ")}` : "");

@@ -29,9 +29,12 @@ export type TaskBlockCheck = (task: TaskConfig, path: string) => readonly Config
 
 /**
  * The builder for tasks under `config` (its working_dir, buffer_period and driver are the defaults);
- * `checkBlocks` runs once the task's own fields pass, so owners see a well-formed block.
+ * `checkBlocks` runs once the task's own fields pass, so owners see a well-formed block; `complete`
+ * then gives the task its blocks as their owners read them (the kernel's, as for configured tasks).
  */
-export function createTaskBuilder(config: CtsConfig, checkBlocks?: TaskBlockCheck): TaskBuilder {
+export function createTaskBuilder(
+  config: CtsConfig, checkBlocks?: TaskBlockCheck, complete?: (task: TaskConfig) => TaskConfig,
+): TaskBuilder {
   return {
     build(block) {
       const raw = block as Record<string, unknown>;
@@ -45,7 +48,7 @@ export function createTaskBuilder(config: CtsConfig, checkBlocks?: TaskBlockChec
         });
         issues.push(...taskIssues(raw, task, SOURCE, "task"));
         if (issues.length === 0) issues.push(...(checkBlocks?.(task, "task") ?? []));
-        if (issues.length === 0) return task;
+        if (issues.length === 0) return complete?.(task) ?? task;
       }
       throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot create task: ${issues.map(formatIssue).join("; ")}`);
     },

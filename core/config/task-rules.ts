@@ -1,6 +1,6 @@
 /**
  * @module Cross-field rules of one task that a JSON Schema cannot say: name safety, required module and
- * condition, one source per input variable, no templates outside provider blocks, Enterprise-only
+ * condition, no templates outside provider blocks, Enterprise-only
  * fields. (Rules inside a condition or module_input block are its plugin's `validate` hook.)
  */
 import type { TaskConfig } from "../plugin-api/mod.ts";
@@ -14,10 +14,6 @@ type Json = Record<string, unknown>;
 
 /** CTS's rule: these task fields belong to its Terraform Cloud driver. */
 const TFC_DRIVER = "terraform-cloud";
-
-const VARIABLE_OF: Readonly<Record<string, string>> = {
-  services: "services", "catalog-services": "catalog_services", "consul-kv": "consul_kv",
-};
 
 /** Issues of one task; `raw` is the shaped block, `task` what `buildTask` made of it. */
 export function taskIssues(raw: Json, task: TaskConfig, file: string, path: string): ConfigIssue[] {
@@ -40,24 +36,9 @@ export function taskIssues(raw: Json, task: TaskConfig, file: string, path: stri
     add("services", `and condition "services" both monitor the "services" variable: configure only one of them ` +
       `(move the names into the condition block, or use separate tasks)`);
   }
-  // A condition's or module input's own rules (one of names/regexp, RE2, cron) belong to the plugin
-  // that registers it: the kernel runs them with its schema (core/kernel/task-blocks.ts).
-  const conditionPath = conditionKey === undefined ? "condition" : `condition.${conditionKey}`;
-  const condition = task.condition as Json;
-
-  // Each input variable may come from one source only: the condition or one module_input (CTS rule).
-  const sources = new Map<string, string[]>();
-  const note = (variable: string | undefined, where: string): void => {
-    if (variable !== undefined) sources.set(variable, [...(sources.get(variable) ?? []), where]);
-  };
-  note(VARIABLE_OF[String(condition.type)], conditionPath);
-  task.module_input.forEach((input, index) => {
-    const where = `module_input[${index}].${input.type}`;
-    note(VARIABLE_OF[input.type], where);
-  });
-  for (const [variable, where] of sources) {
-    if (where.length > 1) add(where[1]!, `"${variable}" is already provided by ${where[0]}; each input may have one source`);
-  }
+  // A condition's or module input's own rules (one of names/regexp, RE2, cron) and "one source per
+  // input variable" (each owner says what it publishes) belong to the plugins that register them:
+  // the kernel checks them with their schemas (core/kernel/task-blocks.ts).
 
   for (const field of negativeBufferFields(raw.buffer_period as RawBufferPeriod | undefined)) {
     add(`buffer_period.${field}`, "must not be negative");

@@ -8,8 +8,11 @@
  * - to a boolean: numbers are `!= 0`; strings as Go's strconv.ParseBool ("" is false);
  * - to an integer: booleans are 1/0; strings as strconv.ParseInt base 0 ("" is 0); numbers truncate;
  * - to a list: an empty object is an empty list; another single value becomes a one-element list;
- * - to a map: an empty list is an empty map.
- * Fields typed by a union, durations' formats and plugin-owned bodies are left as written.
+ * - to a map: an empty list is an empty map; a list of objects (HCL's block syntax for a map,
+ *   `meta { a = "b" }`, which hcl2json gives as `[{a: "b"}]`) is their merge.
+ * Fields typed by a union and durations' formats are left as written. Config files are decoded by
+ * core's schemas (`weakDecode`); a block a plugin owns is decoded by the owner's own schema when the
+ * kernel checks it (`weakDecodeBlock`), so core need not know its fields.
  */
 type Json = Record<string, unknown>;
 type Schema = Json;
@@ -29,6 +32,15 @@ const FALSE_TEXTS = new Set(["0", "f", "F", "FALSE", "false", "False"]);
 /** `value` decoded against `schema` (a document of `options.documents`); never throws. */
 export function weakDecode(value: unknown, schema: Schema, options: WeakDecodeOptions): unknown {
   return decode(value, { schema, doc: schema }, options.unwrapLists, options);
+}
+
+/**
+ * A plugin-owned block (condition, module_input) decoded by its owner's self-contained JSON Schema
+ * (local `#/...` refs only). CTS decodes these blocks with the slice hook in every file format, so
+ * one-element lists always unwrap.
+ */
+export function weakDecodeBlock(value: unknown, schema: Schema): unknown {
+  return decode(value, { schema, doc: schema }, true, { documents: new Map(), unwrapLists: true });
 }
 
 interface Located {
@@ -69,6 +81,9 @@ function decode(value: unknown, at: Located, unwrap: boolean, options: WeakDecod
     }
     case "object": {
       if (Array.isArray(current) && current.length === 0) return {};
+      if (Array.isArray(current) && current.length > 0 && current.every(isObject) && isMap(schema)) {
+        current = Object.assign({}, ...current) as Json;
+      }
       if (!isObject(current)) return current;
       const out: Json = {};
       for (const [key, item] of Object.entries(current)) {
@@ -94,6 +109,11 @@ function propertySchema(schema: Schema, key: string, doc: Schema, options: WeakD
   }
   if (own === undefined && isObject(schema.additionalProperties)) return { schema: schema.additionalProperties, doc };
   return undefined;
+}
+
+/** An object schema that names no fields: a map (`additionalProperties` types its values). */
+function isMap(schema: Schema): boolean {
+  return schema.properties === undefined && schema.allOf === undefined && schema.additionalProperties !== false;
 }
 
 function resolve(at: Located, options: WeakDecodeOptions): Located {

@@ -8,6 +8,7 @@ import type { JsonSchema } from "../plugin-api/mod.ts";
 import type { ConfigIssue } from "../config/config-error.ts";
 import { issuesFromAjv } from "../config/config-schemas.ts";
 import { deepFreeze } from "../config/deep-freeze.ts";
+import { weakDecodeBlock } from "../config/weak-decode.ts";
 
 type Fields = Readonly<Record<string, unknown>>;
 
@@ -15,6 +16,8 @@ type Fields = Readonly<Record<string, unknown>>;
 export interface BlockOwner {
   readonly name: string;
   readonly optionsSchema?: JsonSchema;
+  /** Deprecated field → current field; applied with `decode` (ConditionFactory.renamedFields). */
+  readonly renamedFields?: Readonly<Record<string, string>>;
 }
 
 export type CheckedBlock =
@@ -33,8 +36,12 @@ export class BlockOptions {
   /**
    * `fields` is the block as core/config built it; a `type` field (the block label) reaches only a
    * schema that declares it and is put back afterwards, so owners need not spell their own label.
+   * With `decode` (condition and module_input blocks) the owner's renamed fields first move to their
+   * new names, then the body is weakly decoded by the owner's schema as CTS decodes those blocks
+   * (weak-decode.ts: block-syntax maps, one-element lists, `"true"` for a boolean).
    */
-  check(owner: BlockOwner, fields: Fields, file: string, path: string): CheckedBlock {
+  check(owner: BlockOwner, fields: Fields, file: string, path: string, decode = false): CheckedBlock {
+    if (decode) fields = renamed(fields, owner.renamedFields);
     const schema = owner.optionsSchema;
     if (schema === undefined) return { ok: true, value: deepFreeze(structuredClone(fields) as Fields) };
     const validate = this.#compile(schema);
@@ -44,7 +51,8 @@ export class BlockOptions {
     const hasLabel = "type" in fields && (schema.properties as Fields | undefined)?.type === undefined;
     const { type: label, ...rest } = fields;
     // A copy: config objects are frozen, and defaults are written into what ajv validates.
-    const input = structuredClone(hasLabel ? rest : fields) as Record<string, unknown>;
+    const copy = structuredClone(hasLabel ? rest : fields) as Record<string, unknown>;
+    const input = (decode ? weakDecodeBlock(copy, schema as Record<string, unknown>) : copy) as Record<string, unknown>;
     if (!validate(input)) return { ok: false, issues: issuesFromAjv(validate.errors, file, {}, path) };
     return { ok: true, value: deepFreeze(hasLabel ? { ...input, type: label } : input) };
   }
@@ -61,4 +69,16 @@ export class BlockOptions {
     }
     return entry;
   }
+}
+
+/** `fields` with each deprecated field moved to its current name; a set current field wins. */
+export function renamed(fields: Fields, renames: Readonly<Record<string, string>> | undefined): Fields {
+  if (renames === undefined || !Object.keys(renames).some((old) => old in fields)) return fields;
+  const out: Record<string, unknown> = { ...fields };
+  for (const [old, current] of Object.entries(renames)) {
+    if (!(old in out)) continue;
+    if (out[current] === undefined) out[current] = out[old];
+    delete out[old];
+  }
+  return out;
 }

@@ -24,6 +24,7 @@ import type { Ajv } from "ajv";
 import { BlockOptions } from "./block-options.ts";
 import { createPluginAjv } from "./plugin-ajv.ts";
 import { checkTaskBlocks, type BlockRegistries } from "./task-blocks.ts";
+import { completeTask } from "./complete-task.ts";
 import { withValidatedDriver, withValidatedInput } from "./validated-factories.ts";
 
 /** Every token the kernel provides, for the dependency graph (logger included: it is always there). */
@@ -67,8 +68,11 @@ export function createCoreServices(options: CoreServicesOptions): CoreServices {
   root.provide(configToken, options.config);
   root.provide(runOptionsToken, options.runOptions);
   root.provide(runtimeVersionToken, VERSION);
-  root.provide(taskBuilderToken, createTaskBuilder(options.config, (task, path) =>
-    checkTaskBlocks(task, path, () => undefined, blockRegistries, blocks)));
+  root.provide(taskBuilderToken, createTaskBuilder(
+    options.config,
+    (task, path) => checkTaskBlocks(task, path, () => undefined, blockRegistries, blocks),
+    (task) => completeTask(task, blockRegistries, blocks),
+  ));
   root.provide(processRunnerToken, options.processRunner ?? createProcessRunner());
   root.provide(fileSystemToken, fileSystem);
   root.provide(httpRouterToken, router);

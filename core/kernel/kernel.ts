@@ -21,6 +21,7 @@ import { loadPlugins, type LoadedPlugin } from "./plugin-loader.ts";
 import { validatePluginOptions } from "./plugin-options.ts";
 import type { ConfigIssue } from "../config/config-error.ts";
 import { configBlockIssues } from "./task-blocks.ts";
+import { completeTask, renamedFieldWarnings } from "./complete-task.ts";
 import { setUpPlugin, tokensNeeded, type ScopedFactory, type StartHook } from "./plugin-setup.ts";
 
 export interface KernelOptions {
@@ -61,13 +62,19 @@ export interface Kernel {
    * against its registered owner; `fileOf` names the file of a CTS-style path.
    */
   blockIssues(config: CtsConfig, fileOf?: (path: string) => string | undefined): ConfigIssue[];
+  /** After init: deprecated fields of plugin-owned blocks that their owners rename (to log at WARN). */
+  blockWarnings(config: CtsConfig, fileOf?: (path: string) => string | undefined): ConfigIssue[];
 }
+
+/** The config plugins receive: its tasks are completed by their blocks' owners at the end of init. */
+type PendingConfig = { -readonly [K in keyof CtsConfig]: CtsConfig[K] };
 
 /** Loads, checks and orders the plugins; nothing runs yet. Throws on any load, option or graph problem. */
 export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const shutdown = options.shutdown ?? createRecordingShutdown();
+  const config: PendingConfig = { ...options.config };
   const core = createCoreServices({
-    config: options.config,
+    config,
     runOptions: options.runOptions,
     shutdown,
     ...(options.processRunner ? { processRunner: options.processRunner } : {}),
@@ -94,7 +101,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   );
   const byId = new Map(loaded.map((plugin) => [plugin.definition.id, plugin]));
   const ordered = graph.order.map((id) => byId.get(id)!);
-  return new PluginKernel(options, core, ordered, pluginOptions);
+  return new PluginKernel(options, core, ordered, pluginOptions, config);
 }
 
 class PluginKernel implements Kernel {
@@ -103,6 +110,7 @@ class PluginKernel implements Kernel {
   readonly #core: CoreServices;
   readonly #ordered: readonly LoadedPlugin[];
   readonly #pluginOptions: ReadonlyMap<string, unknown>;
+  readonly #config: PendingConfig;
   readonly #abort = new AbortController();
   readonly #startHooks: StartHook[] = [];
   readonly #stopHooks = new ShutdownStack();
@@ -116,8 +124,12 @@ class PluginKernel implements Kernel {
   #stopping: Promise<void> | undefined;
   #unwinding: Promise<unknown> = Promise.resolve();
 
-  constructor(options: KernelOptions, core: CoreServices, ordered: readonly LoadedPlugin[], pluginOptions: ReadonlyMap<string, unknown>) {
+  constructor(
+    options: KernelOptions, core: CoreServices, ordered: readonly LoadedPlugin[], pluginOptions: ReadonlyMap<string, unknown>,
+    config: PendingConfig,
+  ) {
     this.#options = options;
+    this.#config = config;
     this.#core = core;
     this.#ordered = ordered;
     this.#pluginOptions = pluginOptions;
@@ -142,6 +154,10 @@ class PluginKernel implements Kernel {
 
   blockIssues(config: CtsConfig, fileOf: (path: string) => string | undefined = () => undefined): ConfigIssue[] {
     return configBlockIssues(config, fileOf, this.#core.blockRegistries, this.#core.blocks);
+  }
+
+  blockWarnings(config: CtsConfig, fileOf: (path: string) => string | undefined = () => undefined): ConfigIssue[] {
+    return renamedFieldWarnings(config, fileOf, this.#core.blockRegistries);
   }
 
   init(): Promise<void> {
@@ -171,6 +187,10 @@ class PluginKernel implements Kernel {
         throw await this.#fail(`initialize plugin "${id}"`, error);
       }
     }
+    // Every owner is registered now; plugins read tasks from start on (core/kernel/complete-task.ts).
+    this.#config.tasks = this.#options.config.tasks.map((task) =>
+      completeTask(task, this.#core.blockRegistries, this.#core.blocks));
+    Object.freeze(this.#config);
     this.#state = "initialized";
   }
 

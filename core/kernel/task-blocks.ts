@@ -3,9 +3,8 @@
  * each condition and module input registered, does each body satisfy the owner's schema and its
  * `validate` rules, and is each task-level block a driver adds used with that driver? For config
  * files (each problem names its file) and for one task from the API or a task file alike. Checking
- * changes nothing: the stored task stays as written, and factories receive their block with the
- * owner's defaults when they create (validated-factories.ts), so a task reads the same from a file
- * and from the API.
+ * changes nothing; the kernel completes tasks by their owners separately (complete-task.ts), the
+ * same way for a file and the API, so a task reads the same from both.
  */
 import type {
   ConditionFactory, CtsConfig, DriverFactory, ModuleInputFactory, Registry, TaskConfig,
@@ -14,6 +13,7 @@ import { checkRegisteredNames } from "../config/check-registered-names.ts";
 import type { ConfigIssue } from "../config/config-error.ts";
 import { TEMPLATE_PLACES, templatePaths } from "../config/template-syntax.ts";
 import type { BlockOptions } from "./block-options.ts";
+import { inputVariableIssues } from "./input-variable-sources.ts";
 
 export interface BlockRegistries {
   readonly drivers: Registry<DriverFactory>;
@@ -40,6 +40,7 @@ export function checkTaskBlocks(
       checkBlock(owner, input as unknown as Record<string, unknown>, fileOf(inputPath) ?? "", inputPath, blocks, issues);
     }
   });
+  issues.push(...inputVariableIssues(task, path, fileOf, registries));
   issues.push(...driverTaskBlockIssues(task, path, fileOf, registries, blocks));
   return issues;
 }
@@ -79,7 +80,7 @@ function checkBlock(
   owner: ConditionFactory | ModuleInputFactory, fields: Readonly<Record<string, unknown>>, file: string, path: string,
   blocks: BlockOptions, issues: ConfigIssue[],
 ): void {
-  const result = blocks.check(owner, fields, file, path);
+  const result = blocks.check(owner, fields, file, path, true);
   if (!result.ok) {
     issues.push(...result.issues);
     return;

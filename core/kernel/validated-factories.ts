@@ -13,8 +13,8 @@ import type { BlockOptions, BlockOwner } from "./block-options.ts";
 type Fields = Readonly<Record<string, unknown>>;
 type InputFactory = ConditionFactory | ModuleInputFactory;
 
-function checked(blocks: BlockOptions, owner: BlockOwner, fields: Fields, what: string, path: string): Fields {
-  const result = blocks.check(owner, fields, "", path);
+function checked(blocks: BlockOptions, owner: BlockOwner, fields: Fields, what: string, path: string, decode = false): Fields {
+  const result = blocks.check(owner, fields, "", path, decode);
   if (result.ok) return result.value;
   throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot configure ${what}: ${result.issues.map(formatIssue).join("; ")}`);
 }
@@ -32,7 +32,7 @@ function derived<T extends object>(factory: T, overrides: Partial<T>): T {
 /** `kind` is the block keyword: `condition` or `module_input`. */
 export function withValidatedInput<T extends InputFactory>(factory: T, kind: string, blocks: BlockOptions): T {
   const create: InputFactory["create"] = (config, taskName, task) =>
-    factory.create(checked(blocks, factory, config, `task "${taskName}"`, `${kind}.${factory.name}`), taskName, task);
+    factory.create(checked(blocks, factory, config, `task "${taskName}"`, `${kind}.${factory.name}`, true), taskName, task);
   return derived(factory, { create } as Partial<T>);
 }
 

@@ -84,13 +84,14 @@ describe("a third-party condition block is checked by the kernel against its own
       task: { name: "api_flag", module: "./module", condition: { flag: { key: "x", endpoint: "https://flags.example/x" } } },
     }));
     expect(good.status, await good.clone().text()).toBe(201);
-    // The task is kept as written (as one from a config file is); its factory gets the defaults.
-    const expected = { flag: { key: "x", endpoint: "https://flags.example/x" } };
+    // The task is completed by its owner (as one from a config file is): the API shows it with the
+    // owner's defaults, as CTS shows its own conditions (api/representation), and the factory gets the same.
+    const expected = { flag: { key: "x", endpoint: "https://flags.example/x", colour: "blue" } };
     expect(((await good.json()) as { task: { condition: unknown } }).task.condition).toEqual(expected);
     const read = await (await fetch(`${daemon.url}/v1/tasks/api_flag`)).json() as { task: { condition: unknown } };
     expect(read.task.condition).toEqual(expected);
     const line = await until("the flag condition of api_flag to be created", () => created("api_flag"));
-    expect(line.options).toEqual({ type: "flag", ...expected.flag, colour: "blue" });
+    expect(line.options).toEqual({ type: "flag", ...expected.flag });
   });
 
   it("task create -task-file: a field the owner rejects is named with its path; a valid file creates the task", async () => {

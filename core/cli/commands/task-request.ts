@@ -8,6 +8,7 @@ import { CtsError, formatGoDuration } from "../../plugin-api/mod.ts";
 import { loadConfig } from "../../config/load-config.ts";
 import { parseConfigText } from "../../config/parse-config-file.ts";
 import { readTextFile, resolvePath } from "../../runtime/config-files.ts";
+import { ownerCompletedTask } from "../owner-completed-task.ts";
 
 type Json = Record<string, unknown>;
 
@@ -99,5 +100,5 @@ export async function taskRequestFromFile(
   if (tasks.length === 0) {
     throw new TaskCountError(`task file '${file}' does not contain a task, must contain at least one task`);
   }
-  return toRequestTask(tasks[0]!);
+  return toRequestTask(await ownerCompletedTask(loaded.config, 0));
 }

@@ -124,6 +124,18 @@ export interface ConditionFactory extends Named {
   validate?(options: Readonly<Record<string, unknown>>): readonly BlockProblem[];
   /** Refinement (additive, optional): the block in the HTTP API. */
   readonly api?: BlockApiFace;
+  /**
+   * Refinement (additive): the input variable this block type publishes, whatever its options (CTS:
+   * services → `services`, consul-kv → `consul_kv`). Each variable may have one source per task, so
+   * the kernel refuses a condition and a module_input (or two module_inputs) that publish the same one.
+   */
+  readonly publishes?: InputVariable;
+  /**
+   * Refinement (additive): deprecated field names → their current names (CTS: `source_includes_var`
+   * → `use_as_module_input`). Before it checks the block, the kernel moves a value written under an
+   * old name to the new one (unless that is set too) and warns "<old> is deprecated; use <new>".
+   */
+  readonly renamedFields?: Readonly<Record<string, string>>;
   create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig): InputSource;
 }
 
@@ -134,5 +146,9 @@ export interface ModuleInputFactory extends Named {
   validate?(options: Readonly<Record<string, unknown>>): readonly BlockProblem[];
   /** As `ConditionFactory.api`. */
   readonly api?: BlockApiFace;
+  /** As `ConditionFactory.publishes`. */
+  readonly publishes?: InputVariable;
+  /** As `ConditionFactory.renamedFields`. */
+  readonly renamedFields?: Readonly<Record<string, string>>;
   create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig): InputSource;
 }

@@ -99,66 +99,25 @@ export interface ProviderConfig {
   readonly sensitive?: boolean;
 }
 
-export interface ServicesSelectorConfig {
-  readonly names?: readonly string[];
-  readonly regexp?: string;
-  readonly filter: string;
-  readonly datacenter: string;
-  readonly namespace: string;
-  readonly cts_user_defined_meta: Readonly<Record<string, string>>;
-  /**
-   * Per service name, from CTS's deprecated `service` blocks (the deprecated task `services` field);
-   * a name's map applies only when `cts_user_defined_meta` is empty, as in CTS.
-   */
-  readonly cts_user_defined_meta_by_service?: Readonly<Record<string, Readonly<Record<string, string>>>>;
-}
-
-export interface ServicesConditionConfig extends ServicesSelectorConfig {
-  readonly type: "services";
-  readonly use_as_module_input: boolean;
-}
-
-export interface CatalogServicesConditionConfig {
-  readonly type: "catalog-services";
-  readonly regexp: string;
-  readonly datacenter: string;
-  readonly namespace: string;
-  readonly node_meta: Readonly<Record<string, string>>;
-  readonly use_as_module_input: boolean;
-}
-
-export interface ConsulKvSelectorConfig {
-  readonly path: string;
-  readonly recurse: boolean;
-  readonly datacenter: string;
-  readonly namespace: string;
-}
-
-export interface ConsulKvConditionConfig extends ConsulKvSelectorConfig {
-  readonly type: "consul-kv";
-  readonly use_as_module_input: boolean;
-}
-
-export interface ScheduleConditionConfig {
-  readonly type: "schedule";
-  readonly cron: string;
-}
-
-/** A condition type a third-party plugin registers; its fields are validated by that plugin. */
-export interface OtherConditionConfig {
+/**
+ * A task's `condition "<type>" {}` block: `type` is the label, every other field is the body as its
+ * owner's schema reads it (weakly decoded, deprecated names renamed, the owner's defaults applied;
+ * the kernel completes it once the owner is registered). Only the plugin that registers the type
+ * knows its fields, so the contract does not spell any: a plugin reads its own block's fields.
+ */
+export interface ConditionConfig {
   readonly type: string;
   readonly [field: string]: unknown;
 }
 
-export type ConditionConfig =
-  | ServicesConditionConfig
-  | CatalogServicesConditionConfig
-  | ConsulKvConditionConfig
-  | ScheduleConditionConfig;
+/** A task's `module_input "<type>" {}` block, shaped as `ConditionConfig`. */
+export interface ModuleInputConfig {
+  readonly type: string;
+  readonly [field: string]: unknown;
+}
 
-export type ModuleInputConfig =
-  | ({ readonly type: "services" } & ServicesSelectorConfig)
-  | ({ readonly type: "consul-kv" } & ConsulKvSelectorConfig);
+/** @deprecated The same open shape as `ConditionConfig`, which now covers every condition type. */
+export type OtherConditionConfig = ConditionConfig;
 
 /** CTS Enterprise's task block for the terraform-cloud driver; only non-empty fields are present. */
 export interface TerraformCloudWorkspaceConfig {
@@ -185,7 +144,7 @@ export interface TaskConfig {
   readonly buffer_period: BufferPeriodConfig;
   /** True when the task (not the global block) configured a buffer period (CTS shows it only then). */
   readonly buffer_period_configured: boolean;
-  readonly condition: ConditionConfig | OtherConditionConfig;
+  readonly condition: ConditionConfig;
   readonly module_input: readonly ModuleInputConfig[];
   /** The driver name this task runs on (the configured `driver` block, default `terraform`). */
   readonly driver: string;

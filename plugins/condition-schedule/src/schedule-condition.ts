@@ -9,7 +9,7 @@ export const scheduleConditionSchema: JsonSchema = {
   type: "object",
   additionalProperties: false,
   required: ["cron"],
-  properties: { type: { type: "string" }, cron: { type: "string", minLength: 1 } },
+  properties: { cron: { type: "string", minLength: 1 } },
 };
 
 export const scheduleConditionFactory: ConditionFactory = Object.freeze({

@@ -1,12 +1,14 @@
 /** @module The `condition "catalog-services"` factory: runs a task when service names appear or vanish. */
 import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
 import { CatalogServicesSource } from "./catalog-services-source.ts";
-import { catalogServicesConditionSchema, readCatalogServicesOptions } from "./input-options.ts";
 import { catalogServicesConditionApi } from "./cts-api-faces.ts";
+import { conditionRenames, catalogServicesConditionSchema, readCatalogServicesOptions } from "./input-options.ts";
 import { regexpProblems } from "./selector-rules.ts";
 
 export const catalogServicesConditionFactory: ConditionFactory = Object.freeze({
   name: "catalog-services",
+  publishes: "catalog_services",
+  renamedFields: conditionRenames,
   validate: regexpProblems,
   optionsSchema: catalogServicesConditionSchema,
   api: catalogServicesConditionApi,

@@ -1,11 +1,13 @@
 /** @module The `condition "consul-kv"` factory: runs a task when watched keys are created, changed or deleted. */
 import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
 import { ConsulKvSource } from "./consul-kv-source.ts";
-import { consulKvConditionSchema, readConsulKvOptions } from "./input-options.ts";
 import { consulKvConditionApi } from "./cts-api-faces.ts";
+import { conditionRenames, consulKvConditionSchema, readConsulKvOptions } from "./input-options.ts";
 
 export const consulKvConditionFactory: ConditionFactory = Object.freeze({
   name: "consul-kv",
+  publishes: "consul_kv",
+  renamedFields: conditionRenames,
   optionsSchema: consulKvConditionSchema,
   api: consulKvConditionApi,
   create(config: Readonly<Record<string, unknown>>, taskName: string) {

@@ -6,6 +6,7 @@ import { consulKvModuleInputApi } from "./cts-api-faces.ts";
 
 export const consulKvModuleInputFactory: ModuleInputFactory = Object.freeze({
   name: "consul-kv",
+  publishes: "consul_kv",
   optionsSchema: consulKvModuleInputSchema,
   api: consulKvModuleInputApi,
   create(config: Readonly<Record<string, unknown>>, taskName: string) {

@@ -7,12 +7,17 @@
 import { CtsError, type JsonSchema } from "../../../core/plugin-api/mod.ts";
 
 const stringMap: JsonSchema = { type: "object", additionalProperties: { type: "string" } };
-/** `type` is the block label; `source_includes_var` is CTS's deprecated alias of `use_as_module_input`. */
+/**
+ * The block label (`type`) is not a field: the kernel keeps it out of the check, so an unknown field's
+ * message lists only what users write. `source_includes_var` is CTS's deprecated alias of
+ * `use_as_module_input`; the kernel renames it (conditionRenames) before checking.
+ */
 const common: Readonly<Record<string, JsonSchema>> = {
-  type: { type: "string" },
   datacenter: { type: "string", default: "" },
   namespace: { type: "string", default: "" },
 };
+/** The conditions' `renamedFields`: the kernel moves a deprecated `source_includes_var` before checking. */
+export const conditionRenames: Readonly<Record<string, string>> = Object.freeze({ source_includes_var: "use_as_module_input" });
 const asModuleInput: Readonly<Record<string, JsonSchema>> = {
   use_as_module_input: { type: "boolean", default: true },
   source_includes_var: { type: "boolean" },
@@ -24,7 +29,8 @@ const servicesFields: Readonly<Record<string, JsonSchema>> = {
   regexp: { type: "string" },
   filter: { type: "string", default: "" },
   cts_user_defined_meta: { ...stringMap, default: {} },
-  cts_user_defined_meta_by_service: { type: "object", additionalProperties: stringMap },
+  // Set by core from CTS's deprecated `service` blocks, never written in a condition block.
+  cts_user_defined_meta_by_service: { type: "object", additionalProperties: stringMap, readOnly: true },
 };
 
 export const servicesConditionSchema: JsonSchema = {

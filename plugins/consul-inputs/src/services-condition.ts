@@ -1,12 +1,14 @@
 /** @module The `condition "services"` factory: runs a task when its selected instances change. */
 import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
-import { readServicesOptions, servicesConditionSchema } from "./input-options.ts";
 import { servicesConditionApi } from "./cts-api-faces.ts";
+import { conditionRenames, readServicesOptions, servicesConditionSchema } from "./input-options.ts";
 import { ServicesSource } from "./services-source.ts";
 import { servicesSelectorProblems } from "./selector-rules.ts";
 
 export const servicesConditionFactory: ConditionFactory = Object.freeze({
   name: "services",
+  publishes: "services",
+  renamedFields: conditionRenames,
   validate: servicesSelectorProblems,
   optionsSchema: servicesConditionSchema,
   api: servicesConditionApi,

@@ -7,6 +7,7 @@ import { servicesSelectorProblems } from "./selector-rules.ts";
 
 export const servicesModuleInputFactory: ModuleInputFactory = Object.freeze({
   name: "services",
+  publishes: "services",
   validate: servicesSelectorProblems,
   optionsSchema: servicesModuleInputSchema,
   api: servicesModuleInputApi,

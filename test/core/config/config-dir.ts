@@ -6,6 +6,7 @@ import { loadConfig } from "../../../core/config/load-config.ts";
 import { isConfigError, type ConfigIssue } from "../../../core/config/config-error.ts";
 import { createKernel } from "../../../core/kernel/kernel.ts";
 import { recordingLogSink } from "../kernel/kernel-fixtures.ts";
+import { configToken, type CtsConfig } from "../../../core/plugin-api/mod.ts";
 
 const root = mkdtempSync(join(tmpdir(), "cts-config-"));
 let counter = 0;
@@ -47,6 +48,23 @@ export async function ownerIssuesOf(files: Record<string, string>): Promise<Conf
   await kernel.init();
   try {
     return kernel.blockIssues(loaded.config, loaded.fileOf);
+  } finally {
+    await kernel.stop();
+  }
+}
+
+/**
+ * Loads `files` and initialises the built-in plugins: the config as plugins read it (each task
+ * completed by its blocks' owners: decoded, defaulted) and the kernel's block issues.
+ */
+export async function ownedConfigOf(files: Record<string, string>): Promise<{ config: CtsConfig; issues: ConfigIssue[] }> {
+  const loaded = await loadFiles(files);
+  const kernel = await createKernel({
+    config: loaded.config, runOptions: { mode: "validate", inspectTasks: [], resetStorage: false }, logSink: recordingLogSink(),
+  });
+  await kernel.init();
+  try {
+    return { config: kernel.resolve(configToken), issues: kernel.blockIssues(loaded.config, loaded.fileOf) };
   } finally {
     await kernel.stop();
   }

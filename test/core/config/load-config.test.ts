@@ -76,7 +76,8 @@ describe("defaults", () => {
     expect(Object.isFrozen(config.consul.tls)).toBe(true);
   });
 
-  test("task defaults: working dir, enabled, inherited buffer period, driver, condition defaults", async () => {
+  // The condition is kept as written: its owner's defaults are the kernel's (test/core/kernel/complete-task.test.ts).
+  test("task defaults: working dir, enabled, inherited buffer period, driver; the condition as written", async () => {
     const cwd = dir({
       "a.hcl": `working_dir = "wd"\nbuffer_period {\n  min = "2s"\n}\ndriver "echo" {}\n${TASK("t1")}`,
     });
@@ -85,10 +86,7 @@ describe("defaults", () => {
       name: "t1", description: "", enabled: true, providers: [], module: "./m", version: "", variables: {},
       variable_files: [], working_dir: "wd/t1", buffer_period: { enabled: true, min: 2_000, max: 8_000 },
       buffer_period_configured: false,
-      condition: {
-        type: "services", names: ["web"], filter: "", datacenter: "", namespace: "", cts_user_defined_meta: {},
-        use_as_module_input: true,
-      },
+      condition: { type: "services", names: ["web"] },
       module_input: [], driver: "echo",
     });
   });
@@ -209,7 +207,7 @@ describe("merging files and directories (§1.1)", () => {
     const { config } = await load(cwd, [{ kind: "file", path: "a.json" }]);
     expect(config.consul.address).toBe("x:1");
     expect(config.tasks[0]!.condition.type).toBe("catalog-services");
-    expect(config.tasks[0]!.module_input).toEqual([{ type: "consul-kv", path: "k", recurse: false, datacenter: "", namespace: "" }]);
+    expect(config.tasks[0]!.module_input).toEqual([{ type: "consul-kv", path: "k" }]);
     expect(config.terraform_providers).toEqual([{ id: "aws", name: "aws", arguments: { region: "r" }, task_env: { A: "b" } }]);
   });
 });
@@ -239,7 +237,6 @@ describe("errors name file, field and expectation, all at once", () => {
     const byPath = Object.fromEntries(issues.map((issue) => [issue.path, issue]));
     expect(issues.every((issue) => issue.file === "b.hcl")).toBe(true);
     expect(byPath["task[1].name"]?.message).toContain("is not valid");
-    expect(byPath["task[1].module_input[1].services"]?.message).toContain(`"services" is already provided by module_input[0].services`);
     expect(byPath["task[2].description"]?.message).toContain("only allowed in terraform_provider blocks");
   });
 
@@ -256,9 +253,21 @@ describe("errors name file, field and expectation, all at once", () => {
     expect(byPath["task[1].condition.services.regexp"]?.message).toContain("is not a valid RE2 regular expression");
   });
 
+  test("two module_inputs of one type conflict, with the file of the task", async () => {
+    const issues = await ownerIssuesOf({
+      "a.hcl": `task {\n  name = "s"\n  module = "./m"\n  condition "schedule" {\n    cron = "* * * * *"\n  }\n` +
+        `  module_input "services" {\n    names = ["x"]\n  }\n  module_input "services" {\n    regexp = "y"\n  }\n}\n`,
+    });
+    expect(issues).toEqual([{
+      file: "a.hcl", path: "task[0].module_input[1].services",
+      message: `"services" is already provided by module_input[0].services; each input may have one source`,
+    }]);
+  });
+
+  // CTS: each input variable has one source. Which variable a block fills is its owner's word
+  // (`publishes`), so the kernel checks this once the plugins registered their blocks.
   test("a condition and a module_input of the same type conflict", async () => {
-    const cwd = dir({ "a.hcl": TASK("t", `module_input "services" {\n    names = ["x"]\n  }`) });
-    const issues = await issuesOf(load(cwd, [{ kind: "file", path: "a.hcl" }]));
+    const issues = await ownerIssuesOf({ "a.hcl": TASK("t", `module_input "services" {\n    names = ["x"]\n  }`) });
     expect(issues).toEqual([{
       file: "a.hcl", path: "task[0].module_input[0].services",
       message: `"services" is already provided by condition.services; each input may have one source`,
@@ -343,7 +352,7 @@ describe("variable files and deprecated fields", () => {
     const loaded = await load(cwd, [{ kind: "file", path: "a.hcl" }]);
     expect(loaded.config.tasks[0]!.condition).toMatchObject({
       type: "services", names: ["web", "api"], datacenter: "dc2", filter: `Service.Tags contains "a"`,
-      cts_user_defined_meta: {}, cts_user_defined_meta_by_service: { web: { vip: "v" } },
+      cts_user_defined_meta_by_service: { web: { vip: "v" } },
     });
     // "db" has no block: one selector cannot query it elsewhere, so the user is told.
     expect(loaded.warnings.filter((warning) => warning.path === "task[1].services").map((w) => w.message))

@@ -1,14 +1,15 @@
 /**
  * @module CTS's weak decoding (mapstructure v1.5 WeaklyTypedInput, plus HookWeakDecodeFromSlice in HCL
  * files and in condition/module_input blocks of any format): what it accepts loads with the value CTS
- * would use; what it refuses is still refused.
+ * would use; what it refuses is still refused. Core decodes its own fields; condition and module_input
+ * bodies are decoded by their owners' schemas once the plugins are initialised (ownedConfigOf).
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readTaskFile } from "../../../core/config/normalize-task.ts";
-import { issuesOf, loadFiles, removeConfigDirs } from "./config-dir.ts";
+import { taskRequestFromFile } from "../../../core/cli/commands/task-request.ts";
+import { issuesOf, loadFiles, ownedConfigOf, ownerIssuesOf, removeConfigDirs } from "./config-dir.ts";
 
 afterAll(removeConfigDirs);
 
@@ -24,14 +25,14 @@ task {
 describe("one-element lists where one value is expected", () => {
   // CTS's own e2e test (e2e/module_input_test.go) writes regexp = ["web"] in condition "catalog-services".
   it("regexp = [\"web\"] in a catalog-services condition (HCL) is the string", async () => {
-    const { config } = await loadFiles({
+    const { config } = await ownedConfigOf({
       "a.hcl": hclTask(`"catalog-services" {\n    regexp = ["web"]\n    use_as_module_input = [false]\n  }`),
     });
     expect(config.tasks[0]!.condition).toMatchObject({ type: "catalog-services", regexp: "web", use_as_module_input: false });
   });
 
   it("in module_input blocks and JSON condition blocks too (CTS decodes those with the slice hook in any format)", async () => {
-    const { config } = await loadFiles({
+    const { config } = await ownedConfigOf({
       "a.json": JSON.stringify({
         task: [{
           name: "t", module: "./m",
@@ -60,7 +61,7 @@ describe("one-element lists where one value is expected", () => {
 
   it("lists of zero or several values stay errors", async () => {
     for (const regexp of [`[]`, `["web", "api"]`]) {
-      const issues = await issuesOf(loadFiles({ "a.hcl": hclTask(`"catalog-services" {\n    regexp = ${regexp}\n  }`) }));
+      const issues = await ownerIssuesOf({ "a.hcl": hclTask(`"catalog-services" {\n    regexp = ${regexp}\n  }`) });
       expect(issues).toEqual([{
         file: "a.hcl", path: "task[0].condition.catalog-services.regexp", message: "must be a string, got a list",
       }]);
@@ -70,7 +71,7 @@ describe("one-element lists where one value is expected", () => {
 
 describe("scalar conversions of WeaklyTypedInput", () => {
   it("numbers and booleans to strings, strings and numbers to booleans, strings to integers", async () => {
-    const { config } = await loadFiles({
+    const { config } = await ownedConfigOf({
       "a.hcl": `port = "0x2000"\nlog_json = "t"\nconsul {\n  address = 8500\n}\n` +
         hclTask(`"services" {\n    names = [1, true]\n    use_as_module_input = 0\n  }`, `enabled = "False"`),
     });
@@ -79,7 +80,7 @@ describe("scalar conversions of WeaklyTypedInput", () => {
   });
 
   it("a single value where a list is expected becomes a one-element list; an empty block an empty list", async () => {
-    const { config } = await loadFiles({
+    const { config } = await ownedConfigOf({
       "a.json": JSON.stringify({
         task: [{ name: "t", module: "./m", providers: "null", variable_files: {}, condition: { services: { names: "web" } } }],
       }),
@@ -97,12 +98,18 @@ describe("scalar conversions of WeaklyTypedInput", () => {
 });
 
 describe("task files (task create -task-file)", () => {
-  // CTS decodes a task file with the config decoder, so the same weak decoding applies.
+  // CTS decodes a task file with the config decoder, so the same weak decoding applies: core decodes
+  // the task's own fields, the built-in plugins (initialised by the CLI) the condition's.
   it("decode weakly too", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cts-taskfile-"));
     try {
       writeFileSync(join(dir, "t.hcl"), hclTask(`"catalog-services" {\n    regexp = ["web"]\n  }`, `enabled = "0"`));
-      expect(await readTaskFile("t.hcl", dir)).toMatchObject({ enabled: false, condition: { "catalog-services": { regexp: "web" } } });
+      writeFileSync(join(dir, "m.hcl"), hclTask(`"services" {\n    names = "web"\n    cts_user_defined_meta {\n      a = "b"\n    }\n  }`));
+      expect(await taskRequestFromFile("t.hcl", dir, {})).toMatchObject({ enabled: false, condition: { catalog_services: { regexp: "web" } } });
+      // HCL's block syntax for a map; the owner's defaults are sent too, as CTS's CLI sends them.
+      expect((await taskRequestFromFile("m.hcl", dir, {})).condition).toEqual({
+        services: { names: ["web"], cts_user_defined_meta: { a: "b" }, datacenter: "", namespace: "", filter: "", use_as_module_input: true },
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

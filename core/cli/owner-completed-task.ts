@@ -1,0 +1,24 @@
+/**
+ * @module A task file's task as its blocks' owners read it, for `task create`: CTS's CLI decodes a
+ * task file with the config decoder (weakly, defaults filled) before it sends the request. Core's
+ * loader leaves condition and module_input bodies to their plugins, so the built-in plugins are
+ * initialised here (validate mode: nothing is contacted) and the kernel completes the task. Blocks
+ * of plugins the CLI does not have go as written; the daemon's kernel completes those.
+ */
+import { createKernel } from "../kernel/kernel.ts";
+import { createLogSink } from "../logging/log-sink.ts";
+import { configToken, type CtsConfig, type TaskConfig } from "../plugin-api/mod.ts";
+
+export async function ownerCompletedTask(config: CtsConfig, index: number): Promise<TaskConfig> {
+  const kernel = await createKernel({
+    config,
+    runOptions: { mode: "validate", inspectTasks: [], resetStorage: false },
+    logSink: createLogSink({ level: "ERROR", write: () => {} }),
+  });
+  try {
+    await kernel.init();
+    return kernel.resolve(configToken).tasks[index]!;
+  } finally {
+    await kernel.stop();
+  }
+}
