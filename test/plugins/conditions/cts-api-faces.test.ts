@@ -18,11 +18,14 @@ import { scheduleConditionFactory } from "../../../plugins/condition-schedule/mo
 type Block = Record<string, unknown>;
 const ajv = new Ajv({ useDefaults: true, strict: false });
 
-/** The block as the kernel hands it to its owner: checked against the owner's schema, defaults applied. */
+/**
+ * The block as the kernel stores it: its fields checked against the owner's schema (which does not
+ * list the label `type`), defaults applied, the label kept beside them.
+ */
 function decoded(schema: JsonSchema | undefined, block: Block): Block {
-  const copy = structuredClone(block);
-  expect(ajv.validate(schema as object, copy), JSON.stringify(ajv.errors)).toBe(true);
-  return copy;
+  const { type, ...fields } = structuredClone(block);
+  expect(ajv.validate(schema as object, fields), JSON.stringify(ajv.errors)).toBe(true);
+  return { type, ...fields };
 }
 
 function face(factory: { readonly api?: BlockApiFace }): Required<BlockApiFace> {

@@ -137,7 +137,7 @@ describe("third-party block types in the HTTP API", () => {
       condition: { tally: { count: 2, tags: ["x"] } },
       module_input: { sticky_note: { text: "hello" } },
     };
-    const bad = await post(daemon.url, { ...task, name: "plain_bad", module_input: { sticky_note: { text: 1 } } });
+    const bad = await post(daemon.url, { ...task, name: "plain_bad", module_input: { sticky_note: { text: { nested: 1 } } } });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { message: string } }).error.message).toContain("sticky-note.text");
 
