@@ -94,6 +94,20 @@ export class SharedCluster implements Leadership {
     return this.#owners;
   }
 
+  /**
+   * The owner of every held task as Consul has it now (one read of `owners/`), for the cluster
+   * status: the in-memory view above trails Consul by a blocking read and a reconcile, and right
+   * after a join or a rebalance it would name a previous owner or none.
+   */
+  async readOwners(): Promise<ReadonlyMap<string, LeaderInfo>> {
+    const { consul, layout } = this.#options;
+    const owners = new Map<string, LeaderInfo>();
+    for (const pair of await consul.kvList(layout.ownersPrefix)) {
+      if (pair.session) owners.set(pair.key.slice(layout.ownersPrefix.length), parseInfo(pair.value));
+    }
+    return owners;
+  }
+
   start(): void {
     this.#running ??= this.#campaign();
   }
@@ -257,7 +271,11 @@ export class SharedCluster implements Leadership {
     const { consul, layout, logger } = this.#options;
     const releasing = (async () => {
       await Promise.allSettled([...this.#ownershipListeners].map((listener) => Promise.resolve().then(() => listener(task, false))));
-      for (const id of session.sessions()) await consul.kvPut(`${layout.ownersPrefix}${task}`, "", { release: id }).catch(() => false);
+      // Not while the locks move to another session (instance-session.ts): a release naming the
+      // sessions read before the move would miss the lock, which would then stay held by nobody's wish.
+      await session.exclusive(async () => {
+        for (const id of session.sessions()) await consul.kvPut(`${layout.ownersPrefix}${task}`, "", { release: id }).catch(() => false);
+      });
     })().catch((error) => logger.warn("cannot release task", { task_name: task, error: errorMessage(error) }))
       .finally(() => this.#releasing.delete(task));
     this.#releasing.set(task, releasing);

@@ -21,16 +21,31 @@ export interface RecordingProxy {
   readonly address: string;
   /** Every exchange answered so far, in the order the answers ended. */
   readonly exchanges: RecordedExchange[];
+  /**
+   * While on, answers to blocking reads (`index` > 0) are kept back until it is turned off: the
+   * client behind the proxy sees Consul as it was, as a member whose watch has not caught up would.
+   */
+  holdBlocking(on: boolean): void;
   close(): Promise<void>;
 }
 
 export async function startRecordingProxy(target: { hostname: string; port: number }): Promise<RecordingProxy> {
   const exchanges: RecordedExchange[] = [];
+  let holding = false;
+  const held: (() => void)[] = [];
   const server: Server = createServer((incoming, outgoing) => {
     const url = new URL(incoming.url ?? "/", "http://proxy");
     const upstream = httpRequest({
       hostname: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers,
     }, (answer: IncomingMessage) => {
+      if (holding && Number(url.searchParams.get("index") ?? 0) > 0) {
+        answer.pause();
+        held.push(() => forward(answer));
+        return;
+      }
+      forward(answer);
+    });
+    const forward = (answer: IncomingMessage): void => {
       outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
       const chunks: Buffer[] = [];
       answer.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -42,7 +57,8 @@ export async function startRecordingProxy(target: { hostname: string; port: numb
           index: Number(answer.headers["x-consul-index"] ?? 0), status: answer.statusCode ?? 0, body: body.toString("utf8"), bytes: body.length,
         });
       });
-    });
+      answer.resume();
+    };
     upstream.on("error", () => {
       if (!outgoing.headersSent) outgoing.writeHead(502);
       outgoing.end();
@@ -58,6 +74,10 @@ export async function startRecordingProxy(target: { hostname: string; port: numb
   return {
     address: `127.0.0.1:${port}`,
     exchanges,
+    holdBlocking(on) {
+      holding = on;
+      if (!on) for (const release of held.splice(0)) release();
+    },
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
