@@ -1,10 +1,14 @@
 /**
- * @module What the shared cluster's ownership reads, each part followed by its own blocking query:
- * the `members/` and `owners/` keys (recursive: their holding sessions are the point) and the task
- * names under `tasks/` (`?keys`: a task's stored config and state are never sent). Run records,
- * events and the leader key are not watched, so a run on any instance wakes no member's ownership;
- * a task's state write still moves the `tasks/` index (Consul indexes a prefix by its newest write),
- * but that wake returns names only and reconciles nothing when the names did not change.
+ * @module What the shared cluster's ownership reads: the `members/` and `owners/` keys, each followed
+ * by its own blocking query (recursive: their holding sessions are the point), and on each change the
+ * task names under `tasks/` (`?keys`, not blocking). Run records, events, task state and the leader
+ * key are never read, so a run on any instance wakes no member.
+ *
+ * `tasks/` is not watched: each run writes its task's state there twice, which would wake every
+ * member (Consul indexes a prefix by its newest write). The task names change only with a change
+ * under `members/` or `owners/`: configured tasks are stored before their instance takes its member
+ * key (shared-cluster.ts `seed`), `POST /v1/tasks` is refused in this mode, and deleting a task
+ * deletes its `owners/` key too (consul-task-store.ts).
  */
 import { consulQuery, errorMessage, sleep, type ConsulClient, type Logger } from "../../../core/plugin-api/mod.ts";
 import { type Entry, toEntry } from "./cluster-entries.ts";
@@ -16,13 +20,13 @@ export interface OwnershipSnapshot {
   readonly members: readonly Entry[];
   /** `owners/<task>` entries, held or not. */
   readonly owners: readonly Entry[];
-  /** The stored task names. */
+  /** The stored task names, read after the change. */
   readonly tasks: ReadonlySet<string>;
 }
 
 /**
- * Follows the three parts until `signal` aborts or `reconcile` answers false (this instance is no
- * longer a member). `reconcile` first runs once every part was read, then after each change, one
+ * Follows members and owners until `signal` aborts or `reconcile` answers false (this instance is no
+ * longer a member). `reconcile` first runs once both were read, then after each change, one
  * call at a time: changes that arrive during a call are folded into the next one.
  */
 export async function followOwnership(
@@ -37,18 +41,20 @@ export async function followOwnership(
   signal.addEventListener("abort", onAbort, { once: true });
   let members: Entry[] | undefined;
   let owners: Entry[] | undefined;
-  let tasks: ReadonlySet<string> | undefined;
   let dirty = false;
   let draining: Promise<void> | undefined;
 
   const drain = async (): Promise<void> => {
     // Yield first: `draining` is assigned before a pass that has nothing to do clears it again.
     await Promise.resolve();
-    while (dirty && !done.signal.aborted && members && owners && tasks) {
+    while (dirty && !done.signal.aborted && members && owners) {
       dirty = false;
       try {
+        const tasks = await taskNames(consul, layout, done.signal);
+        if (done.signal.aborted) break;
         if (!(await reconcile({ members, owners, tasks }))) done.abort();
       } catch (error) {
+        if (done.signal.aborted) break;
         // Retried, never a reason to let go (see shared-cluster.ts).
         logger.warn("cannot reconcile the shared cluster's task owners; retrying", { error: errorMessage(error) });
         dirty = true;
@@ -74,13 +80,6 @@ export async function followOwnership(
         owners = entries(result.data);
         kick();
       }, done.signal, onError),
-      consul.watch(consulQuery(`/v1/kv/${layout.tasksPrefix}`, { keys: "true", separator: "/" }), (result) => {
-        const names = new Set(((result.data as string[] | undefined) ?? [])
-          .map((key) => key.slice(layout.tasksPrefix.length)).filter((name) => name !== "" && !name.includes("/")));
-        if (tasks && sameNames(tasks, names)) return;
-        tasks = names;
-        kick();
-      }, done.signal, onError),
     ]);
     await draining;
   } finally {
@@ -89,8 +88,9 @@ export async function followOwnership(
   }
 }
 
-function sameNames(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  if (a.size !== b.size) return false;
-  for (const name of a) if (!b.has(name)) return false;
-  return true;
+/** The stored task names: one keys-only read (never a task's config or state). */
+async function taskNames(consul: ConsulClient, layout: KvLayout, signal: AbortSignal): Promise<ReadonlySet<string>> {
+  const result = await consul.query(consulQuery(`/v1/kv/${layout.tasksPrefix}`, { keys: "true", separator: "/" }), { signal, retry: false });
+  return new Set(((result.data as string[] | undefined) ?? [])
+    .map((key) => key.slice(layout.tasksPrefix.length)).filter((name) => name !== "" && !name.includes("/")));
 }

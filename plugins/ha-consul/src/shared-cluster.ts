@@ -3,8 +3,8 @@
  * instance runs a share of the tasks, each task owned through its own Consul lock.
  *
  * Each instance holds `members/<id>` with its session (so the live members are the held member
- * keys) and `owners/<task>` for each task it owns. On every change to the members, the owners or
- * the task names (ownership-watch.ts) it ranks the live members for each stored task by rendezvous hashing; it
+ * keys) and `owners/<task>` for each task it owns. On every change to the members or the owners
+ * (ownership-watch.ts) it ranks the live members for each stored task by rendezvous hashing; it
  * acquires the free tasks it ranks first for, and releases the ones it no longer does, but only
  * after the engine let their current run end (TaskOwnership.subscribe). A task's lock is taken only
  * when free (released, or deleted with a dead owner's session), so two runs of a task never overlap.
@@ -195,7 +195,7 @@ export class SharedCluster implements Leadership {
   }
 
   /**
-   * Follows what ownership needs (ownership-watch.ts: members, owners, task names), never the run
+   * Follows what ownership needs (ownership-watch.ts: members, owners, then task names), never the run
    * records, events or task state; every change is reconciled. A failed read is retried, never a
    * reason to let go: tasks are released only when the engine let their run end (or when the session
    * is gone, which releases them in Consul).
@@ -206,9 +206,9 @@ export class SharedCluster implements Leadership {
   }
 
   /**
-   * Returns false when this instance is no longer a member (its session is gone). The three parts of
-   * the snapshot are read apart, and the owners part may predate this instance's own latest writes:
-   * a lock that part shows held by us is taken as ours only after a fresh read of its key says so.
+   * Returns false when this instance is no longer a member (its session is gone). The parts of the
+   * snapshot are read apart, and the owners part may predate this instance's own latest writes: a
+   * lock that part shows held by us is taken as ours only after a fresh read of its key says so.
    */
   async #reconcile(session: InstanceSession, snapshot: OwnershipSnapshot, signal: AbortSignal): Promise<boolean> {
     const { consul, layout, instanceId } = this.#options;

@@ -1,10 +1,12 @@
 /**
  * The shared cluster mode reads only what ownership needs (issue 16, item 2 follow-up; beyond CTS):
- * members/, owners/ and the task names under tasks/, never the run records, events or a task's
- * stored state, so a task run on any instance sends nothing to the members' ownership reads. Members
- * in-process with real Consul clients behind a recording proxy, the embedded Consul over real HTTP.
+ * members/ and owners/ (watched) and the task names under tasks/ (read on their changes), never the
+ * run records, events or a task's stored state, so a task run on any instance wakes no member.
+ * Members in-process with real Consul clients behind a recording proxy, the embedded Consul over
+ * real HTTP.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ConsulTaskStore } from "../../../plugins/ha-consul/src/consul-task-store.ts";
 import { rendezvousOwner } from "../../../plugins/ha-consul/src/rendezvous.ts";
 import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import { layoutOf, startHaConsul, until } from "./ha-harness.ts";
@@ -43,7 +45,7 @@ function keysOf(exchange: RecordedExchange, tasksPrefix: string): { keys: string
 }
 
 describe("shared cluster mode: what the ownership reads", () => {
-  it("a task run's state, event and run record writes are never sent to a member, and move no members/ or owners/ read", async () => {
+  it("a task run's state, event and run record writes wake no member and are never sent to one", async () => {
     const cluster = "watch-runs";
     const layout = layoutOf(cluster);
     const names = ["t0", "t1", "t2", "t3", "t4", "t5"];
@@ -66,10 +68,10 @@ describe("shared cluster mode: what the ownership reads", () => {
     }
     const afterRuns = await rootIndex();
 
-    // Then a change ownership needs: a new task, taken by the member it ranks first for.
-    await put(layout.taskKey("t-new"), { config: { name: "t-new" } });
-    await until("the new task owned", async () =>
-      (await taskOwners(consul.url, cluster)).get("t-new") === rendezvousOwner("t-new", ["a", "b"]) ? true : undefined);
+    // Then a change ownership follows: a third member joins, and takes what it ranks first for.
+    members.push(await startSharedMember(proxy.address, cluster, "c"));
+    await until("every task owned by its rendezvous owner among a, b, c", async () =>
+      settledOwners(await taskOwners(consul.url, cluster), names, ["a", "b", "c"]) ? true : undefined);
 
     const reads = proxy.exchanges.slice(from).filter((exchange) => exchange.method === "GET" && exchange.path.startsWith("/v1/kv/"));
     expect(reads.length).toBeGreaterThan(0);
@@ -80,10 +82,32 @@ describe("shared cluster mode: what the ownership reads", () => {
       // A task's config and state stay out of the ownership reads (names only).
       expect(taskValues).toBe(false);
     }
-    // A members/ or owners/ read woken by the runs would carry an index of one of their writes
-    // (reads answered late for the settling before them carry older ones, the new task's lock newer).
-    const woken = reads.filter((read) => Number(read.query.get("index") ?? 0) > 0 &&
-      (read.path === `/v1/kv/${layout.membersPrefix}` || read.path === `/v1/kv/${layout.ownersPrefix}`));
+    // A read woken by the runs would carry an index of one of their writes (reads answered late for
+    // the settling before them carry older ones, those for c's join newer).
+    const woken = reads.filter((read) => Number(read.query.get("index") ?? 0) > 0);
     expect(woken.filter((read) => read.index > beforeRuns && read.index <= afterRuns)).toEqual([]);
+  });
+
+  it("a deleted task is let go by its owner: deleting it deletes its owners/ key too, which the members follow", async () => {
+    const cluster = "watch-delete";
+    const layout = layoutOf(cluster);
+    const names = ["t0", "t1", "t2", "t3"];
+    for (const name of names) await put(layout.taskKey(name), { config: { name } });
+    members.push(await startSharedMember(consul.address, cluster, "a"), await startSharedMember(consul.address, cluster, "b"));
+    await until("every task owned by its rendezvous owner", async () =>
+      settledOwners(await taskOwners(consul.url, cluster), names, ["a", "b"]) ? true : undefined);
+    const owner = members.find((member) => member.id === rendezvousOwner("t0", ["a", "b"]))!;
+    await until("t0 owned in the owner's view", () => (owner.shared.ownership.owns("t0") ? true : undefined));
+    // A lock written after the settling, seen by both: their watches have delivered everything before it.
+    const marker = ((await (await fetch(`${consul.url}/v1/session/create`, { method: "PUT", body: "{}" })).json()) as { ID: string }).ID;
+    await fetch(`${consul.url}/v1/kv/${layout.ownersPrefix}marker?acquire=${marker}`, { method: "PUT", body: JSON.stringify({ id: "x" }) });
+    await until("the marker seen by both", () => (members.every((member) => member.shared.ownership.ownerOf("marker")) ? true : undefined));
+
+    await new ConsulTaskStore(owner.client, layout).deleteTask("t0");
+    await until("t0 let go", () => (owner.shared.ownership.owns("t0") ? undefined : true));
+    const owners = await taskOwners(consul.url, cluster);
+    expect(owners.has("t0")).toBe(false);
+    owners.delete("marker");
+    expect(names.slice(1).every((name) => owners.get(name) === rendezvousOwner(name, ["a", "b"]))).toBe(true);
   });
 });
