@@ -8,12 +8,16 @@
  * member (Consul indexes a prefix by its newest write). The task names change only with a change
  * under `members/` or `owners/`: configured tasks are stored before their instance takes its member
  * key (shared-cluster.ts `seed`), `POST /v1/tasks` is refused in this mode, and deleting a task
- * deletes its `owners/` key too (consul-task-store.ts).
+ * deletes its `owners/` key too (consul-task-store.ts). Tasks stored any other way (by hand, by a
+ * `-once` run, `-reset-storage` with other tasks) are found by a re-read every minute.
  */
 import { consulQuery, errorMessage, sleep, type ConsulClient, type Logger } from "../../../core/plugin-api/mod.ts";
 import { type Entry, toEntry } from "./cluster-entries.ts";
 import { RETRY_MS } from "./instance-session.ts";
 import type { KvLayout } from "./kv-layout.ts";
+
+/** How often the task names are re-read without a change under `members/` or `owners/`. */
+export const TASK_NAMES_REFRESH_MS = 60_000;
 
 export interface OwnershipSnapshot {
   /** `members/<id>` entries, held or not. */
@@ -35,6 +39,7 @@ export async function followOwnership(
   logger: Logger,
   signal: AbortSignal,
   reconcile: (snapshot: OwnershipSnapshot) => Promise<boolean>,
+  refreshMs = TASK_NAMES_REFRESH_MS,
 ): Promise<void> {
   const done = new AbortController();
   const onAbort = () => done.abort();
@@ -70,6 +75,7 @@ export async function followOwnership(
   const onError = (error: Error) => logger.warn("cannot read the shared cluster's state; retrying", { error: errorMessage(error) });
   const entries = (data: unknown) => ((data as Record<string, unknown>[] | undefined) ?? []).map(toEntry);
 
+  const refresh = setInterval(kick, refreshMs);
   try {
     await Promise.all([
       consul.watch(consulQuery(`/v1/kv/${layout.membersPrefix}`, { recurse: "true" }), (result) => {
@@ -83,6 +89,7 @@ export async function followOwnership(
     ]);
     await draining;
   } finally {
+    clearInterval(refresh);
     signal.removeEventListener("abort", onAbort);
     done.abort();
   }

@@ -37,6 +37,8 @@ export interface SharedClusterOptions {
    * the store, so no instance's engine loads a half-seeded store while another seeds it.
    */
   readonly seed?: () => Promise<void>;
+  /** How often the task names are re-read without a membership or ownership change (default a minute). */
+  readonly taskNamesRefreshMs?: number;
 }
 
 /** Consul's txn limit is 64 operations. */
@@ -201,8 +203,8 @@ export class SharedCluster implements Leadership {
    * is gone, which releases them in Consul).
    */
   async #follow(session: InstanceSession, signal: AbortSignal): Promise<void> {
-    const { consul, layout, logger } = this.#options;
-    await followOwnership(consul, layout, logger, signal, (snapshot) => this.#reconcile(session, snapshot, signal));
+    const { consul, layout, logger, taskNamesRefreshMs } = this.#options;
+    await followOwnership(consul, layout, logger, signal, (snapshot) => this.#reconcile(session, snapshot, signal), taskNamesRefreshMs);
   }
 
   /**

@@ -110,4 +110,16 @@ describe("shared cluster mode: what the ownership reads", () => {
     owners.delete("marker");
     expect(names.slice(1).every((name) => owners.get(name) === rendezvousOwner(name, ["a", "b"]))).toBe(true);
   });
+
+  it("a task stored outside the seeding (by hand, a -once run) is found by the periodic re-read of the names", async () => {
+    const cluster = "watch-refresh";
+    const layout = layoutOf(cluster);
+    await put(layout.taskKey("t0"), { config: { name: "t0" } });
+    const options = { taskNamesRefreshMs: 300 };
+    members.push(await startSharedMember(consul.address, cluster, "a", options), await startSharedMember(consul.address, cluster, "b", options));
+    await until("t0 owned", async () => ((await taskOwners(consul.url, cluster)).get("t0") ? true : undefined));
+    await put(layout.taskKey("t-late"), { config: { name: "t-late" } });
+    await until("t-late owned by its rendezvous owner", async () =>
+      (await taskOwners(consul.url, cluster)).get("t-late") === rendezvousOwner("t-late", ["a", "b"]) ? true : undefined);
+  });
 });

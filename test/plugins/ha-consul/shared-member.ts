@@ -18,7 +18,7 @@ export interface SharedMember {
 
 /** A member talking to Consul at `address` (the server itself, or a proxy in front of it). */
 export async function startSharedMember(
-  address: string, cluster: string, id: string, options: { ttlMs?: number; checkId?: string } = {},
+  address: string, cluster: string, id: string, options: { ttlMs?: number; checkId?: string; taskNamesRefreshMs?: number } = {},
 ): Promise<SharedMember> {
   const { client } = await testClient(address);
   const logger = createCaptureLogger("ha");
@@ -26,6 +26,7 @@ export async function startSharedMember(
   const shared = new SharedCluster({
     consul: client, layout: kvLayoutOf(haConfig(cluster, { ttlMs })), clusterName: cluster, instanceId: id, sessionTtlMs: ttlMs, logger,
     ...(options.checkId ? { checkId: options.checkId } : {}),
+    ...(options.taskNamesRefreshMs ? { taskNamesRefreshMs: options.taskNamesRefreshMs } : {}),
   });
   shared.start();
   return { id, shared, client, logger };
