@@ -10,6 +10,11 @@
  *
  * Events: a fourth member joins; a member stops gracefully (releases its locks); a member crashes
  * (its session destroyed, as Consul does when its health check fails).
+ *
+ * Then the members' own Consul traffic per task run (`npx deno run -A bench/task-sharing.ts traffic`
+ * for that table only): 3 members behind a recording proxy, 30 tasks, N run records already stored;
+ * each run writes what the engine writes (the task's state twice, an event, a run record), 150 ms
+ * apart; requests and response bytes the members read, per run.
  */
 import { kvLayoutOf } from "../plugins/ha-consul/src/kv-layout.ts";
 import { SharedCluster } from "../plugins/ha-consul/src/shared-cluster.ts";
@@ -17,6 +22,7 @@ import { startConsulDevServer } from "../test/helpers/consul-dev-server.ts";
 import { createCaptureLogger } from "../test/plugins/consul-client/capture-logger.ts";
 import { testClient } from "../test/plugins/consul-client/client-options.ts";
 import { haConfig } from "../test/plugins/ha-consul/ha-harness.ts";
+import { startRecordingProxy } from "../test/plugins/ha-consul/recording-proxy.ts";
 import { settledOwners, taskOwners } from "../test/plugins/ha-consul/shared-cluster-support.ts";
 
 interface Row {
@@ -29,8 +35,8 @@ interface Row {
 
 const consul = await startConsulDevServer({ sessionTtlMinMs: 100 });
 
-async function member(cluster: string, id: string) {
-  const { client } = await testClient(consul.address);
+async function member(cluster: string, id: string, address = consul.address) {
+  const { client } = await testClient(address);
   const ha = haConfig(cluster, { ttlMs: 10_000 });
   const shared = new SharedCluster({
     consul: client, layout: kvLayoutOf(ha), clusterName: cluster, instanceId: id, sessionTtlMs: 10_000, logger: createCaptureLogger("ha"),
@@ -104,16 +110,78 @@ async function measure(tasks: number): Promise<Row[]> {
   return rows;
 }
 
+interface TrafficRow {
+  stored: number;
+  runs: number;
+  requests: number;
+  bytes: number;
+}
+
+/** What one run of `task` writes to the store (run-state.ts, task-runtime.ts, consul-run-history.ts). */
+async function writeRun(kv: (key: string, value: string) => Promise<unknown>, root: string, task: string, id: string): Promise<void> {
+  const config = { name: task, module: "./mod", condition: { services: { names: ["web"] } } };
+  await kv(`${root}/tasks/${task}`, JSON.stringify({ config, lastRun: { fingerprint: id, state: "started" } }));
+  await kv(`${root}/events/${task}`, JSON.stringify([{ id, task_name: task, success: true, start_time: new Date().toISOString() }]));
+  await kv(`${root}/runs/${task}/${id}`, JSON.stringify(runRecord(task, id)));
+  await kv(`${root}/tasks/${task}`, JSON.stringify({ config, lastRun: { fingerprint: id, state: "succeeded" } }));
+}
+
+function runRecord(task: string, id: string) {
+  return {
+    id, task, trigger: "services", status: "succeeded", started_at: new Date().toISOString(), duration_ms: 812,
+    changes: { services: { added: ["web-1"], removed: [], changed: ["web-0"] } }, resources: { add: 1, change: 2, destroy: 0 },
+    output: "terraform_data.instance[\"web-0\"]: Modifying...\nApply complete! Resources: 1 added, 2 changed, 0 destroyed.",
+  };
+}
+
+async function measureTraffic(stored: number, runs: number): Promise<TrafficRow> {
+  const cluster = `traffic-${stored}`;
+  const layout = kvLayoutOf(haConfig(cluster));
+  const tasks = 30;
+  const kv = (key: string, value: string) => fetch(`${consul.url}/v1/kv/${key}`, { method: "PUT", body: value }).then((r) => r.text());
+  for (let i = 0; i < tasks; i++) await kv(layout.taskKey(`t${i}`), JSON.stringify({ config: { name: `t${i}` } }));
+  for (let i = 0; i < stored; i++) await kv(layout.runKey(`t${i % tasks}`, `r${String(i).padStart(6, "0")}`), JSON.stringify(runRecord(`t${i % tasks}`, `r${i}`)));
+  const proxy = await startRecordingProxy({ hostname: "127.0.0.1", port: consul.port });
+  const members = [await member(cluster, "a", proxy.address), await member(cluster, "b", proxy.address), await member(cluster, "c", proxy.address)];
+  await settle(cluster, tasks, ["a", "b", "c"]);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const from = proxy.exchanges.length;
+  for (let run = 0; run < runs; run++) {
+    await writeRun(kv, layout.root, `t${run % tasks}`, `n${String(run).padStart(6, "0")}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  // Only the members' reads (their session renewals are not part of a run's cost).
+  const reads = proxy.exchanges.slice(from).filter((exchange) => exchange.path.startsWith("/v1/kv/"));
+  for (const entry of members) {
+    await entry.shared.stop();
+    entry.client.close();
+  }
+  await proxy.close();
+  return { stored, runs, requests: reads.length / runs, bytes: reads.reduce((sum, exchange) => sum + exchange.bytes, 0) / runs };
+}
+
+function printTable(header: string[], table: string[][]): void {
+  const widths = header.map((title, i) => Math.max(title.length, ...table.map((cells) => cells[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(" | ")} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+  for (const cells of table) console.log(line(cells));
+}
+
+const trafficOnly = process.argv.includes("traffic");
 const args = process.argv.slice(2).filter((value) => /^\d+$/.test(value));
-const counts = args.length > 0 ? args.map(Number) : [30, 1000];
+const counts = trafficOnly ? [] : args.length > 0 ? args.map(Number) : [30, 1000];
 const rows: Row[] = [];
 for (const tasks of counts) rows.push(...(await measure(tasks)));
+const traffic: TrafficRow[] = [];
+for (const stored of [0, 3000]) traffic.push(await measureTraffic(stored, 40));
 await consul.stop();
 
-const header = ["tasks", "event", "tasks moved", "ideal (tasks/4)", "until all owned ms"];
-const table = rows.map((row) => [String(row.tasks), row.event, String(row.moved), String(Math.round(row.ideal)), String(row.ms)]);
-const widths = header.map((title, i) => Math.max(title.length, ...table.map((cells) => cells[i]!.length)));
-const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i]!)).join(" | ")} |`;
-console.log(line(header));
-console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
-for (const cells of table) console.log(line(cells));
+if (rows.length > 0) {
+  printTable(["tasks", "event", "tasks moved", "ideal (tasks/4)", "until all owned ms"],
+    rows.map((row) => [String(row.tasks), row.event, String(row.moved), String(Math.round(row.ideal)), String(row.ms)]));
+  console.log("");
+}
+printTable(["stored run records", "runs", "member KV reads per run (3 members)", "bytes read per run"],
+  traffic.map((row) => [String(row.stored), String(row.runs), row.requests.toFixed(1), String(Math.round(row.bytes))]));

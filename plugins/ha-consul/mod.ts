@@ -76,7 +76,9 @@ export const haConsulPlugin = definePlugin({
     const cluster = leadership as LeaderElection | SharedCluster;
     if (cluster instanceof SharedCluster) router.intercept(createOwnerRedirect(cluster.ownership, config.tls.enabled ? "https" : "http"));
     else router.intercept(createFollowerRedirect(leadership));
-    router.mount("/v1/status/cluster", createClusterStatusHandler(consul, config, leadership, store));
+    router.mount("/v1/status/cluster", createClusterStatusHandler(
+      consul, config, leadership, store, cluster instanceof SharedCluster ? () => cluster.readOwners() : undefined,
+    ));
     const unsubscribe = leadership.subscribe((isLeader) => {
       const leader = leadership.leader();
       events.publish({ type: "leadership", instance_id: leadership.instanceId, is_leader: isLeader, ...(leader ? { leader } : {}) });

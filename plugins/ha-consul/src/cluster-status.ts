@@ -4,7 +4,7 @@
  * is that service instance's health, as CTS reports it.
  */
 import {
-  consulQuery, type ConsulClient, type CtsConfig, type Leadership, type StoredTask, type TaskOwnership, type TaskStore,
+  consulQuery, type ConsulClient, type CtsConfig, type LeaderInfo, type Leadership, type StoredTask, type TaskOwnership, type TaskStore,
 } from "../../../core/plugin-api/mod.ts";
 
 export interface ClusterMember {
@@ -50,11 +50,19 @@ export async function clusterMembers(
   return members.sort((a, b) => a.id.localeCompare(b.id));
 }
 
-function taskOwners(ownership: TaskOwnership, tasks: readonly StoredTask[]): Record<string, string> {
-  return Object.fromEntries(tasks.map(({ config }) => [config.name, ownership.ownerOf(config.name)?.id ?? ""]));
+/** Read from Consul when the cluster can (shared mode's `readOwners`); this instance's view if that read fails. */
+async function taskOwners(
+  ownership: TaskOwnership, tasks: readonly StoredTask[], readOwners?: () => Promise<ReadonlyMap<string, LeaderInfo>>,
+): Promise<Record<string, string>> {
+  const read = await readOwners?.().catch(() => undefined);
+  const ownerOf = (task: string) => (read ? read.get(task) : ownership.ownerOf(task));
+  return Object.fromEntries(tasks.map(({ config }) => [config.name, ownerOf(config.name)?.id ?? ""]));
 }
 
-export function createClusterStatusHandler(consul: ConsulClient, config: CtsConfig, leadership: Leadership, store?: TaskStore) {
+export function createClusterStatusHandler(
+  consul: ConsulClient, config: CtsConfig, leadership: Leadership, store?: TaskStore,
+  readOwners?: () => Promise<ReadonlyMap<string, LeaderInfo>>,
+) {
   return async (request: Request): Promise<Response> => {
     const requestId = crypto.randomUUID();
     if (request.method !== "GET") {
@@ -62,7 +70,7 @@ export function createClusterStatusHandler(consul: ConsulClient, config: CtsConf
     }
     try {
       const members = await clusterMembers(consul, config, leadership);
-      const owners = leadership.ownership ? taskOwners(leadership.ownership, await store?.listTasks() ?? []) : undefined;
+      const owners = leadership.ownership ? await taskOwners(leadership.ownership, await store?.listTasks() ?? [], readOwners) : undefined;
       return Response.json({
         cluster_name: config.high_availability!.cluster.name,
         members,

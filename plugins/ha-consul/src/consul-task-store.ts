@@ -39,6 +39,9 @@ export class ConsulTaskStore implements TaskStore {
     await this.#consul.kvDelete(this.#layout.taskKey(name));
     await this.#consul.kvDelete(this.#layout.eventsKey(name));
     await this.#runs.deleteTask(name);
+    // Shared cluster mode: the members learn that the task names changed from a change under
+    // owners/ (ownership-watch.ts); a leader-mode cluster has no such key.
+    await this.#consul.kvDelete(`${this.#layout.ownersPrefix}${name}`);
   }
 
   async listEvents(name: string): Promise<TaskEvent[]> {

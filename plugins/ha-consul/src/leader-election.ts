@@ -12,12 +12,15 @@
  *
  * With the instance's registration check bound to the session (instance-session.ts), a crash is
  * seen when that check fails: failover then takes at most check interval + timeout plus the pause.
+ * A restart under the same id first destroys its previous run's sessions (previous-sessions.ts): a
+ * quick restart keeps the check passing, which would otherwise leave the dead run's lock to its TTL.
  */
 import {
   consulQuery, errorMessage, sleep, type ConsulClient, type KvPair, type LeaderInfo, type Leadership, type Logger,
 } from "../../../core/plugin-api/mod.ts";
 import { InstanceSession, RETRY_MS } from "./instance-session.ts";
 import type { KvLayout } from "./kv-layout.ts";
+import { destroyPreviousSessions } from "./previous-sessions.ts";
 
 export interface LeaderElectionOptions {
   readonly consul: ConsulClient;
@@ -98,6 +101,7 @@ export class LeaderElection implements Leadership {
   async #campaign(): Promise<void> {
     const { consul, layout, logger } = this.#options;
     const stopping = this.#stopping.signal;
+    await destroyPreviousSessions(consul, this.#sessionName(), logger);
     while (!stopping.aborted) {
       let session: InstanceSession | undefined;
       const lost = new AbortController();
@@ -130,12 +134,17 @@ export class LeaderElection implements Leadership {
     }
   }
 
+  /** Unique in a cluster, as the instance ids are: how a restart finds its previous run's sessions. */
+  #sessionName(): string {
+    return `cts-runtime ${this.#options.clusterName} ${this.#options.instanceId}`;
+  }
+
   #newSession(): InstanceSession {
-    const { consul, clusterName, instanceId, address, sessionTtlMs, checkId, checkTrustedFrom, logger, layout } = this.#options;
+    const { consul, instanceId, address, sessionTtlMs, checkId, checkTrustedFrom, logger, layout } = this.#options;
     const value: LockValue = address ? { id: instanceId, address } : { id: instanceId };
     return new InstanceSession({
       consul,
-      name: `cts-runtime ${clusterName} ${instanceId}`,
+      name: this.#sessionName(),
       ttlMs: sessionTtlMs,
       checkId,
       ...(checkTrustedFrom !== undefined ? { checkTrustedFrom } : {}),

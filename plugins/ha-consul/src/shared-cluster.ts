@@ -3,8 +3,8 @@
  * instance runs a share of the tasks, each task owned through its own Consul lock.
  *
  * Each instance holds `members/<id>` with its session (so the live members are the held member
- * keys) and `owners/<task>` for each task it owns. On every change under the cluster's KV root
- * (one blocking query) it ranks the live members for each stored task by rendezvous hashing; it
+ * keys) and `owners/<task>` for each task it owns. On every change to the members or the owners
+ * (ownership-watch.ts) it ranks the live members for each stored task by rendezvous hashing; it
  * acquires the free tasks it ranks first for, and releases the ones it no longer does, but only
  * after the engine let their current run end (TaskOwnership.subscribe). A task's lock is taken only
  * when free (released, or deleted with a dead owner's session), so two runs of a task never overlap.
@@ -13,11 +13,12 @@
  * every task, so the API lists them all, and runs only the owned ones.
  */
 import {
-  consulQuery, errorMessage, sleep, type ConsulClient, type LeaderInfo, type Leadership, type Logger, type TaskOwnership,
+  errorMessage, sleep, type ConsulClient, type LeaderInfo, type Leadership, type Logger, type TaskOwnership,
 } from "../../../core/plugin-api/mod.ts";
-import { type Entry, parseInfo, toEntry } from "./cluster-entries.ts";
+import { parseInfo } from "./cluster-entries.ts";
 import { InstanceSession, RETRY_MS } from "./instance-session.ts";
 import type { KvLayout } from "./kv-layout.ts";
+import { followOwnership, type OwnershipSnapshot } from "./ownership-watch.ts";
 import { rendezvousOwner } from "./rendezvous.ts";
 
 export interface SharedClusterOptions {
@@ -36,6 +37,8 @@ export interface SharedClusterOptions {
    * the store, so no instance's engine loads a half-seeded store while another seeds it.
    */
   readonly seed?: () => Promise<void>;
+  /** How often the task names are re-read without a membership or ownership change (default a minute). */
+  readonly taskNamesRefreshMs?: number;
 }
 
 /** Consul's txn limit is 64 operations. */
@@ -91,6 +94,20 @@ export class SharedCluster implements Leadership {
   /** The owner of every task, as last read (for the cluster status). */
   owners(): ReadonlyMap<string, LeaderInfo> {
     return this.#owners;
+  }
+
+  /**
+   * The owner of every held task as Consul has it now (one read of `owners/`), for the cluster
+   * status: the in-memory view above trails Consul by a blocking read and a reconcile, and right
+   * after a join or a rebalance it would name a previous owner or none.
+   */
+  async readOwners(): Promise<ReadonlyMap<string, LeaderInfo>> {
+    const { consul, layout } = this.#options;
+    const owners = new Map<string, LeaderInfo>();
+    for (const pair of await consul.kvList(layout.ownersPrefix)) {
+      if (pair.session) owners.set(pair.key.slice(layout.ownersPrefix.length), parseInfo(pair.value));
+    }
+    return owners;
   }
 
   start(): void {
@@ -180,50 +197,39 @@ export class SharedCluster implements Leadership {
   }
 
   /**
-   * One blocking query on the cluster's KV root; every change is reconciled. A failed read is
-   * retried, never a reason to let go: tasks are released only when the engine let their run end
-   * (or when the session is gone, which releases them in Consul).
+   * Follows what ownership needs (ownership-watch.ts: members, owners, then task names), never the run
+   * records, events or task state; every change is reconciled. A failed read is retried, never a
+   * reason to let go: tasks are released only when the engine let their run end (or when the session
+   * is gone, which releases them in Consul).
    */
   async #follow(session: InstanceSession, signal: AbortSignal): Promise<void> {
-    const { consul, layout, logger } = this.#options;
-    let index = 0;
-    while (!signal.aborted) {
-      try {
-        const result = await consul.query(consulQuery(`/v1/kv/${layout.root}/`, { recurse: "true" }), { index, wait: "5m", signal });
-        if (signal.aborted) return;
-        index = result.index < index ? 0 : result.index;
-        const entries = ((result.data as Record<string, unknown>[] | null) ?? []).map(toEntry);
-        if (!(await this.#reconcile(session, entries, signal))) return;
-      } catch (error) {
-        if (signal.aborted) return;
-        logger.warn("cannot read the shared cluster's state; retrying", { error: errorMessage(error) });
-        await sleep(RETRY_MS, signal);
-        index = 0;
-      }
-    }
+    const { consul, layout, logger, taskNamesRefreshMs } = this.#options;
+    await followOwnership(consul, layout, logger, signal, (snapshot) => this.#reconcile(session, snapshot, signal), taskNamesRefreshMs);
   }
 
-  /** Returns false when this instance is no longer a member (its session is gone). */
-  async #reconcile(session: InstanceSession, entries: readonly Entry[], signal: AbortSignal): Promise<boolean> {
-    const { layout, instanceId } = this.#options;
-    const members: string[] = [];
-    const holders = new Map<string, Entry>();
-    const tasks = new Set<string>();
-    for (const entry of entries) {
-      if (entry.key.startsWith(layout.membersPrefix) && entry.session) members.push(entry.key.slice(layout.membersPrefix.length));
-      else if (entry.key.startsWith(layout.ownersPrefix)) holders.set(entry.key.slice(layout.ownersPrefix.length), entry);
-      else if (entry.key.startsWith(layout.tasksPrefix)) tasks.add(entry.key.slice(layout.tasksPrefix.length));
-    }
+  /**
+   * Returns false when this instance is no longer a member (its session is gone). The parts of the
+   * snapshot are read apart, and the owners part may predate this instance's own latest writes: a
+   * lock that part shows held by us is taken as ours only after a fresh read of its key says so.
+   */
+  async #reconcile(session: InstanceSession, snapshot: OwnershipSnapshot, signal: AbortSignal): Promise<boolean> {
+    const { consul, layout, instanceId } = this.#options;
+    const members = snapshot.members.filter((entry) => entry.session).map((entry) => entry.key.slice(layout.membersPrefix.length));
+    const holders = new Map(snapshot.owners.map((entry) => [entry.key.slice(layout.ownersPrefix.length), entry]));
+    const tasks = snapshot.tasks;
     if (!members.includes(instanceId)) return false;
     this.#owners = new Map([...holders].filter(([, entry]) => entry.session).map(([task, entry]) => [task, parseInfo(entry.value)]));
+    for (const task of this.#owned) this.#owners.set(task, this.#self);
     const free: string[] = [];
     for (const task of tasks) {
       if (signal.aborted) return false;
       const wanted = rendezvousOwner(task, members) === instanceId;
       const holder = holders.get(task)?.session;
-      if (wanted && !holder) free.push(task);
-      else if (wanted && session.isOwn(holder) && !this.#owned.has(task) && !this.#releasing.has(task)) this.#gain(task);
-      else if (!wanted && this.#owned.has(task)) this.#release(session, task);
+      const settled = this.#owned.has(task) || this.#releasing.has(task);
+      if (wanted && !holder && !settled) free.push(task);
+      else if (wanted && session.isOwn(holder) && !settled) {
+        if (session.isOwn((await consul.kvGet(`${layout.ownersPrefix}${task}`))?.session)) this.#gain(task);
+      } else if (!wanted && this.#owned.has(task)) this.#release(session, task);
     }
     for (const task of this.#owned) if (!tasks.has(task)) this.#release(session, task);
     if (free.length > 0 && !signal.aborted) await this.#acquire(session, free);
@@ -267,7 +273,11 @@ export class SharedCluster implements Leadership {
     const { consul, layout, logger } = this.#options;
     const releasing = (async () => {
       await Promise.allSettled([...this.#ownershipListeners].map((listener) => Promise.resolve().then(() => listener(task, false))));
-      for (const id of session.sessions()) await consul.kvPut(`${layout.ownersPrefix}${task}`, "", { release: id }).catch(() => false);
+      // Not while the locks move to another session (instance-session.ts): a release naming the
+      // sessions read before the move would miss the lock, which would then stay held by nobody's wish.
+      await session.exclusive(async () => {
+        for (const id of session.sessions()) await consul.kvPut(`${layout.ownersPrefix}${task}`, "", { release: id }).catch(() => false);
+      });
     })().catch((error) => logger.warn("cannot release task", { task_name: task, error: errorMessage(error) }))
       .finally(() => this.#releasing.delete(task));
     this.#releasing.set(task, releasing);
