@@ -10,6 +10,7 @@
  * condition → inputs → fingerprint path keeps working too. After a forced GC the table shows RSS and
  * heap after 1k, 10k and 100k runs, next to the figures after the first round.
  */
+import { readFileSync } from "node:fs";
 import process from "node:process";
 import { startConsulDevServer } from "../test/helpers/consul-dev-server.ts";
 import { engineConfig, servicesTask, startEngine } from "../test/plugins/task-engine/engine-harness.ts";
@@ -22,6 +23,11 @@ interface Sample {
   readonly runs: number;
   readonly rssMiB: number;
   readonly heapMiB: number;
+  readonly heapTotalMiB: number;
+  readonly externalMiB: number;
+  readonly arrayBuffersMiB: number;
+  /** Anonymous (malloc + V8) resident memory from /proc/self/smaps_rollup, when Linux has it. */
+  readonly anonMiB: number | undefined;
 }
 
 function sample(runs: number): Sample {
@@ -30,7 +36,21 @@ function sample(runs: number): Sample {
   gc();
   gc();
   const usage = process.memoryUsage();
-  return { runs, rssMiB: usage.rss / 2 ** 20, heapMiB: usage.heapUsed / 2 ** 20 };
+  const mib = (bytes: number) => bytes / 2 ** 20;
+  return {
+    runs, rssMiB: mib(usage.rss), heapMiB: mib(usage.heapUsed), heapTotalMiB: mib(usage.heapTotal),
+    externalMiB: mib(usage.external), arrayBuffersMiB: mib(usage.arrayBuffers), anonMiB: anonymousMiB(),
+  };
+}
+
+function anonymousMiB(): number | undefined {
+  try {
+    const rollup = readFileSync("/proc/self/smaps_rollup", "utf8");
+    const kib = /^Anonymous:\s+(\d+) kB/m.exec(rollup)?.[1];
+    return kib === undefined ? undefined : Number(kib) / 1024;
+  } catch {
+    return undefined;
+  }
 }
 
 async function register(url: string, service: string, id: string): Promise<void> {
@@ -52,7 +72,7 @@ if (!(globalThis as { gc?: unknown }).gc) {
 }
 
 const total = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 100_000);
-const checkpoints = [1_000, 10_000, 100_000].filter((n) => n <= total);
+const checkpoints = [...new Set([1_000, 10_000, 100_000, 300_000, total])].filter((n) => n <= total);
 const server = await startConsulDevServer();
 const samples: Sample[] = [];
 try {
@@ -74,8 +94,11 @@ try {
       runs += TASKS;
       round++;
       if (round % 100 === 0) clearRecordingLog();
-      if (runs === TASKS) samples.push(sample(runs));
-      if (checkpoints.includes(runs)) samples.push(sample(runs));
+      if (runs === TASKS || checkpoints.includes(runs)) {
+        samples.push(sample(runs));
+        // Progress on stderr, so a long run shows where memory goes before the table.
+        console.error(`${runs} runs: ${JSON.stringify(samples.at(-1), (_, v) => typeof v === "number" ? Math.round(v * 10) / 10 : v)}`);
+      }
     }
     await harness.manager.idle();
     console.log(`${runs} runs in ${((Date.now() - started) / 1000).toFixed(1)} s (${TASKS} tasks, ${INSTANCES} instances)\n`);
@@ -85,6 +108,10 @@ try {
 } finally {
   await server.stop();
 }
-console.log("| runs | RSS (MiB) | heap used (MiB) |");
-console.log("| ---: | ---: | ---: |");
-for (const s of samples) console.log(`| ${s.runs.toLocaleString("en-US")} | ${s.rssMiB.toFixed(0)} | ${s.heapMiB.toFixed(1)} |`);
+console.log(`runtime: ${"Deno" in globalThis ? "Deno" : "Node"} ${process.version}\n`);
+console.log("| runs | RSS (MiB) | anonymous (MiB) | heap used (MiB) | heap total (MiB) | external (MiB) | array buffers (MiB) |");
+console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+for (const s of samples) {
+  const anon = s.anonMiB === undefined ? "-" : s.anonMiB.toFixed(0);
+  console.log(`| ${s.runs.toLocaleString("en-US")} | ${s.rssMiB.toFixed(0)} | ${anon} | ${s.heapMiB.toFixed(1)} | ${s.heapTotalMiB.toFixed(1)} | ${s.externalMiB.toFixed(1)} | ${s.arrayBuffersMiB.toFixed(1)} |`);
+}
