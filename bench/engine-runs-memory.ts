@@ -28,6 +28,8 @@ interface Sample {
   readonly arrayBuffersMiB: number;
   /** Anonymous (malloc + V8) resident memory from /proc/self/smaps_rollup, when Linux has it. */
   readonly anonMiB: number | undefined;
+  /** glibc malloc: bytes in use and bytes the arenas hold (Deno on glibc only, through FFI). */
+  readonly malloc: { readonly inUseMiB: number; readonly heldMiB: number } | undefined;
 }
 
 function sample(runs: number): Sample {
@@ -40,7 +42,24 @@ function sample(runs: number): Sample {
   return {
     runs, rssMiB: mib(usage.rss), heapMiB: mib(usage.heapUsed), heapTotalMiB: mib(usage.heapTotal),
     externalMiB: mib(usage.external), arrayBuffersMiB: mib(usage.arrayBuffers), anonMiB: anonymousMiB(),
+    malloc: mallocMiB(),
   };
+}
+
+/** glibc's mallinfo2 (all arenas): what is in use, and what the arenas took from the system. */
+function mallocMiB(): Sample["malloc"] {
+  const deno = (globalThis as { Deno?: { dlopen(path: string, symbols: object): { symbols: { mallinfo2(): Uint8Array }; close(): void } } }).Deno;
+  if (!deno || process.platform !== "linux") return undefined;
+  try {
+    const field = "usize";
+    const lib = deno.dlopen("libc.so.6", { mallinfo2: { parameters: [], result: { struct: Array(10).fill(field) } } });
+    const info = new BigUint64Array(lib.symbols.mallinfo2().buffer);
+    lib.close();
+    // Fields: arena, ordblks, smblks, hblks, hblkhd, usmblks, fsmblks, uordblks, fordblks, keepcost.
+    return { inUseMiB: Number(info[7]) / 2 ** 20, heldMiB: Number(info[0] + info[4]) / 2 ** 20 };
+  } catch {
+    return undefined; // not glibc (musl, macOS), or no --allow-ffi
+  }
 }
 
 function anonymousMiB(): number | undefined {
@@ -109,9 +128,9 @@ try {
   await server.stop();
 }
 console.log(`runtime: ${"Deno" in globalThis ? "Deno" : "Node"} ${process.version}\n`);
-console.log("| runs | RSS (MiB) | anonymous (MiB) | heap used (MiB) | heap total (MiB) | external (MiB) | array buffers (MiB) |");
-console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+console.log("| runs | RSS (MiB) | anonymous (MiB) | heap used (MiB) | heap total (MiB) | external (MiB) | array buffers (MiB) | malloc in use / held (MiB) |");
+console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 for (const s of samples) {
   const anon = s.anonMiB === undefined ? "-" : s.anonMiB.toFixed(0);
-  console.log(`| ${s.runs.toLocaleString("en-US")} | ${s.rssMiB.toFixed(0)} | ${anon} | ${s.heapMiB.toFixed(1)} | ${s.heapTotalMiB.toFixed(1)} | ${s.externalMiB.toFixed(1)} | ${s.arrayBuffersMiB.toFixed(1)} |`);
+  console.log(`| ${s.runs.toLocaleString("en-US")} | ${s.rssMiB.toFixed(0)} | ${anon} | ${s.heapMiB.toFixed(1)} | ${s.heapTotalMiB.toFixed(1)} | ${s.externalMiB.toFixed(1)} | ${s.arrayBuffersMiB.toFixed(1)} | ${s.malloc ? `${s.malloc.inUseMiB.toFixed(1)} / ${s.malloc.heldMiB.toFixed(1)}` : "-"} |`);
 }

@@ -1,0 +1,104 @@
+/**
+ * @module The canonical JSON text of a run's inputs without rebuilding it on every run: the same
+ * text as `canonicalJson` (so stored fingerprints stay valid across an upgrade), but the text of
+ * each deeply frozen object or array is kept per object and reused.
+ *
+ * Why: the services map hands out one frozen object per unchanged instance, across answers and
+ * across the tasks that watch it, yet every run sorted and serialised every instance again. At
+ * 100,000 runs that garbage (a sorted copy of every instance, then its text) was the main source of
+ * the engine process's growth outside the JS heap on Deno (malloc'd memory the GC churn leaves
+ * behind, see bench/engine-runs-memory.ts). Now a run concatenates one cached string per instance.
+ */
+
+/** Text of objects and arrays that can never change (frozen all the way down, plain data only). */
+const texts = new WeakMap<object, string>();
+
+interface Piece {
+  /** The canonical JSON, or undefined where JSON.stringify leaves the value out (undefined, functions, symbols). */
+  readonly text: string | undefined;
+  /** Whether the value can never change, so a parent may cache its text. */
+  readonly fixed: boolean;
+}
+
+const OMITTED: Piece = { text: undefined, fixed: true };
+
+/** Equals `JSON.stringify(sortKeys(value))` (input-hash.ts) for every value, cached or not. */
+export function canonicalText(value: unknown): string | undefined {
+  return piece(value).text;
+}
+
+function piece(value: unknown): Piece {
+  switch (typeof value) {
+    case "string":
+    case "number":
+    case "boolean":
+      return { text: JSON.stringify(value), fixed: true };
+    case "undefined":
+    case "function":
+    case "symbol":
+      return OMITTED;
+    case "bigint":
+      // JSON.stringify throws on bigint: keep that behaviour (inputs are JSON data).
+      return { text: JSON.stringify(value), fixed: true };
+  }
+  if (value === null) return { text: "null", fixed: true };
+  const object = value as object;
+  const cached = texts.get(object);
+  if (cached !== undefined) return { text: cached, fixed: true };
+  // sortKeys leaves objects with toJSON (a Date) to JSON.stringify, keys in their own order.
+  if (typeof (object as { toJSON?: unknown }).toJSON === "function") return { text: JSON.stringify(object), fixed: false };
+  const built = Array.isArray(object) ? arrayPiece(object) : objectPiece(object as Record<string, unknown>);
+  // A parent may only cache its text when this object, too, can never change.
+  if (!built.fixed || !plainAndFrozen(object)) return { text: built.text, fixed: false };
+  texts.set(object, built.text!);
+  return built;
+}
+
+function arrayPiece(array: readonly unknown[]): Piece {
+  let fixed = true;
+  const parts: string[] = new Array(array.length);
+  for (let i = 0; i < array.length; i++) {
+    const item = piece(array[i]);
+    fixed &&= item.fixed;
+    parts[i] = item.text ?? "null";
+  }
+  return { text: `[${parts.join(",")}]`, fixed };
+}
+
+function objectPiece(record: Record<string, unknown>): Piece {
+  let fixed = true;
+  const parts: string[] = [];
+  for (const key of jsonKeyOrder(Object.keys(record).sort())) {
+    const item = piece(record[key]);
+    fixed &&= item.fixed;
+    if (item.text !== undefined) parts.push(`${JSON.stringify(key)}:${item.text}`);
+  }
+  return { text: `{${parts.join(",")}}`, fixed };
+}
+
+/**
+ * The order JSON.stringify gives the keys of an object built in `sorted` order: array-index keys
+ * ("0", "10") always come first, ascending by value, then the others as inserted.
+ */
+function jsonKeyOrder(sorted: string[]): string[] {
+  let indices: string[] | undefined;
+  for (const key of sorted) if (isArrayIndex(key)) (indices ??= []).push(key);
+  if (!indices) return sorted;
+  indices.sort((a, b) => Number(a) - Number(b));
+  return [...indices, ...sorted.filter((key) => !isArrayIndex(key))];
+}
+
+function isArrayIndex(key: string): boolean {
+  return /^(?:0|[1-9]\d*)$/.test(key) && Number(key) < 4294967295;
+}
+
+/** Cacheable only when nothing can change it: frozen, a plain object or array, no getters. */
+function plainAndFrozen(object: object): boolean {
+  if (!Object.isFrozen(object)) return false;
+  const proto = Object.getPrototypeOf(object);
+  if (proto !== null && proto !== Object.prototype && proto !== Array.prototype) return false;
+  for (const descriptor of Object.values(Object.getOwnPropertyDescriptors(object))) {
+    if (descriptor.get || descriptor.set) return false;
+  }
+  return true;
+}
