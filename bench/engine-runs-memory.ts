@@ -6,9 +6,16 @@
  *
  * 10 tasks over 1 000 instances of the embedded Consul server (100 per task), the recording driver
  * without kept inputs; runs are forced through the task manager (`runNow`, as the API's run=now
- * does), all 10 tasks at a time, and every 10th round also registers a new instance, so the
- * condition → inputs → fingerprint path keeps working too. After a forced GC the table shows RSS and
- * heap after 1k, 10k and 100k runs, next to the figures after the first round.
+ * does), all 10 tasks at a time, and every 10th round also changes one instance (re-registered
+ * with a new meta value), so the condition → inputs → fingerprint path keeps working while the
+ * data stays the same size (a growing instance count would grow memory by itself). After a forced
+ * GC the table shows RSS, the anonymous part of it, the JS heap, external memory and, on Deno with
+ * glibc, what malloc has in use and holds, after 1k, 10k and 100k runs (and 300k or any count
+ * given), next to the figures after the first round.
+ *
+ * Findings (issue 16): the JS heap is flat; on Deno the growth is glibc malloc memory outside the
+ * heap (mostly free memory malloc keeps), which grows with the garbage the runs make; see
+ * plugins/task-engine/src/canonical-text.ts for the largest part removed.
  */
 import { readFileSync } from "node:fs";
 import process from "node:process";
@@ -30,6 +37,12 @@ interface Sample {
   readonly anonMiB: number | undefined;
   /** glibc malloc: bytes in use and bytes the arenas hold (Deno on glibc only, through FFI). */
   readonly malloc: { readonly inUseMiB: number; readonly heldMiB: number } | undefined;
+  /**
+   * The same after a last-resort GC (what V8 does under memory pressure): V8 then gives back the
+   * heap pages it keeps for speed (grown young generation, pooled pages), so what is left is what
+   * the process really holds.
+   */
+  readonly pressed: { readonly rssMiB: number; readonly anonMiB: number | undefined; readonly heapTotalMiB: number; readonly mallocHeldMiB: number | undefined };
 }
 
 function sample(runs: number): Sample {
@@ -39,11 +52,16 @@ function sample(runs: number): Sample {
   gc();
   const usage = process.memoryUsage();
   const mib = (bytes: number) => bytes / 2 ** 20;
-  return {
+  const measured = {
     runs, rssMiB: mib(usage.rss), heapMiB: mib(usage.heapUsed), heapTotalMiB: mib(usage.heapTotal),
     externalMiB: mib(usage.external), arrayBuffersMiB: mib(usage.arrayBuffers), anonMiB: anonymousMiB(),
     malloc: mallocMiB(),
   };
+  // V8's gc() options (Node 20 and Deno): a synchronous major GC of the "last resort" flavour.
+  (gc as (options: object) => void)({ type: "major", execution: "sync", flavor: "last-resort" });
+  const after = process.memoryUsage();
+  const pressed = { rssMiB: mib(after.rss), anonMiB: anonymousMiB(), heapTotalMiB: mib(after.heapTotal), mallocHeldMiB: mallocMiB()?.heldMiB };
+  return { ...measured, pressed };
 }
 
 /** glibc's mallinfo2 (all arenas): what is in use, and what the arenas took from the system. */
@@ -72,10 +90,10 @@ function anonymousMiB(): number | undefined {
   }
 }
 
-async function register(url: string, service: string, id: string): Promise<void> {
+async function register(url: string, service: string, id: string, meta: Record<string, string> = {}): Promise<void> {
   const response = await fetch(`${url}/v1/agent/service/register`, {
     method: "PUT",
-    body: JSON.stringify({ ID: id, Name: service, Address: "10.1.0.1", Port: 80, Tags: ["bench"] }),
+    body: JSON.stringify({ ID: id, Name: service, Address: "10.1.0.1", Port: 80, Tags: ["bench"], Meta: meta }),
   });
   await response.arrayBuffer();
   if (!response.ok) throw new Error(`register ${id}: ${response.status}`);
@@ -108,7 +126,10 @@ try {
     let round = 0;
     const started = Date.now();
     while (runs < total) {
-      if (round % 10 === 0) await register(server.url, `svc-${round % TASKS}`, `extra-${round}`);
+      if (round % 10 === 0) {
+        const changed = (round / 10) % INSTANCES;
+        await register(server.url, `svc-${changed % TASKS}`, `inst-${changed}`, { round: String(round) });
+      }
       await Promise.all(tasks.map((task) => harness.manager.runNow(task.name, { kind: "api" })));
       runs += TASKS;
       round++;
@@ -128,9 +149,17 @@ try {
   await server.stop();
 }
 console.log(`runtime: ${"Deno" in globalThis ? "Deno" : "Node"} ${process.version}\n`);
+const fixed = (value: number | undefined, digits: number) => (value === undefined ? "-" : value.toFixed(digits));
+console.log("After a forced GC:\n");
 console.log("| runs | RSS (MiB) | anonymous (MiB) | heap used (MiB) | heap total (MiB) | external (MiB) | array buffers (MiB) | malloc in use / held (MiB) |");
 console.log("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 for (const s of samples) {
-  const anon = s.anonMiB === undefined ? "-" : s.anonMiB.toFixed(0);
-  console.log(`| ${s.runs.toLocaleString("en-US")} | ${s.rssMiB.toFixed(0)} | ${anon} | ${s.heapMiB.toFixed(1)} | ${s.heapTotalMiB.toFixed(1)} | ${s.externalMiB.toFixed(1)} | ${s.arrayBuffersMiB.toFixed(1)} | ${s.malloc ? `${s.malloc.inUseMiB.toFixed(1)} / ${s.malloc.heldMiB.toFixed(1)}` : "-"} |`);
+  const malloc = s.malloc ? `${fixed(s.malloc.inUseMiB, 1)} / ${fixed(s.malloc.heldMiB, 1)}` : "-";
+  console.log(`| ${s.runs.toLocaleString("en-US")} | ${fixed(s.rssMiB, 0)} | ${fixed(s.anonMiB, 0)} | ${fixed(s.heapMiB, 1)} | ${fixed(s.heapTotalMiB, 1)} | ${fixed(s.externalMiB, 1)} | ${fixed(s.arrayBuffersMiB, 1)} | ${malloc} |`);
+}
+console.log("\nThen after a last-resort GC (as under memory pressure):\n");
+console.log("| runs | RSS (MiB) | anonymous (MiB) | heap total (MiB) | malloc held (MiB) |");
+console.log("| ---: | ---: | ---: | ---: | ---: |");
+for (const { runs, pressed } of samples) {
+  console.log(`| ${runs.toLocaleString("en-US")} | ${fixed(pressed.rssMiB, 0)} | ${fixed(pressed.anonMiB, 0)} | ${fixed(pressed.heapTotalMiB, 1)} | ${fixed(pressed.mallocHeldMiB, 1)} |`);
 }
