@@ -6,9 +6,12 @@
  *
  * 10 tasks over 1 000 instances of the embedded Consul server (100 per task), the recording driver
  * without kept inputs; runs are forced through the task manager (`runNow`, as the API's run=now
- * does), all 10 tasks at a time, and every 10th round also changes one instance (re-registered
- * with a new meta value), so the condition → inputs → fingerprint path keeps working while the
- * data stays the same size (a growing instance count would grow memory by itself). After a forced
+ * does), all 10 tasks at a time, and every 10th round also changes one instance (one per service,
+ * in turn, re-registered with a new meta value), so the condition → inputs → fingerprint path
+ * keeps working while the data stays the same size (a growing instance count would grow memory
+ * by itself). The Consul server runs in a process of its own (support/consul-process.ts), so the
+ * figures are the engine's: in this process the server's HTTP handling of every blocking-query
+ * answer grew malloc memory by itself. After a forced
  * GC the table shows RSS, the anonymous part of it, the JS heap, external memory and, on Deno with
  * glibc, what malloc has in use and holds, after 1k, 10k and 100k runs (and 300k or any count
  * given), next to the figures after the first round.
@@ -19,7 +22,7 @@
  */
 import { readFileSync } from "node:fs";
 import process from "node:process";
-import { startConsulDevServer } from "../test/helpers/consul-dev-server.ts";
+import { startConsulProcess } from "./support/consul-process.ts";
 import { engineConfig, servicesTask, startEngine } from "../test/plugins/task-engine/engine-harness.ts";
 import { clearRecordingLog } from "../test/fixtures/plugins/driver-recording/mod.ts";
 
@@ -110,14 +113,15 @@ if (!(globalThis as { gc?: unknown }).gc) {
 
 const total = Number(process.argv.slice(2).find((arg) => /^\d+$/.test(arg)) ?? 100_000);
 const checkpoints = [...new Set([1_000, 10_000, 100_000, 300_000, total])].filter((n) => n <= total);
-const server = await startConsulDevServer();
+const consul = await startConsulProcess(TASKS, INSTANCES);
 const samples: Sample[] = [];
 try {
-  for (let i = 0; i < INSTANCES; i++) await register(server.url, `svc-${i % TASKS}`, `inst-${i}`);
+  // One instance per service on the agent's node, the one the loop changes (the bulk ones stay).
+  for (let i = 0; i < TASKS; i++) await register(consul.url, `svc-${i}`, `churn-${i}`, { round: "0" });
   const tasks = Array.from({ length: TASKS }, (_, i) => servicesTask(`mem-${i}`, [`svc-${i}`]));
   const harness = await startEngine({
     // WARN: the harness keeps every log line it is given; INFO would grow by two lines a run.
-    config: engineConfig(`127.0.0.1:${server.port}`, tasks, { log_level: "WARN" }),
+    config: engineConfig(consul.proxyAddress, tasks, { log_level: "WARN" }),
     recording: { keep_inputs: false },
   });
   try {
@@ -127,8 +131,8 @@ try {
     const started = Date.now();
     while (runs < total) {
       if (round % 10 === 0) {
-        const changed = (round / 10) % INSTANCES;
-        await register(server.url, `svc-${changed % TASKS}`, `inst-${changed}`, { round: String(round) });
+        const changed = (round / 10) % TASKS;
+        await register(consul.url, `svc-${changed}`, `churn-${changed}`, { round: String(round) });
       }
       await Promise.all(tasks.map((task) => harness.manager.runNow(task.name, { kind: "api" })));
       runs += TASKS;
@@ -146,7 +150,7 @@ try {
     await harness.stop();
   }
 } finally {
-  await server.stop();
+  consul.stop();
 }
 console.log(`runtime: ${"Deno" in globalThis ? "Deno" : "Node"} ${process.version}\n`);
 const fixed = (value: number | undefined, digits: number) => (value === undefined ? "-" : value.toFixed(digits));
