@@ -10,15 +10,19 @@
  * in turn, re-registered with a new meta value), so the condition → inputs → fingerprint path
  * keeps working while the data stays the same size (a growing instance count would grow memory
  * by itself). The Consul server runs in a process of its own (support/consul-process.ts), so the
- * figures are the engine's: in this process the server's HTTP handling of every blocking-query
- * answer grew malloc memory by itself. After a forced
- * GC the table shows RSS, the anonymous part of it, the JS heap, external memory and, on Deno with
- * glibc, what malloc has in use and holds, after 1k, 10k and 100k runs (and 300k or any count
- * given), next to the figures after the first round.
+ * figures are the engine's. After a forced GC the first table shows RSS, its anonymous part, the
+ * JS heap, external memory and, on Deno with glibc, what malloc has in use and holds, after 1k,
+ * 10k and 100k runs (and 300k, or any count given), next to the figures after the first round;
+ * the second table shows the same process after a last-resort GC.
  *
- * Findings (issue 16): the JS heap is flat; on Deno the growth is glibc malloc memory outside the
- * heap (mostly free memory malloc keeps), which grows with the garbage the runs make; see
- * plugins/task-engine/src/canonical-text.ts for the largest part removed.
+ * What the figures showed (issue 16, Deno 2.9 on glibc): the JS heap and malloc's bytes in use
+ * stay flat (no object or native leak in the engine). RSS still rises after a forced GC, for two
+ * reasons that are not leaks: V8 keeps the heap pages its young generation grew to under the run
+ * rate (heap total about 40 → 85 MiB; a last-resort GC gives them back, `--max-semi-space-size`
+ * caps them), and glibc keeps freed memory in its arenas (held ≫ in use; MALLOC_ARENA_MAX does not
+ * change it). With the server in this process, its HTTP handling of each blocking-query answer
+ * grew malloc's in-use bytes too (about 6 KB an answer), which earlier figures counted as the
+ * engine's.
  */
 import { readFileSync } from "node:fs";
 import process from "node:process";
