@@ -4,10 +4,10 @@
  * each deeply frozen object or array is kept per object and reused.
  *
  * Why: the services map hands out one frozen object per unchanged instance, across answers and
- * across the tasks that watch it, yet every run sorted and serialised every instance again. At
- * 100,000 runs that garbage (a sorted copy of every instance, then its text) was the main source of
- * the engine process's growth outside the JS heap on Deno (malloc'd memory the GC churn leaves
- * behind, see bench/engine-runs-memory.ts). Now a run concatenates one cached string per instance.
+ * across the tasks that watch it, yet every run sorted and serialised every instance again: at
+ * 1,000 instances a task that cost 3–12 ms a run (Deno, loaded 2-core machine), now 0.3 ms plus the
+ * SHA-256; at 10,000, 120–290 ms against 30–75 ms with the hash. The price is the kept text,
+ * about 0.8 KB of heap per distinct instance (the text itself is ~350 bytes of it).
  */
 
 /**
