@@ -52,6 +52,7 @@ const kvWatchPlugin = definePlugin({
     conditions.register({
       name: "kv-watch",
       publishes: "kv_watch",
+      optionsSchema: { type: "object", additionalProperties: false, properties: { prefix: { type: "string", default: "app/" } } },
       template: watchText,
       create: (): InputSource => ({
         variable: "kv_watch",
@@ -112,6 +113,9 @@ it("hands the driver each block's template from its owner, a third-party conditi
     replace: { "condition-kv-watch": kvWatchPlugin, "driver-capture": capturingDriverPlugin },
   });
   await waitFor(() => contexts.size === 2, "both drivers created");
+  // Whoever asks the registered factory, its template gets the block checked and defaulted, as `create` does.
+  const registered = harness.kernel.resolve(conditionRegistryToken).get("kv-watch")!;
+  expect(registered.template!({ type: "kv-watch" })).toBe(watchText({ prefix: "app/" }));
   expect(contexts.get("third-party")!.templates).toEqual([
     { block: "condition", type: "kv-watch", variable: "kv_watch", text: watchText({ prefix: "app/" }) },
     { block: "module_input", type: "services", variable: "services", text: SERVICES_WEB },
