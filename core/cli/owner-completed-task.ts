@@ -7,9 +7,15 @@
  */
 import { createKernel } from "../kernel/kernel.ts";
 import { createLogSink } from "../logging/log-sink.ts";
-import { configToken, type CtsConfig, type TaskConfig } from "../plugin-api/mod.ts";
+import { conditionRegistryToken, configToken, type CtsConfig, type TaskConfig } from "../plugin-api/mod.ts";
 
-export async function ownerCompletedTask(config: CtsConfig, index: number): Promise<TaskConfig> {
+export interface OwnerCompletedTask {
+  readonly task: TaskConfig;
+  /** The condition's owner says it never buffers (CTS: schedule): the request carries no buffer_period. */
+  readonly unbuffered: boolean;
+}
+
+export async function ownerCompletedTask(config: CtsConfig, index: number): Promise<OwnerCompletedTask> {
   const kernel = await createKernel({
     config,
     runOptions: { mode: "validate", inspectTasks: [], resetStorage: false },
@@ -17,7 +23,8 @@ export async function ownerCompletedTask(config: CtsConfig, index: number): Prom
   });
   try {
     await kernel.init();
-    return kernel.resolve(configToken).tasks[index]!;
+    const task = kernel.resolve(configToken).tasks[index]!;
+    return { task, unbuffered: kernel.resolve(conditionRegistryToken).get(task.condition.type)?.unbuffered === true };
   } finally {
     await kernel.stop();
   }

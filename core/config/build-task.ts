@@ -8,9 +8,7 @@ import type {
   BufferPeriodConfig, ConditionConfig, ModuleInputConfig, TaskConfig,
 } from "../plugin-api/mod.ts";
 import type { ConfigIssue } from "./config-error.ts";
-import {
-  DISABLED_BUFFER_PERIOD, isBufferPeriodConfigured, type RawBufferPeriod, resolveBufferPeriod,
-} from "./buffer-period.ts";
+import { isBufferPeriodConfigured, type RawBufferPeriod, resolveBufferPeriod } from "./buffer-period.ts";
 import { childPath } from "./field-path.ts";
 
 type Json = Record<string, unknown>;
@@ -72,11 +70,8 @@ export function buildTask(raw: Json, ctx: BuildTaskContext): TaskConfig {
 
   const rawBuffer = raw.buffer_period as RawBufferPeriod | undefined;
   const configured = isBufferPeriodConfigured(rawBuffer);
-  let buffer = resolveBufferPeriod(rawBuffer, ctx.defaults.buffer_period);
-  if (condition.type === "schedule") {
-    if (configured && buffer.enabled) warn("buffer_period", "ignored: scheduled tasks never buffer");
-    buffer = DISABLED_BUFFER_PERIOD;
-  }
+  // A condition that never buffers (CTS: schedule) says so itself; the kernel applies it (complete-task.ts).
+  const buffer = resolveBufferPeriod(rawBuffer, ctx.defaults.buffer_period);
 
   return {
     name,
@@ -89,7 +84,7 @@ export function buildTask(raw: Json, ctx: BuildTaskContext): TaskConfig {
     variable_files: [...((raw.variable_files as string[] | undefined) ?? [])],
     working_dir: (raw.working_dir as string | undefined) || `${ctx.defaults.working_dir}/${name}`,
     buffer_period: buffer,
-    buffer_period_configured: configured || condition.type === "schedule",
+    buffer_period_configured: configured,
     condition,
     module_input: moduleInputs,
     driver: ctx.defaults.driver,

@@ -3,13 +3,15 @@
  * decoded and defaulted by its owner's schema (block-options.ts). Core's loader keeps bodies as
  * written, since it runs before any plugin registers; the kernel completes the configured tasks once
  * every plugin is initialised, and each API task as it is built, so every reader of a task (the
- * engine, drivers, the API's representation) sees the same fields CTS would show, defaults included.
+ * engine, drivers, the API's representation) sees the same fields CTS would show, defaults included;
+ * a condition that never buffers disables the task's buffer period (unbuffered-condition.ts).
  * A block its owner rejects, or that no plugin owns, stays as written: the block check reports it.
  */
 import type { ConfigIssue } from "../config/config-error.ts";
 import { deepFreeze } from "../config/deep-freeze.ts";
 import type { ConditionFactory, CtsConfig, ModuleInputFactory, Registry, TaskConfig } from "../plugin-api/mod.ts";
 import type { BlockOptions, BlockOwner } from "./block-options.ts";
+import { unbufferedFields } from "./unbuffered-condition.ts";
 
 type Fields = Readonly<Record<string, unknown>>;
 
@@ -24,9 +26,11 @@ export function completeTask(task: TaskConfig, owners: BlockOwners, blocks: Bloc
     const result = blocks.check(owner, block as unknown as Fields, "", "", true);
     return result.ok ? result.value as unknown as T : block;
   };
+  const conditionOwner = owners.conditions.get(task.condition.type);
   return deepFreeze({
     ...task,
-    condition: complete(task.condition, owners.conditions.get(task.condition.type)),
+    ...unbufferedFields(conditionOwner),
+    condition: complete(task.condition, conditionOwner),
     module_input: task.module_input.map((input) => complete(input, owners.moduleInputs.get(input.type))),
   });
 }

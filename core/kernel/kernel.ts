@@ -22,6 +22,7 @@ import { validatePluginOptions } from "./plugin-options.ts";
 import type { ConfigIssue } from "../config/config-error.ts";
 import { configBlockIssues } from "./task-blocks.ts";
 import { completeTask, renamedFieldWarnings } from "./complete-task.ts";
+import { unbufferedWarnings } from "./unbuffered-condition.ts";
 import { setUpPlugin, tokensNeeded, type ScopedFactory, type StartHook } from "./plugin-setup.ts";
 
 export interface KernelOptions {
@@ -62,7 +63,10 @@ export interface Kernel {
    * against its registered owner; `fileOf` names the file of a CTS-style path.
    */
   blockIssues(config: CtsConfig, fileOf?: (path: string) => string | undefined): ConfigIssue[];
-  /** After init: deprecated fields of plugin-owned blocks that their owners rename (to log at WARN). */
+  /**
+   * After init: deprecated fields of plugin-owned blocks that their owners rename, and buffer periods
+   * a condition that never buffers ignores (to log at WARN).
+   */
   blockWarnings(config: CtsConfig, fileOf?: (path: string) => string | undefined): ConfigIssue[];
 }
 
@@ -157,7 +161,10 @@ class PluginKernel implements Kernel {
   }
 
   blockWarnings(config: CtsConfig, fileOf: (path: string) => string | undefined = () => undefined): ConfigIssue[] {
-    return renamedFieldWarnings(config, fileOf, this.#core.blockRegistries);
+    return [
+      ...renamedFieldWarnings(config, fileOf, this.#core.blockRegistries),
+      ...unbufferedWarnings(config, fileOf, this.#core.blockRegistries.conditions),
+    ];
   }
 
   init(): Promise<void> {

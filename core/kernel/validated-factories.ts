@@ -1,7 +1,7 @@
 /**
- * @module Registered factories as the kernel hands them out: each `create` (and a driver's `verify`)
- * receives its block checked against the factory's own schema, defaults applied and frozen, whoever
- * calls it (the engine, the API's task create, a testkit). A block that does not pass is a clear
+ * @module Registered factories as the kernel hands them out: each `create` (and a condition's
+ * `template`, a driver's `verify`) receives its block checked against the factory's own schema,
+ * defaults applied and frozen, whoever calls it (the engine, the API's task create, a testkit). A block that does not pass is a clear
  * error naming the task and field, never a half-read object inside the plugin.
  */
 import {
@@ -33,7 +33,12 @@ function derived<T extends object>(factory: T, overrides: Partial<T>): T {
 export function withValidatedInput<T extends InputFactory>(factory: T, kind: string, blocks: BlockOptions): T {
   const create: InputFactory["create"] = (config, taskName, task) =>
     factory.create(checked(blocks, factory, config, `task "${taskName}"`, `${kind}.${factory.name}`, true), taskName, task);
-  return derived(factory, { create } as Partial<T>);
+  const overrides: Partial<InputFactory> = { create };
+  if (factory.template) {
+    overrides.template = (config) =>
+      factory.template!(checked(blocks, factory, config, `${kind} "${factory.name}"`, `${kind}.${factory.name}`, true));
+  }
+  return derived(factory, overrides as Partial<T>);
 }
 
 export function withValidatedDriver(factory: DriverFactory, blocks: BlockOptions): DriverFactory {

@@ -39,8 +39,11 @@ function dropEmpty(body: Json): Json {
 
 const API_TYPE = (type: string): string => type.replace(/-/g, "_");
 
-/** The request form of a task: only what the file set or the loader resolved, in API spelling. */
-export function toRequestTask(task: TaskConfig): Json {
+/**
+ * The request form of a task: only what the file set or the loader resolved, in API spelling. A task
+ * whose condition never buffers (`unbuffered`, CTS: schedule) sends no buffer_period.
+ */
+export function toRequestTask(task: TaskConfig, unbuffered = false): Json {
   const out: Json = {
     name: task.name,
     description: task.description,
@@ -54,7 +57,7 @@ export function toRequestTask(task: TaskConfig): Json {
   if (task.module_input.length > 0) {
     out.module_input = Object.fromEntries(task.module_input.map((input) => [API_TYPE(input.type), dropEmpty(input as unknown as Json)]));
   }
-  if (task.buffer_period_configured && task.condition.type !== "schedule") {
+  if (task.buffer_period_configured && !unbuffered) {
     out.buffer_period = {
       enabled: task.buffer_period.enabled,
       min: formatGoDuration(task.buffer_period.min),
@@ -100,5 +103,6 @@ export async function taskRequestFromFile(
   if (tasks.length === 0) {
     throw new TaskCountError(`task file '${file}' does not contain a task, must contain at least one task`);
   }
-  return toRequestTask(await ownerCompletedTask(loaded.config, 0));
+  const completed = await ownerCompletedTask(loaded.config, 0);
+  return toRequestTask(completed.task, completed.unbuffered);
 }

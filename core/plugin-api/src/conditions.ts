@@ -136,6 +136,13 @@ export interface ConditionFactory extends Named {
    * old name to the new one (unless that is set too) and warns "<old> is deprecated; use <new>".
    */
   readonly renamedFields?: Readonly<Record<string, string>>;
+  /**
+   * Refinement (additive): the template CTS writes for this block into terraform.tfvars.tmpl (hcat
+   * syntax, e.g. `{{ service "web" "dc=dc1" }}` inside `services = {...}`), from the block as the
+   * kernel completed it (defaults applied). The engine hands each block's text to the task's driver
+   * (`DriverContext.templates`), so no driver reads a block's fields. @default the block has none
+   */
+  template?(options: Readonly<Record<string, unknown>>): string;
   create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig): InputSource;
 }
 
@@ -150,5 +157,7 @@ export interface ModuleInputFactory extends Named {
   readonly publishes?: InputVariable;
   /** As `ConditionFactory.renamedFields`. */
   readonly renamedFields?: Readonly<Record<string, string>>;
+  /** As `ConditionFactory.template`. */
+  template?(options: Readonly<Record<string, unknown>>): string;
   create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig): InputSource;
 }

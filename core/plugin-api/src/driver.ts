@@ -7,7 +7,7 @@ import type { ConsulConfig, CtsConfig, DriverConfig, ProviderConfig, TaskConfig 
 import type { BlockProblem, JsonSchema } from "./json-schema.ts";
 import type { Named } from "./registry.ts";
 import type { Logger } from "./services/logger.ts";
-import type { TaskInputs, TaskInputSpec } from "./task-inputs.ts";
+import type { TaskInputs, TaskInputSpec, TaskInputTemplate } from "./task-inputs.ts";
 import type { PlanSummary } from "./services/run-history.ts";
 
 /** The result of `plan` (CTS "inspect"). */
@@ -63,6 +63,12 @@ export interface DriverContext {
    * `services` may be absent here yet is always rendered, as in CTS (empty when nothing selects services).
    */
   readonly inputs: readonly TaskInputSpec[];
+  /**
+   * Refinement (additive): the templates of the task's blocks whose owners give one
+   * (`ConditionFactory.template`), in block order, for drivers that write CTS's
+   * terraform.tfvars.tmpl. The engine always passes it. @default none
+   */
+  readonly templates?: readonly TaskInputTemplate[];
 }
 
 /** What a driver plugin registers: a named factory. `name` is the `driver "<name>"` label. */

@@ -62,3 +62,20 @@ export interface TaskInputSpec {
   /** True for the condition: a change of this input runs the task. A module input never triggers. */
   readonly triggers: boolean;
 }
+
+/**
+ * Refinement (additive): one block's template as a Terraform driver writes it to
+ * terraform.tfvars.tmpl (its owner's `template`), in block order (condition first). Unlike
+ * `TaskInputSpec`, a block that only watches (`use_as_module_input = false`) is listed too: CTS
+ * writes its template, which renders to an empty line.
+ */
+export interface TaskInputTemplate {
+  /** The block it comes from. */
+  readonly block: "condition" | "module_input";
+  /** The block's type label. */
+  readonly type: string;
+  /** The variable the block renders; absent when it only watches. */
+  readonly variable?: InputVariable;
+  /** The template text, as its owner gives it. */
+  readonly text: string;
+}

@@ -2,8 +2,9 @@
  * @module The condition / module-input conformance suite: what every source must do. `start`
  * resolves once the first value is published (at once for a source that renders nothing, like a
  * schedule), `stop` (or the context's abort) releases every blocking query, stopping twice is
- * harmless, and module inputs never trigger. The caller brings the Consul (the embedded dev
- * server, say), a real watcher over it, and one change per case that the source renders.
+ * harmless, module inputs never trigger, and a template assigns the variable its source renders.
+ * The caller brings the Consul (the embedded dev server, say), a real watcher over it, and one
+ * change per case that the source renders.
  */
 import { describe, expect, it } from "vitest";
 import type {
@@ -78,6 +79,16 @@ export function describeConditionConformance(name: string, fixtures: ConditionCo
         await started;
         expect(watcher.stats()).toEqual(before);
         expect(ctx.triggers).toEqual([]);
+      });
+
+      // CTS writes each block's template to terraform.tfvars.tmpl, where it assigns the variable the
+      // block renders (a watch-only block's renders nothing); the same block always gives the same text.
+      it.skipIf(factory.template === undefined)("gives a template that assigns what it renders", () => {
+        const text = factory.template!(config);
+        expect(typeof text).toBe("string");
+        expect(factory.template!(config)).toBe(text);
+        const variable = factory.create(config, "conformance").variable;
+        if (variable !== undefined) expect(text).toMatch(new RegExp(`(^|\\n)${variable} = `));
       });
 
       it(condition ? "is a condition that can trigger" : "never triggers", async () => {

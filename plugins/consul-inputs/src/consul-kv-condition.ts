@@ -2,7 +2,8 @@
 import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
 import { ConsulKvSource } from "./consul-kv-source.ts";
 import { consulKvConditionApi } from "./cts-api-faces.ts";
-import { conditionRenames, consulKvConditionSchema, readConsulKvOptions } from "./input-options.ts";
+import { conditionRenames, consulKvConditionSchema, readConsulKvOptions, useAsModuleInput } from "./input-options.ts";
+import { consulKvTemplate } from "./tfvars-template-text.ts";
 
 export const consulKvConditionFactory: ConditionFactory = Object.freeze({
   name: "consul-kv",
@@ -10,6 +11,7 @@ export const consulKvConditionFactory: ConditionFactory = Object.freeze({
   renamedFields: conditionRenames,
   optionsSchema: consulKvConditionSchema,
   api: consulKvConditionApi,
+  template: (options: Readonly<Record<string, unknown>>) => consulKvTemplate(options, useAsModuleInput(options)),
   create(config: Readonly<Record<string, unknown>>, taskName: string) {
     return new ConsulKvSource(readConsulKvOptions(config, `task "${taskName}" condition "consul-kv"`), true);
   },

@@ -4,6 +4,7 @@ import { readServicesOptions, servicesModuleInputSchema } from "./input-options.
 import { servicesModuleInputApi } from "./cts-api-faces.ts";
 import { ServicesSource } from "./services-source.ts";
 import { servicesSelectorProblems } from "./selector-rules.ts";
+import { servicesTemplate } from "./tfvars-template-text.ts";
 
 export const servicesModuleInputFactory: ModuleInputFactory = Object.freeze({
   name: "services",
@@ -11,6 +12,7 @@ export const servicesModuleInputFactory: ModuleInputFactory = Object.freeze({
   validate: servicesSelectorProblems,
   optionsSchema: servicesModuleInputSchema,
   api: servicesModuleInputApi,
+  template: (options: Readonly<Record<string, unknown>>) => servicesTemplate(options, true),
   create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig) {
     const options = readServicesOptions(config, `task "${taskName}" module_input "services"`);
     return new ServicesSource({ ...options, userMeta: userMetaFor(options.userMeta, task), render: true }, false);

@@ -2,7 +2,9 @@
  * @module Derives the root-module model from a task, its providers and the driver options, and
  * renders the files of the task's working directory from it.
  */
-import type { ConsulConfig, ProviderConfig, TaskConfig, TaskInputSpec } from "../../../core/plugin-api/mod.ts";
+import type {
+  ConsulConfig, ProviderConfig, TaskConfig, TaskInputSpec, TaskInputTemplate,
+} from "../../../core/plugin-api/mod.ts";
 import { resolveBackend } from "./backend.ts";
 import type { TerraformOptions } from "./options.ts";
 import { renderVariablesAutoTfvars } from "./render-module-variables.ts";
@@ -16,6 +18,8 @@ export interface RootModuleSource {
   readonly task: TaskConfig;
   /** `DriverContext.inputs`: which variables the task's blocks render. */
   readonly inputs: readonly TaskInputSpec[];
+  /** `DriverContext.templates`: each block's terraform.tfvars.tmpl text, from its owner. */
+  readonly templates?: readonly TaskInputTemplate[];
   readonly providers: readonly ProviderConfig[];
   readonly options: TerraformOptions;
   readonly consul: ConsulConfig;
@@ -35,7 +39,7 @@ export async function buildRootModuleModel(source: RootModuleSource): Promise<Ro
       ? source.resolvePath(task.module)
       : task.module,
   });
-  return { ...model, templates: tfvarsTemplates(task) };
+  return { ...model, templates: tfvarsTemplates(source.inputs, source.templates) };
 }
 
 /** File name → content; `undefined` means the file must not exist (stale copies are removed). */

@@ -13,11 +13,13 @@ import type { TfvarsTemplate } from "./tfvars-templates.ts";
 
 /** Without a task's templates: `services`, then `catalog_services` and `consul_kv` when present. */
 function templatesOf(inputs: TaskInputs): TfvarsTemplate[] {
-  const templates: TfvarsTemplate[] = [{ variable: "services", renders: true, text: "" }];
-  if (inputs.catalog_services) templates.push({ variable: "catalog_services", renders: true, text: "" });
-  if (inputs.consul_kv) templates.push({ variable: "consul_kv", renders: true, text: "" });
+  const templates: TfvarsTemplate[] = [{ variable: "services", renders: true }];
+  if (inputs.catalog_services) templates.push({ variable: "catalog_services", renders: true });
+  if (inputs.consul_kv) templates.push({ variable: "consul_kv", renders: true });
   return templates;
 }
+
+const WRITTEN_VARIABLES: ReadonlySet<string> = new Set(["services", "catalog_services", "consul_kv"]);
 
 /** Writes the variable's entries into the writer of the whole file. */
 function writeEntries(w: HclByteWriter, inputs: TaskInputs, variable: TfvarsTemplate["variable"]): void {
@@ -48,6 +50,9 @@ function writeBody(w: HclByteWriter, inputs: TaskInputs, templates: readonly Tfv
       w.text("\n");
       continue;
     }
+    // This driver writes CTS's variables only; a third-party variable is left out of the file (its
+    // template still reaches terraform.tfvars.tmpl), as before templates came from their blocks.
+    if (!WRITTEN_VARIABLES.has(template.variable)) continue;
     if (template.variable === "services") servicesRendered = true;
     w.text(`\n${template.variable} = {`);
     writeEntries(w, inputs, template.variable);

@@ -57,7 +57,7 @@ export class TerraformDriver implements Driver {
     const { fs, options } = this.#deps;
     const task = this.#task;
     const model = await buildRootModuleModel({
-      task, inputs: this.#ctx.inputs, providers: this.#ctx.providers, options, consul: this.#ctx.consul,
+      task, inputs: this.#ctx.inputs, templates: this.#ctx.templates, providers: this.#ctx.providers, options, consul: this.#ctx.consul,
       resolvePath: (p) => fs.resolve(p),
     });
     if (isLocalModuleSource(model.moduleSource) && !(await fs.isDirectory(model.moduleSource))) {
@@ -127,7 +127,7 @@ export class TerraformDriver implements Driver {
 
   async render(inputs: TaskInputs, _signal: AbortSignal): Promise<void> {
     const task = this.#task;
-    const templates = this.#model?.templates ?? tfvarsTemplates(task);
+    const templates = this.#model?.templates ?? tfvarsTemplates(this.#ctx.inputs, this.#ctx.templates);
     const content = renderTfvars(task.name, task.description, inputs, templates);
     await this.#deps.fs.writeText(this.#path("terraform.tfvars"), content, { mode: FILE_MODE });
   }

@@ -3,6 +3,7 @@ import type { Driver, DriverConfig, TaskConfig } from "../../../core/plugin-api/
 import { CtsError } from "../../../core/plugin-api/mod.ts";
 import type { EngineContext } from "./engine-context.ts";
 import { taskInputSpecs } from "./task-input-specs.ts";
+import { taskInputTemplates } from "./task-input-templates.ts";
 
 export async function createTaskDriver(task: TaskConfig, ctx: EngineContext): Promise<Driver> {
   const factory = ctx.drivers.get(task.driver);
@@ -20,5 +21,6 @@ export async function createTaskDriver(task: TaskConfig, ctx: EngineContext): Pr
     workingDir: ctx.fileSystem.resolve(task.working_dir),
     logger: ctx.logger.child(`driver.${task.driver}`, { task_name: task.name }),
     inputs: taskInputSpecs(task, ctx.conditions, ctx.moduleInputs),
+    templates: taskInputTemplates(task, ctx.conditions, ctx.moduleInputs),
   });
 }

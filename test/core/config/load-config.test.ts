@@ -103,18 +103,6 @@ describe("defaults", () => {
     expect(config.consul.tls).toMatchObject({ enabled: true, verify: false });
     expect(config.consul.service_registration.default_check.address).toBe("https://localhost:8558");
   });
-
-  test("a scheduled task never buffers, and says so", async () => {
-    const cwd = dir({
-      "a.hcl": `task {\n  name = "s"\n  module = "./m"\n  buffer_period {\n    min = "9s"\n  }\n` +
-        `  condition "schedule" {\n    cron = "*/5 * * * *"\n  }\n}\n`,
-    });
-    const loaded = await load(cwd, [{ kind: "file", path: "a.hcl" }]);
-    expect(loaded.config.tasks[0]!.buffer_period).toEqual({ enabled: false, min: 0, max: 0 });
-    expect(loaded.warnings).toEqual([
-      { file: "a.hcl", path: "task[0].buffer_period", message: "ignored: scheduled tasks never buffer" },
-    ]);
-  });
 });
 
 describe("environment fallbacks (§1.4)", () => {

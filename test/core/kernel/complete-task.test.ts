@@ -6,7 +6,9 @@
  */
 import { afterAll, describe, expect, test } from "vitest";
 import { createKernel } from "../../../core/kernel/kernel.ts";
-import { configToken, taskBuilderToken, type CtsConfig } from "../../../core/plugin-api/mod.ts";
+import {
+  conditionRegistryToken, configToken, definePlugin, taskBuilderToken, type CtsConfig,
+} from "../../../core/plugin-api/mod.ts";
 import { loadFiles, removeConfigDirs } from "../config/config-dir.ts";
 import { recordingLogSink } from "./kernel-fixtures.ts";
 import flagPlugin from "../../fixtures/plugins/condition-flag/mod.ts";
@@ -53,11 +55,21 @@ task {
 }
 `;
 
+/** A third-party condition that, like schedule, never buffers: the rule follows the flag, not the name. */
+const tickPlugin = definePlugin({
+  id: "condition-tick",
+  kind: "condition",
+  deps: { conditions: conditionRegistryToken },
+  init({ conditions }) {
+    conditions.register({ name: "tick", unbuffered: true, create: () => ({ start: async () => {}, stop: () => {} }) });
+  },
+});
+
 async function initialised(files: Record<string, string>) {
   const loaded = await loadFiles(files);
   const kernel = await createKernel({
     config: loaded.config, runOptions: { mode: "validate", inspectTasks: [], resetStorage: false }, logSink: recordingLogSink(),
-    plugins: [flagPlugin],
+    plugins: [flagPlugin, tickPlugin],
   });
   await kernel.init();
   return { loaded, kernel };
@@ -100,6 +112,38 @@ describe("the kernel completes each task by its blocks' owners", () => {
       // A third-party owner's default too, as for a task in a config file.
       const flag = kernel.resolve(taskBuilderToken).build({ name: "f", module: "./m", condition: [{ flag: { key: "x" } }] });
       expect(flag.condition).toEqual({ type: "flag", key: "x", colour: "blue" });
+    } finally {
+      await kernel.stop();
+    }
+  });
+
+  // CTS: a scheduled task's buffer period is disabled whatever the task or global block says, and a
+  // task block that enables one is ignored with a warning (config: "scheduled tasks never buffer").
+  test("a condition that never buffers disables the task's buffer period, and says so when one was enabled", async () => {
+    const task = (name: string, condition: string, buffer: string) =>
+      `task {\n  name = "${name}"\n  module = "./m"\n${buffer}  condition ${condition}\n}\n`;
+    const { loaded, kernel } = await initialised({
+      "a.hcl": `buffer_period {\n  min = "3s"\n}\n` +
+        task("s", `"schedule" {\n    cron = "*/5 * * * *"\n  }`, `  buffer_period {\n    min = "9s"\n  }\n`) +
+        task("quiet", `"schedule" {\n    cron = "*/5 * * * *"\n  }`, "") +
+        task("t", `"tick" {}`, `  buffer_period {\n    enabled = true\n  }\n`) +
+        task("w", `"services" {\n    names = ["web"]\n  }`, `  buffer_period {\n    min = "9s"\n  }\n`),
+    });
+    try {
+      const disabled = { enabled: false, min: 0, max: 0 };
+      expect(kernel.resolve(configToken).tasks.map((t) => [t.name, t.buffer_period, t.buffer_period_configured])).toEqual([
+        ["s", disabled, true], ["quiet", disabled, true], ["t", disabled, true],
+        ["w", { enabled: true, min: 9_000, max: 36_000 }, true],
+      ]);
+      expect(kernel.blockWarnings(loaded.config, loaded.fileOf)).toEqual([
+        { file: "a.hcl", path: "task[0].buffer_period", message: "ignored: scheduled tasks never buffer" },
+        { file: "a.hcl", path: "task[2].buffer_period", message: "ignored: scheduled tasks never buffer" },
+      ]);
+      // Over the API too.
+      const built = kernel.resolve(taskBuilderToken).build({
+        name: "api", module: "./m", buffer_period: { min: "9s" }, condition: [{ schedule: { cron: "*/5 * * * *" } }],
+      });
+      expect([built.buffer_period, built.buffer_period_configured]).toEqual([disabled, true]);
     } finally {
       await kernel.stop();
     }

@@ -10,12 +10,13 @@ import type { TaskConfig } from "../../../core/plugin-api/mod.ts";
 import { buildRootModuleModel, renderRootModuleFiles } from "../../../plugins/driver-terraform/src/build-root-module.ts";
 import { normalizeTerraformOptions } from "../../../plugins/driver-terraform/src/options.ts";
 import { renderTfvars } from "../../../plugins/driver-terraform/src/render-tfvars.ts";
-import { taskInputSpecsOf } from "../../helpers/task-input-specs.ts";
+import { taskInputSpecsOf, taskInputTemplatesOf } from "../../helpers/task-input-specs.ts";
 import { consulConfig, inputsFor, instance, taskConfig } from "./fixtures.ts";
 
 async function filesOf(task: TaskConfig) {
   const model = await buildRootModuleModel({
-    task, inputs: taskInputSpecsOf(task), providers: [], options: normalizeTerraformOptions({}), consul: consulConfig(),
+    task, inputs: taskInputSpecsOf(task), templates: taskInputTemplatesOf(task), providers: [],
+    options: normalizeTerraformOptions({}), consul: consulConfig(),
     resolvePath: (p) => `/srv/${p}`,
   });
   return { model, files: renderRootModuleFiles(model) };

@@ -12,7 +12,7 @@ import { createTerraformDriverFactory } from "../../../plugins/driver-terraform/
 import { captureLogger } from "./capture-logger.ts";
 import { consulConfig, inputsFor, instance, provider, taskConfig } from "./fixtures.ts";
 import { tempDir, terraformTestEnv } from "./terraform-env.ts";
-import { taskInputSpecsOf } from "../../helpers/task-input-specs.ts";
+import { taskInputSpecsOf, taskInputTemplatesOf } from "../../helpers/task-input-specs.ts";
 
 const modules = join(import.meta.dirname, "modules");
 const tmp = tempDir("driver");
@@ -40,7 +40,7 @@ function setup(name: string, driverOptions: Record<string, unknown> = {}) {
   const create = (task: Partial<TaskConfig>, providers: ProviderConfig[] = []) => {
     const config = taskConfig({ name, ...task });
     return factory.create(config, {
-      driver, providers, consul: consulConfig(), workingDir: join(dir, "work"), logger, inputs: taskInputSpecsOf(config),
+      driver, providers, consul: consulConfig(), workingDir: join(dir, "work"), logger, inputs: taskInputSpecsOf(config), templates: taskInputTemplatesOf(config),
     });
   };
   return { factory, driver, logger, dir, create };

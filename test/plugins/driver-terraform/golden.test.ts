@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { buildRootModuleModel, renderRootModuleFiles } from "../../../plugins/driver-terraform/src/build-root-module.ts";
 import { renderTfvars } from "../../../plugins/driver-terraform/src/render-tfvars.ts";
-import { taskInputSpecsOf } from "../../helpers/task-input-specs.ts";
+import { taskInputSpecsOf, taskInputTemplatesOf } from "../../helpers/task-input-specs.ts";
 import { goldenCases } from "./golden-cases.ts";
 
 const goldenDir = join(import.meta.dirname, "golden");
@@ -17,7 +17,10 @@ const update = process.env.UPDATE_GOLDEN === "1";
 describe("generated files match the golden files", () => {
   for (const [name, goldenCase] of Object.entries(goldenCases)) {
     test(name, async () => {
-      const model = await buildRootModuleModel({ ...goldenCase.source, inputs: taskInputSpecsOf(goldenCase.source.task) });
+      const { task } = goldenCase.source;
+      const model = await buildRootModuleModel({
+        ...goldenCase.source, inputs: taskInputSpecsOf(task), templates: taskInputTemplatesOf(task),
+      });
       const files = {
         ...renderRootModuleFiles(model),
         "terraform.tfvars": renderTfvars(model.taskName, model.description, goldenCase.inputs, model.templates),
