@@ -6,6 +6,8 @@
  * (Deno because Node 20 cannot run .ts files. For Node figures compile it with tsc, e.g.
  * `npx tsc -p tsconfig.json --outDir /tmp/b` and run `node /tmp/b/bench/consul-watchers.js`:
  * the server child then runs on the same runtime as the parent.)
+ * CONSUL_WATCHERS_CPU_PROF=<dir> makes the server child write a CPU profile (Node's or Deno's
+ * --cpu-prof) into <dir> when it stops.
  *
  * The server runs in a child process (this file with `--server`), so its CPU time and memory are its
  * own. For each N and each scenario the client parks N blocking reads, one raw keep-alive socket each
@@ -14,13 +16,16 @@
  * each watcher's answer (its status line) arrives:
  *   - kv:      N × GET /v1/kv/bench/key?index=I           change: PUT /v1/kv/bench/key
  *   - catalog: N × GET /v1/health/service/web?index=I     change: PUT /v1/agent/service/register (web)
+ *   - floor:   N bare sockets to a plain `node:net` listener in the server child, which writes a
+ *              kv-sized answer to each on a "fire" message: no HTTP, no Consul. It is what N loopback
+ *              writes cost this machine at that moment; kv and catalog are good when close to it.
  * Latency runs from just before the change request is written (one TCP write) to each answer's
  * arrival; "wake CPU" is the server's CPU time from the change until every watcher was answered.
  * Client and server share the machine, so wall-clock latency also includes the client's work.
  */
 import process from "node:process";
 import { spawn } from "node:child_process";
-import { connect, type Socket } from "node:net";
+import { connect, createServer, type Socket } from "node:net";
 import { createInterface } from "node:readline";
 import { serveHttp } from "../core/runtime/serve-http.ts";
 import { startConsulDevServer } from "../core/dev-servers/consul/mod.ts";
@@ -29,19 +34,59 @@ const IDLE_WINDOW_MS = 2000;
 
 interface ServerStats {
   readonly parked: number;
+  /** Sockets connected to the floor listener. */
+  readonly floor: number;
   readonly cpuUserMs: number;
   readonly cpuSystemMs: number;
   readonly rssMiB: number;
 }
 
-/** Child mode: the Consul server plus a tiny stats endpoint for the parent. */
+/** An answer the size of the kv scenario's, for the floor. */
+const FLOOR_BYTES = new TextEncoder().encode(`HTTP/1.1 200 OK\r\n${"x".repeat(320)}`);
+
+/**
+ * The floor: what writing FLOOR_BYTES to N idle sockets costs this machine right now, with no HTTP
+ * and no Consul. Watchers say "park" (a socket that never sends may never be accepted: with SYN
+ * cookies a dropped final ACK is only repaired by the client's first data); a connection that says
+ * "fire" makes the server write FLOOR_BYTES to every parked one.
+ */
+function startFloor(): Promise<{ port: number; size(): number; close(): void }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    socket.setNoDelay(true);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => undefined);
+    socket.once("data", (chunk) => {
+      if (chunk.toString() !== "fire") {
+        sockets.add(socket);
+        return;
+      }
+      for (const other of sockets) other.write(FLOOR_BYTES);
+      socket.end();
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", 65_535, () => resolve({
+      port: (server.address() as { port: number }).port,
+      size: () => sockets.size,
+      close: () => {
+        for (const socket of sockets) socket.destroy();
+        server.close();
+      },
+    }));
+  });
+}
+
+/** Child mode: the Consul server, the floor listener and a tiny stats endpoint for the parent. */
 async function runServer(): Promise<void> {
   const consul = await startConsulDevServer();
+  const floor = await startFloor();
   const stats = await serveHttp({
     fetch: () => {
       const cpu = process.cpuUsage();
       const body: ServerStats = {
         parked: consul.state.hub.size,
+        floor: floor.size(),
         cpuUserMs: cpu.user / 1000,
         cpuSystemMs: cpu.system / 1000,
         rssMiB: process.memoryUsage().rss / 2 ** 20,
@@ -49,23 +94,35 @@ async function runServer(): Promise<void> {
       return Response.json(body);
     },
   });
-  console.log(JSON.stringify({ consul: consul.url, stats: stats.url }));
+  console.log(JSON.stringify({ consul: consul.url, stats: stats.url, floor: `http://127.0.0.1:${floor.port}` }));
   await new Promise<void>((resolve) => process.stdin.on("end", resolve).resume());
+  floor.close();
   await stats.close();
   await consul.stop();
 }
 
-async function startServerProcess(): Promise<{ consul: string; stats: string; stop(): void }> {
+interface Urls {
+  readonly consul: string;
+  readonly stats: string;
+  readonly floor: string;
+}
+
+async function startServerProcess(): Promise<Urls & { stop(): void }> {
   const self = new URL(import.meta.url).pathname;
+  // CONSUL_WATCHERS_CPU_PROF=<dir>: the server writes a CPU profile there when it stops.
+  const profileDir = process.env.CONSUL_WATCHERS_CPU_PROF;
+  const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
   // Same runtime as the parent: Deno runs this .ts file, Node runs its tsc output.
-  const args = "Deno" in globalThis ? ["run", "-A", "-q", self, "--server"] : [self, "--server"];
+  const args = "Deno" in globalThis
+    ? ["run", "-A", "-q", ...profile, self, "--server"]
+    : [...profile, self, "--server"];
   const child = spawn(process.execPath, args, {
     stdio: ["pipe", "pipe", "inherit"],
   });
   const line = await new Promise<string>((resolve) => {
     createInterface({ input: child.stdout! }).once("line", resolve);
   });
-  const urls = JSON.parse(line) as { consul: string; stats: string };
+  const urls = JSON.parse(line) as Urls;
   return { ...urls, stop: () => child.stdin!.end() };
 }
 
@@ -100,7 +157,8 @@ function put(base: string, path: string, body: string): Promise<void> {
 
 interface Scenario {
   readonly name: string;
-  readonly watchPath: string;
+  /** Undefined for the floor: its watchers are bare sockets. */
+  readonly watchPath: string | undefined;
   prepare(base: string): Promise<void>;
   change(base: string, round: number): Promise<void>;
 }
@@ -119,6 +177,18 @@ const scenarios: readonly Scenario[] = [
     change: (base, round) =>
       put(base, "/v1/agent/service/register", JSON.stringify({ Name: "web", ID: `web-${round + 1}`, Port: 80 })),
   },
+  {
+    name: "floor",
+    watchPath: undefined,
+    prepare: () => Promise.resolve(),
+    change: (base) =>
+      new Promise((resolve, reject) => {
+        const url = new URL(base);
+        const socket = connect(Number(url.port), url.hostname, () => socket.end("fire"));
+        socket.on("close", () => resolve());
+        socket.on("error", reject);
+      }),
+  },
 ];
 
 interface Row {
@@ -133,11 +203,15 @@ interface Row {
   errors: number;
 }
 
-async function measure(urls: { consul: string; stats: string }, scenario: Scenario, n: number, round: number): Promise<Row> {
-  const base = urls.consul;
-  const first = await fetch(`${base}${scenario.watchPath}`);
-  await first.text();
-  const index = first.headers.get("X-Consul-Index");
+async function measure(urls: Urls, scenario: Scenario, n: number, round: number): Promise<Row> {
+  const floor = scenario.watchPath === undefined;
+  const base = floor ? urls.floor : urls.consul;
+  let index: string | null = null;
+  if (!floor) {
+    const first = await fetch(`${base}${scenario.watchPath}`);
+    await first.text();
+    index = first.headers.get("X-Consul-Index");
+  }
   let t0 = 0;
   const arrivals: number[] = [];
   let errors = 0;
@@ -147,7 +221,7 @@ async function measure(urls: { consul: string; stats: string }, scenario: Scenar
   const sockets: Socket[] = [];
   const watchers = Array.from({ length: n }, () =>
     new Promise<void>((resolve) => {
-      const socket = connect(Number(url.port), url.hostname, () => socket.write(request));
+      const socket = connect(Number(url.port), url.hostname, () => socket.write(floor ? "park" : request));
       sockets.push(socket);
       socket.once("data", (chunk) => {
         arrivals.push(performance.now() - t0);
@@ -159,7 +233,11 @@ async function measure(urls: { consul: string; stats: string }, scenario: Scenar
         resolve();
       });
     }));
-  while ((await stats(urls.stats)).parked < n) await new Promise((resolve) => setTimeout(resolve, 50));
+  const parked = async () => {
+    const now = await stats(urls.stats);
+    return floor ? now.floor : now.parked;
+  };
+  while (await parked() < n) await new Promise((resolve) => setTimeout(resolve, 50));
   const before = await stats(urls.stats);
   await new Promise((resolve) => setTimeout(resolve, IDLE_WINDOW_MS));
   const after = await stats(urls.stats);
@@ -209,7 +287,10 @@ async function main(): Promise<void> {
       // Unrecorded warm-up: opens the N connections and warms both sides' code paths, so the first
       // recorded scenario is not charged for them.
       await measure(server, scenarios[0]!, n, round++);
-      for (const scenario of scenarios) rows.push(await measure(server, scenario, n, round++));
+      for (const scenario of scenarios) {
+        rows.push(await measure(server, scenario, n, round++));
+        process.stderr.write(`${scenario.name} ${n}: p99 ${rows.at(-1)!.p99.toFixed(1)} ms\n`);
+      }
     }
     const idle = await stats(server.stats);
     console.log(`server after the runs: ${idle.parked} parked, RSS ${idle.rssMiB.toFixed(0)} MiB\n`);

@@ -148,7 +148,9 @@ async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
   httpServer.maxHeadersCount = 0;
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
-    httpServer.listen(options.port ?? 0, hostname, () => {
+    // Thousands of watchers may connect at once; Node's default backlog (511) drops the excess to SYN
+    // retries. The kernel caps this at net.core.somaxconn, the backlog Go's (and Consul's) listeners use.
+    httpServer.listen({ port: options.port ?? 0, host: hostname, backlog: 65_535 }, () => {
       httpServer.off("error", reject);
       resolve();
     });
