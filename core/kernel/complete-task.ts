@@ -8,14 +8,19 @@
  */
 import type { ConfigIssue } from "../config/config-error.ts";
 import { deepFreeze } from "../config/deep-freeze.ts";
-import type { ConditionFactory, CtsConfig, ModuleInputFactory, Registry, TaskConfig } from "../plugin-api/mod.ts";
+import type {
+  ConditionFactory, CtsConfig, DriverFactory, ModuleInputFactory, Registry, TaskConfig,
+} from "../plugin-api/mod.ts";
 import type { BlockOptions, BlockOwner } from "./block-options.ts";
+import { completeDriverTaskFields } from "./driver-task-fields.ts";
 
 type Fields = Readonly<Record<string, unknown>>;
 
 export interface BlockOwners {
   readonly conditions: Registry<ConditionFactory>;
   readonly moduleInputs: Registry<ModuleInputFactory>;
+  /** When given, the task's driver completes the task-level fields it declares (driver-task-fields.ts). */
+  readonly drivers?: Registry<DriverFactory>;
 }
 
 export function completeTask(task: TaskConfig, owners: BlockOwners, blocks: BlockOptions): TaskConfig {
@@ -24,8 +29,9 @@ export function completeTask(task: TaskConfig, owners: BlockOwners, blocks: Bloc
     const result = blocks.check(owner, block as unknown as Fields, "", "", true);
     return result.ok ? result.value as unknown as T : block;
   };
+  const withDriverFields = owners.drivers === undefined ? task : completeDriverTaskFields(task, owners.drivers, blocks).task;
   return deepFreeze({
-    ...task,
+    ...withDriverFields,
     condition: complete(task.condition, owners.conditions.get(task.condition.type)),
     module_input: task.module_input.map((input) => complete(input, owners.moduleInputs.get(input.type))),
   });

@@ -22,6 +22,7 @@ import { validatePluginOptions } from "./plugin-options.ts";
 import type { ConfigIssue } from "../config/config-error.ts";
 import { configBlockIssues } from "./task-blocks.ts";
 import { completeTask, renamedFieldWarnings } from "./complete-task.ts";
+import { driverTaskFieldWarnings } from "./driver-task-fields.ts";
 import { setUpPlugin, tokensNeeded, type ScopedFactory, type StartHook } from "./plugin-setup.ts";
 
 export interface KernelOptions {
@@ -157,7 +158,10 @@ class PluginKernel implements Kernel {
   }
 
   blockWarnings(config: CtsConfig, fileOf: (path: string) => string | undefined = () => undefined): ConfigIssue[] {
-    return renamedFieldWarnings(config, fileOf, this.#core.blockRegistries);
+    return [
+      ...renamedFieldWarnings(config, fileOf, this.#core.blockRegistries),
+      ...driverTaskFieldWarnings(config.tasks, fileOf, this.#core.blockRegistries.drivers, this.#core.blocks),
+    ];
   }
 
   init(): Promise<void> {

@@ -14,6 +14,7 @@ import type { ConfigIssue } from "../config/config-error.ts";
 import { TEMPLATE_PLACES, templatePaths } from "../config/template-syntax.ts";
 import type { BlockOptions } from "./block-options.ts";
 import { inputVariableIssues } from "./input-variable-sources.ts";
+import { driverTaskFieldIssues } from "./driver-task-fields.ts";
 
 export interface BlockRegistries {
   readonly drivers: Registry<DriverFactory>;
@@ -41,37 +42,7 @@ export function checkTaskBlocks(
     }
   });
   issues.push(...inputVariableIssues(task, path, fileOf, registries));
-  issues.push(...driverTaskBlockIssues(task, path, fileOf, registries, blocks));
-  return issues;
-}
-
-/** The task-level blocks drivers add: checked by the task's driver, refused under any other. */
-function driverTaskBlockIssues(
-  task: TaskConfig, path: string, fileOf: FileOf, registries: BlockRegistries, blocks: BlockOptions,
-): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
-  const fields = task as unknown as Readonly<Record<string, unknown>>;
-  for (const name of registries.drivers.names()) {
-    const driver = registries.drivers.get(name)!;
-    for (const [block, schema] of Object.entries(driver.taskBlocks ?? {})) {
-      const value = fields[block];
-      if (value === undefined) continue;
-      const at = `${path}.${block}`;
-      const file = fileOf(at) ?? fileOf(path) ?? "";
-      if (name !== task.driver) issues.push({ file, path: at, message: `is only supported by the "${name}" driver` });
-      else {
-        const result = blocks.check({ name: block, optionsSchema: schema }, value as Readonly<Record<string, unknown>>, file, at);
-        if (!result.ok) issues.push(...result.issues);
-      }
-    }
-  }
-  const own = registries.drivers.get(task.driver);
-  if (issues.length === 0 && own?.validateTask !== undefined) {
-    for (const problem of own.validateTask(task)) {
-      const at = problem.path === "" ? path : `${path}.${problem.path}`;
-      issues.push({ file: fileOf(at) ?? fileOf(path) ?? "", path: at, message: problem.message });
-    }
-  }
+  issues.push(...driverTaskFieldIssues(task, path, fileOf, registries.drivers, blocks));
   return issues;
 }
 
