@@ -23,6 +23,7 @@ import type { ConfigIssue } from "../config/config-error.ts";
 import { configBlockIssues } from "./task-blocks.ts";
 import { completeTask, renamedFieldWarnings } from "./complete-task.ts";
 import { driverTaskFieldWarnings } from "./driver-task-fields.ts";
+import { completeDriverBlock } from "./driver-body.ts";
 import { setUpPlugin, tokensNeeded, type ScopedFactory, type StartHook } from "./plugin-setup.ts";
 
 export interface KernelOptions {
@@ -192,6 +193,7 @@ class PluginKernel implements Kernel {
       }
     }
     // Every owner is registered now; plugins read tasks from start on (core/kernel/complete-task.ts).
+    this.#config.driver = completeDriverBlock(this.#options.config, this.#core.blockRegistries.drivers.get(this.#config.driver.name), this.#core.blocks);
     this.#config.tasks = this.#options.config.tasks.map((task) =>
       completeTask(task, this.#core.blockRegistries, this.#core.blocks));
     Object.freeze(this.#config);
@@ -214,7 +216,7 @@ class PluginKernel implements Kernel {
     const driverName = this.#options.config.driver.name;
     try {
       const drivers = this.#core.root.resolve(driverRegistryToken);
-      await verifyConfiguredDriver(this.#options.config, drivers, this.#abort.signal, this.#log);
+      await verifyConfiguredDriver(this.#config, drivers, this.#abort.signal, this.#log);
     } catch (error) {
       throw await this.#fail(`verify driver "${driverName}"`, error);
     }

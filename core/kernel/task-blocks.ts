@@ -15,6 +15,7 @@ import { TEMPLATE_PLACES, templatePaths } from "../config/template-syntax.ts";
 import type { BlockOptions } from "./block-options.ts";
 import { inputVariableIssues } from "./input-variable-sources.ts";
 import { driverTaskFieldIssues } from "./driver-task-fields.ts";
+import { driverBodyIssues } from "./driver-body.ts";
 
 export interface BlockRegistries {
   readonly drivers: Registry<DriverFactory>;
@@ -73,10 +74,12 @@ export function configBlockIssues(
   const driverPath = `driver.${config.driver.name}`;
   const driver = registries.drivers.get(config.driver.name);
   const driverFile = fileOf(driverPath) ?? "";
+  let body = config.driver.options;
   if (driver !== undefined) {
-    const result = blocks.check(driver, config.driver.options, driverFile, driverPath);
-    if (!result.ok) issues.push(...result.issues);
-    else {
+    const result = driverBodyIssues(config.driver.options, driver, driverFile, driverPath, blocks);
+    issues.push(...result.issues);
+    if (result.value !== undefined) {
+      body = result.value;
       for (const problem of driver.validate?.(result.value, config) ?? []) {
         issues.push({ file: driverFile, path: problem.path === "" ? driverPath : `${driverPath}.${problem.path}`, message: problem.message });
       }
@@ -85,7 +88,7 @@ export function configBlockIssues(
   // CTS resolves templates only in provider blocks; a driver may resolve them in fields it declares.
   const templateFields = driver?.templateFields ?? [];
   const allowed = templateFields.length === 0 ? "" : ` and in ${templateFields.map((field) => `${driverPath}.${field}`).join(", ")}`;
-  for (const at of templatePaths(config.driver.options)) {
+  for (const at of templatePaths(body)) {
     if (templateFields.includes(at.split(/[.[]/)[0]!)) continue;
     issues.push({ file: driverFile, path: `${driverPath}.${at}`, message: `${TEMPLATE_PLACES}${allowed}` });
   }
