@@ -39,7 +39,6 @@ export const taskBody: BodySpec = {
   condition: { kind: "labelled-single" },
   module_input: { kind: "labelled-list" },
   source_input: { kind: "labelled-list" },
-  terraform_cloud_workspace: single(),
   variables: map,
 };
 

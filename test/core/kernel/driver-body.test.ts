@@ -14,6 +14,7 @@ import { createPluginAjv } from "../../../core/kernel/plugin-ajv.ts";
 import { NamedRegistry } from "../../../core/kernel/registries/named-registry.ts";
 import { configBlockIssues, type BlockRegistries } from "../../../core/kernel/task-blocks.ts";
 import type { ConditionFactory, DriverFactory, JsonSchema } from "../../../core/plugin-api/mod.ts";
+import { sharedStateProblems } from "../../../plugins/driver-terraform/src/shared-state.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "cts-driver-body-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -106,5 +107,16 @@ ${TASK}`,
     expect(wrong.issues).toEqual([
       { file: "wrong.hcl", path: "driver.fleet.target.eu.weight", message: `must be a whole number, got "heavy"` },
     ]);
+  });
+
+  test("driver-terraform's own rule against the rest of the config: no local backend under high_availability", async () => {
+    // Was a core config rule (config-rules.ts) spelling driver-terraform's backend; now the driver's validate hook.
+    const file = path.join(dir, "ha-local.hcl");
+    writeFileSync(file, `driver "terraform" {\n  backend "local" {\n    path = "s.tfstate"\n  }\n}\nhigh_availability {\n  cluster {\n    name = "c"\n  }\n}\n${TASK}`);
+    const { config } = await loadConfig({ paths: [{ kind: "file", path: file }], env: {}, cwd: dir, hostName: "h" });
+    expect(sharedStateProblems(config.driver.options, config)).toEqual([
+      { path: "backend.local", message: "cannot be used with high_availability: state must be shared" },
+    ]);
+    expect(sharedStateProblems(config.driver.options, { ...config, high_availability: undefined })).toEqual([]);
   });
 });

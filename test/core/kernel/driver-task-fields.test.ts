@@ -146,5 +146,11 @@ ${extra}
     const bad = captureIo({});
     expect(await runValidate({ configPaths: [{ kind: "file", path: badFile }], io: bad })).toBe(15);
     expect(bad.stderr()).toContain(`task[0].terraform_cloud_workspace.terraform_version: must be an exact version such as 1.9.5, got "1.9"`);
+
+    // A single block written twice (CTS: one block), now shaped by the driver's schema, not core's specs.
+    const twiceFile = tfcTask("terraform-cloud", `  terraform_cloud_workspace {\n    execution_mode = "remote"\n  }\n  terraform_cloud_workspace {\n    execution_mode = "remote"\n  }`);
+    const twice = captureIo({});
+    expect(await runValidate({ configPaths: [{ kind: "file", path: twiceFile }], io: twice })).toBe(15);
+    expect(twice.stderr()).toContain(`${twiceFile}: task[0].terraform_cloud_workspace: only one "terraform_cloud_workspace" block can be configured`);
   });
 });
