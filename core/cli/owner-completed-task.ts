@@ -7,9 +7,13 @@
  */
 import { createKernel } from "../kernel/kernel.ts";
 import { createLogSink } from "../logging/log-sink.ts";
-import { configToken, type CtsConfig, type TaskConfig } from "../plugin-api/mod.ts";
+import { configToken, driverRegistryToken, type CtsConfig, type TaskConfig } from "../plugin-api/mod.ts";
+import { ConfigError } from "../config/config-error.ts";
+import { unknownTaskFieldIssues } from "../kernel/driver-task-fields.ts";
 
-export async function ownerCompletedTask(config: CtsConfig, index: number): Promise<TaskConfig> {
+export async function ownerCompletedTask(
+  config: CtsConfig, index: number, fileOf: (path: string) => string | undefined = () => undefined,
+): Promise<TaskConfig> {
   const kernel = await createKernel({
     config,
     runOptions: { mode: "validate", inspectTasks: [], resetStorage: false },
@@ -17,6 +21,9 @@ export async function ownerCompletedTask(config: CtsConfig, index: number): Prom
   });
   try {
     await kernel.init();
+    // A field no driver declares is refused here, as the loader refused it before drivers owned fields.
+    const unknown = unknownTaskFieldIssues(config.tasks[index]!, `task[${index}]`, fileOf, kernel.resolve(driverRegistryToken));
+    if (unknown.length > 0) throw new ConfigError(unknown);
     return kernel.resolve(configToken).tasks[index]!;
   } finally {
     await kernel.stop();

@@ -65,6 +65,15 @@ function decodedFields(task: TaskConfig, driver: DriverFactory): { fields: Field
   return { fields, problems };
 }
 
+/** The task's fields that neither core reads nor any registered driver declares, as unknown fields. */
+export function unknownTaskFieldIssues(
+  task: TaskConfig, path: string, fileOf: FileOf, drivers: Registry<DriverFactory>,
+): ConfigIssue[] {
+  const owners = declarations(drivers);
+  return driverTaskFields(task as unknown as Fields).filter((field) => !owners.has(field))
+    .map((field) => unknownTaskField(field, fileOf(childPath(path, field)) ?? fileOf(path) ?? "", path, [...owners.keys()]));
+}
+
 /** Problems of the task's driver-owned and unknown fields; `path` is the task's (`task[2]`, `task`). */
 export function driverTaskFieldIssues(
   task: TaskConfig, path: string, fileOf: FileOf, drivers: Registry<DriverFactory>, blocks: BlockOptions,

@@ -100,5 +100,5 @@ export async function taskRequestFromFile(
   if (tasks.length === 0) {
     throw new TaskCountError(`task file '${file}' does not contain a task, must contain at least one task`);
   }
-  return toRequestTask(await ownerCompletedTask(loaded.config, 0));
+  return toRequestTask(await ownerCompletedTask(loaded.config, 0, loaded.fileOf));
 }

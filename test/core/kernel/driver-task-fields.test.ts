@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { runValidate } from "../../../core/cli/commands/validate.ts";
+import { taskRequestFromFile } from "../../../core/cli/commands/task-request.ts";
 import type { CliIo } from "../../../core/cli/command.ts";
 import { loadConfig } from "../../../core/config/load-config.ts";
 import { BlockOptions } from "../../../core/kernel/block-options.ts";
@@ -152,5 +153,18 @@ ${extra}
     const twice = captureIo({});
     expect(await runValidate({ configPaths: [{ kind: "file", path: twiceFile }], io: twice })).toBe(15);
     expect(twice.stderr()).toContain(`${twiceFile}: task[0].terraform_cloud_workspace: only one "terraform_cloud_workspace" block can be configured`);
+  });
+});
+
+describe("task create -task-file (the CLI's request builder, built-in drivers)", () => {
+  test("an unknown task field is still refused with did-you-mean; a built-in driver's field is not", async () => {
+    const file = (name: string, extra: string): string => {
+      writeFileSync(path.join(dir, name), `task {\n  name = "web"\n  module = "./m"\n  condition "services" {\n    names = ["web"]\n  }\n${extra}\n}\n`);
+      return name;
+    };
+    await expect(taskRequestFromFile(file("typo.hcl", `  descripton = "x"`), dir, {}))
+      .rejects.toThrow(`task[0].descripton: unknown field "descripton" (did you mean "description"?)`);
+    await expect(taskRequestFromFile(file("tfc.hcl", `  terraform_cloud_workspace {\n    execution_mode = "remote"\n  }`), dir, {}))
+      .resolves.toMatchObject({ name: "web" });
   });
 });
