@@ -7,7 +7,9 @@
  */
 import { createKernel } from "../kernel/kernel.ts";
 import { createLogSink } from "../logging/log-sink.ts";
-import { conditionRegistryToken, configToken, type CtsConfig, type TaskConfig } from "../plugin-api/mod.ts";
+import { conditionRegistryToken, configToken, driverRegistryToken, type CtsConfig, type TaskConfig } from "../plugin-api/mod.ts";
+import { ConfigError } from "../config/config-error.ts";
+import { unknownTaskFieldIssues } from "../kernel/driver-task-fields.ts";
 
 export interface OwnerCompletedTask {
   readonly task: TaskConfig;
@@ -15,7 +17,9 @@ export interface OwnerCompletedTask {
   readonly unbuffered: boolean;
 }
 
-export async function ownerCompletedTask(config: CtsConfig, index: number): Promise<OwnerCompletedTask> {
+export async function ownerCompletedTask(
+  config: CtsConfig, index: number, fileOf: (path: string) => string | undefined = () => undefined,
+): Promise<OwnerCompletedTask> {
   const kernel = await createKernel({
     config,
     runOptions: { mode: "validate", inspectTasks: [], resetStorage: false },
@@ -23,6 +27,9 @@ export async function ownerCompletedTask(config: CtsConfig, index: number): Prom
   });
   try {
     await kernel.init();
+    // A field no driver declares is refused here, as the loader refused it before drivers owned fields.
+    const unknown = unknownTaskFieldIssues(config.tasks[index]!, `task[${index}]`, fileOf, kernel.resolve(driverRegistryToken));
+    if (unknown.length > 0) throw new ConfigError(unknown);
     const task = kernel.resolve(configToken).tasks[index]!;
     return { task, unbuffered: kernel.resolve(conditionRegistryToken).get(task.condition.type)?.unbuffered === true };
   } finally {

@@ -9,10 +9,14 @@ export type BlockSpec =
   | { readonly kind: "single"; readonly body?: BodySpec }
   /** `task {}`: repeatable; becomes an array. */
   | { readonly kind: "list"; readonly body?: BodySpec }
-  /** `condition "services" {}`: exactly one label; becomes `{ <label>: body }`. */
-  | { readonly kind: "labelled-single"; readonly body?: (label: string) => BodySpec | undefined }
-  /** `backend "consul" {}`: several labels allowed, each once; becomes `{ <label>: body }`. */
-  | { readonly kind: "labelled-map"; readonly body?: (label: string) => BodySpec | undefined }
+  /**
+   * `condition "services" {}`: exactly one label; becomes `{ <label>: body }`. With `owned`, the body
+   * is a plugin's, shaped by its schema in the kernel; here only each one-element list of objects
+   * (HCL's spelling of one block) becomes its object, everywhere in the body, so bodies from several
+   * files merge field by field. Lossless: the owner's weak decoding makes a list again where its
+   * schema expects one (weak-decode.ts).
+   */
+  | { readonly kind: "labelled-single"; readonly body?: (label: string) => BodySpec | undefined; readonly owned?: boolean }
   /** `terraform_provider "aws" {}`: repeatable; becomes `[{ <label>: body }, ...]`. */
   | { readonly kind: "labelled-list"; readonly body?: (label: string) => BodySpec | undefined }
   /** `task_env = {}` or `task_env {}`: a map attribute that HCL also lets users write as a block. */
@@ -29,21 +33,12 @@ const transportBody: BodySpec = {};
 /** CTS's deprecated top-level `service` block (core keeps it: tasks' deprecated `services` name these). */
 const serviceBlockBody: BodySpec = { cts_user_defined_meta: map };
 
-/** The driver body: terraform's nested blocks; other drivers' bodies are kept as written. */
-const driverBody: BodySpec = {
-  backend: { kind: "labelled-map" },
-  required_providers: map,
-  workspaces: single(),
-  tls: single(tlsBody),
-};
-
 export const taskBody: BodySpec = {
   buffer_period: single(),
   // Bodies are kept as written: their owners' schemas shape and decode them (weak-decode.ts).
   condition: { kind: "labelled-single" },
   module_input: { kind: "labelled-list" },
   source_input: { kind: "labelled-list" },
-  terraform_cloud_workspace: single(),
   variables: map,
 };
 
@@ -58,7 +53,8 @@ export const rootBody: BodySpec = {
     service_registration: single({ default_check: single() }),
   }),
   vault: single({ tls: single(tlsBody), transport: single(transportBody) }),
-  driver: { kind: "labelled-single", body: () => driverBody },
+  // The driver's schema shapes and decodes the body (core/kernel/driver-body.ts).
+  driver: { kind: "labelled-single", owned: true },
   terraform_provider: { kind: "labelled-list", body: () => ({ task_env: map }) },
   task: { kind: "list", body: taskBody },
   service: { kind: "list", body: serviceBlockBody },

@@ -1,6 +1,7 @@
 /**
  * @module Turns one shaped, schema-valid `task` block into a `TaskConfig`: defaults, deprecated
- * aliases (source, source_input, services), buffer period resolution. Condition and module_input
+ * aliases (source, source_input, services), buffer period resolution. Fields core does not read stay
+ * as written: the task-level blocks drivers add are theirs (core/config/task-fields.ts). Condition and module_input
  * bodies are kept as written (`{ ...body, type: label }`): their fields, defaults and deprecated
  * names are their owners' (the kernel completes them, core/kernel/complete-task.ts).
  */
@@ -10,6 +11,7 @@ import type {
 import type { ConfigIssue } from "./config-error.ts";
 import { isBufferPeriodConfigured, type RawBufferPeriod, resolveBufferPeriod } from "./buffer-period.ts";
 import { childPath } from "./field-path.ts";
+import { driverTaskFields } from "./task-fields.ts";
 
 type Json = Record<string, unknown>;
 
@@ -74,6 +76,8 @@ export function buildTask(raw: Json, ctx: BuildTaskContext): TaskConfig {
   const buffer = resolveBufferPeriod(rawBuffer, ctx.defaults.buffer_period);
 
   return {
+    // Fields core does not read (a driver's task-level blocks) stay as written for the kernel.
+    ...Object.fromEntries(driverTaskFields(raw).map((key) => [key, raw[key]])),
     name,
     description: (raw.description as string | undefined) ?? "",
     enabled: (raw.enabled as boolean | undefined) ?? true,
@@ -89,21 +93,7 @@ export function buildTask(raw: Json, ctx: BuildTaskContext): TaskConfig {
     module_input: moduleInputs,
     driver: ctx.defaults.driver,
     ...(raw.services !== undefined ? { services: [...(raw.services as string[])] } : {}),
-    ...terraformCloudWorkspace(raw, warn),
   };
-}
-
-/** The non-empty fields of `terraform_cloud_workspace`, with the deprecated task `terraform_version` folded in. */
-function terraformCloudWorkspace(raw: Json, warn: (field: string, message: string) => void): Pick<TaskConfig, "terraform_cloud_workspace"> {
-  const block = (raw.terraform_cloud_workspace as Json | undefined) ?? {};
-  // Empty values count as unset (CTS); anything else goes to the driver's schema, which checks types.
-  const fields = Object.fromEntries(Object.entries(block).filter(([, value]) => value !== "")) as Record<string, string>;
-  const deprecated = typeof raw.terraform_version === "string" ? raw.terraform_version : "";
-  if (deprecated !== "") {
-    warn("terraform_version", "deprecated; use terraform_cloud_workspace { terraform_version = \"...\" }");
-    fields.terraform_version ??= deprecated;
-  }
-  return Object.keys(fields).length > 0 ? { terraform_cloud_workspace: fields } : {};
 }
 
 /** `{label: body}` or `[{label: body}]` → `[label, body][]`. */

@@ -17,6 +17,7 @@ import { isConfigFileName, parseConfigText } from "./parse-config-file.ts";
 import { rootBody } from "./block-specs.ts";
 import { shapeBody } from "./shape-blocks.ts";
 import { taskIssues } from "./task-rules.ts";
+import { driverTaskFields, unknownTaskField } from "./task-fields.ts";
 import { readVariableFiles } from "./variable-files.ts";
 import { weakDecode } from "./weak-decode.ts";
 
@@ -57,6 +58,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const schemas = await configSchemas();
   const offsets: Record<string, number> = Object.fromEntries(LIST_KEYS.map((key) => [key, 0]));
   const fragments: { file: string; value: Json }[] = [];
+  // Task fields core does not read belong to drivers, which the kernel knows: they are reported here
+  // (as unknown fields, as before plugins owned them) only when the configuration fails anyway.
+  const undeclared: ConfigIssue[] = [];
   for (const file of files) {
     const text = await readTextFile(resolvePath(options.cwd, file));
     if (text.length === 0) continue; // CTS skips empty files
@@ -69,6 +73,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
       documents: schemas.documents, unwrapLists: !file.endsWith(".json"),
     }) as Json;
     if (!schemas.root(shaped)) issues.push(...issuesFromAjv(schemas.root.errors, file, offsets));
+    undeclared.push(...undeclaredTaskFields(shaped, file, offsets.task!));
     for (const key of LIST_KEYS) if (Array.isArray(shaped[key])) offsets[key]! += (shaped[key] as unknown[]).length;
     fragments.push({ file, value: shaped });
   }
@@ -76,7 +81,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     const given = options.paths.map((entry) => entry.path).join(", ") || "(none given)";
     issues.push({ file: "", path: "", message: `no configuration files (.hcl or .json) found in ${given}` });
   }
-  if (issues.length > 0) throw new ConfigError(issues);
+  if (issues.length > 0) throw new ConfigError([...undeclared, ...issues]);
 
   const merged = mergeFragments(fragments);
   const fileOf = (path: string): string | undefined => ownerOf(merged.owners, rawPath(path));
@@ -119,8 +124,16 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   if (raw.service !== undefined) {
     warnings.push({ file: fileOf("service") ?? "", path: "service", message: "deprecated: use condition/module_input blocks" });
   }
-  if (issues.length > 0) throw new ConfigError(issues);
+  if (issues.length > 0) throw new ConfigError([...undeclared, ...issues]);
   return { config: deepFreeze(config), fileOf, warnings };
+}
+
+/** An unknown-field issue for each field of the file's tasks that core does not read. */
+function undeclaredTaskFields(shaped: Json, file: string, offset: number): ConfigIssue[] {
+  const tasks = Array.isArray(shaped.task) ? shaped.task : [];
+  return tasks.flatMap((task, index) => typeof task === "object" && task !== null
+    ? driverTaskFields(task as Json).map((field) => unknownTaskField(field, file, `task[${index + offset}]`))
+    : []);
 }
 
 /** `~/.vault-token` when Vault is configured (block or VAULT_ADDR) and the file is there. */

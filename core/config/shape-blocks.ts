@@ -50,11 +50,11 @@ function shapeBlock(value: unknown, spec: BlockSpec, path: string, ctx: ShapeCon
       );
     }
     case "labelled-single":
-    case "labelled-map":
     case "labelled-list": {
       const entries = labelledEntries(value);
       if (entries === undefined) return value;
       const bodyOf = (label: string, body: Json, at: string): Json => {
+        if (spec.kind === "labelled-single" && spec.owned === true) return unwrapSingleBodies(body) as Json;
         const bodySpec = spec.body?.(label);
         return bodySpec ? shapeBody(body, bodySpec, at, ctx) : body;
       };
@@ -66,7 +66,7 @@ function shapeBlock(value: unknown, spec: BlockSpec, path: string, ctx: ShapeCon
       }
       const out: Json = {};
       for (const [label, body] of entries) {
-        if (spec.kind === "labelled-single" ? entries.length > 1 : label in out) {
+        if (entries.length > 1) {
           duplicate(path, ctx);
           break;
         }
@@ -75,6 +75,15 @@ function shapeBlock(value: unknown, spec: BlockSpec, path: string, ctx: ShapeCon
       return out;
     }
   }
+}
+
+/** `value` with every one-element list of objects replaced by its object, at any depth. */
+function unwrapSingleBodies(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    return value.length === 1 && isPlainObject(value[0]) ? unwrapSingleBodies(value[0]) : value.map(unwrapSingleBodies);
+  }
+  if (!isPlainObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, unwrapSingleBodies(item)]));
 }
 
 /** A block written as an object or as an array of objects; `undefined` if it is neither. */

@@ -1,19 +1,17 @@
 /**
  * @module Cross-field rules of one task that a JSON Schema cannot say: name safety, required module and
- * condition, no templates outside provider blocks, Enterprise-only
- * fields. (Rules inside a condition or module_input block are its plugin's `validate` hook.)
+ * condition, no templates outside provider blocks, no field core computes. (Rules inside a condition
+ * or module_input block are its plugin's `validate` hook.)
  */
 import type { TaskConfig } from "../plugin-api/mod.ts";
 import type { ConfigIssue } from "./config-error.ts";
 import { negativeBufferFields, type RawBufferPeriod } from "./buffer-period.ts";
 import { childPath } from "./field-path.ts";
+import { computedTaskFields, unknownTaskField } from "./task-fields.ts";
 import { TEMPLATE_PLACES, templatePaths } from "./template-syntax.ts";
 import { validateTaskName } from "./validate-task-name.ts";
 
 type Json = Record<string, unknown>;
-
-/** CTS's rule: these task fields belong to its Terraform Cloud driver. */
-const TFC_DRIVER = "terraform-cloud";
 
 /** Issues of one task; `raw` is the shaped block, `task` what `buildTask` made of it. */
 export function taskIssues(raw: Json, task: TaskConfig, file: string, path: string): ConfigIssue[] {
@@ -46,11 +44,8 @@ export function taskIssues(raw: Json, task: TaskConfig, file: string, path: stri
   for (const at of templatePaths(raw)) {
     add(at, TEMPLATE_PLACES);
   }
-  // CTS's deprecated task field; the block it stands for belongs to the driver that declares it
-  // (DriverFactory.taskBlocks), which the kernel checks (core/kernel/task-blocks.ts).
-  if (task.driver !== TFC_DRIVER && typeof raw.terraform_version === "string" && raw.terraform_version !== "") {
-    add("terraform_version", `is only supported by the "${TFC_DRIVER}" driver`);
-  }
+  // Other fields are drivers' (the kernel checks them), except those core computes on the task.
+  for (const field of computedTaskFields(raw)) issues.push(unknownTaskField(field, file, path));
   const seen = new Map<string, string>();
   for (const id of task.providers) {
     const providerName = id.split(".")[0]!;

@@ -9,15 +9,20 @@
  */
 import type { ConfigIssue } from "../config/config-error.ts";
 import { deepFreeze } from "../config/deep-freeze.ts";
-import type { ConditionFactory, CtsConfig, ModuleInputFactory, Registry, TaskConfig } from "../plugin-api/mod.ts";
+import type {
+  ConditionFactory, CtsConfig, DriverFactory, ModuleInputFactory, Registry, TaskConfig,
+} from "../plugin-api/mod.ts";
 import type { BlockOptions, BlockOwner } from "./block-options.ts";
 import { unbufferedFields } from "./unbuffered-condition.ts";
+import { completeDriverTaskFields } from "./driver-task-fields.ts";
 
 type Fields = Readonly<Record<string, unknown>>;
 
 export interface BlockOwners {
   readonly conditions: Registry<ConditionFactory>;
   readonly moduleInputs: Registry<ModuleInputFactory>;
+  /** When given, the task's driver completes the task-level fields it declares (driver-task-fields.ts). */
+  readonly drivers?: Registry<DriverFactory>;
 }
 
 export function completeTask(task: TaskConfig, owners: BlockOwners, blocks: BlockOptions): TaskConfig {
@@ -27,8 +32,9 @@ export function completeTask(task: TaskConfig, owners: BlockOwners, blocks: Bloc
     return result.ok ? result.value as unknown as T : block;
   };
   const conditionOwner = owners.conditions.get(task.condition.type);
+  const withDriverFields = owners.drivers === undefined ? task : completeDriverTaskFields(task, owners.drivers, blocks).task;
   return deepFreeze({
-    ...task,
+    ...withDriverFields,
     ...unbufferedFields(conditionOwner),
     condition: complete(task.condition, conditionOwner),
     module_input: task.module_input.map((input) => complete(input, owners.moduleInputs.get(input.type))),

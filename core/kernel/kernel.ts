@@ -23,6 +23,8 @@ import type { ConfigIssue } from "../config/config-error.ts";
 import { configBlockIssues } from "./task-blocks.ts";
 import { completeTask, renamedFieldWarnings } from "./complete-task.ts";
 import { unbufferedWarnings } from "./unbuffered-condition.ts";
+import { driverTaskFieldWarnings } from "./driver-task-fields.ts";
+import { completeDriverBlock } from "./driver-body.ts";
 import { setUpPlugin, tokensNeeded, type ScopedFactory, type StartHook } from "./plugin-setup.ts";
 
 export interface KernelOptions {
@@ -164,6 +166,7 @@ class PluginKernel implements Kernel {
     return [
       ...renamedFieldWarnings(config, fileOf, this.#core.blockRegistries),
       ...unbufferedWarnings(config, fileOf, this.#core.blockRegistries.conditions),
+      ...driverTaskFieldWarnings(config.tasks, fileOf, this.#core.blockRegistries.drivers, this.#core.blocks),
     ];
   }
 
@@ -195,6 +198,7 @@ class PluginKernel implements Kernel {
       }
     }
     // Every owner is registered now; plugins read tasks from start on (core/kernel/complete-task.ts).
+    this.#config.driver = completeDriverBlock(this.#options.config, this.#core.blockRegistries.drivers.get(this.#config.driver.name), this.#core.blocks);
     this.#config.tasks = this.#options.config.tasks.map((task) =>
       completeTask(task, this.#core.blockRegistries, this.#core.blocks));
     Object.freeze(this.#config);
@@ -217,7 +221,7 @@ class PluginKernel implements Kernel {
     const driverName = this.#options.config.driver.name;
     try {
       const drivers = this.#core.root.resolve(driverRegistryToken);
-      await verifyConfiguredDriver(this.#options.config, drivers, this.#abort.signal, this.#log);
+      await verifyConfiguredDriver(this.#config, drivers, this.#abort.signal, this.#log);
     } catch (error) {
       throw await this.#fail(`verify driver "${driverName}"`, error);
     }

@@ -14,6 +14,8 @@ import type { ConfigIssue } from "../config/config-error.ts";
 import { TEMPLATE_PLACES, templatePaths } from "../config/template-syntax.ts";
 import type { BlockOptions } from "./block-options.ts";
 import { inputVariableIssues } from "./input-variable-sources.ts";
+import { driverTaskFieldIssues } from "./driver-task-fields.ts";
+import { driverBodyIssues } from "./driver-body.ts";
 
 export interface BlockRegistries {
   readonly drivers: Registry<DriverFactory>;
@@ -41,37 +43,7 @@ export function checkTaskBlocks(
     }
   });
   issues.push(...inputVariableIssues(task, path, fileOf, registries));
-  issues.push(...driverTaskBlockIssues(task, path, fileOf, registries, blocks));
-  return issues;
-}
-
-/** The task-level blocks drivers add: checked by the task's driver, refused under any other. */
-function driverTaskBlockIssues(
-  task: TaskConfig, path: string, fileOf: FileOf, registries: BlockRegistries, blocks: BlockOptions,
-): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
-  const fields = task as unknown as Readonly<Record<string, unknown>>;
-  for (const name of registries.drivers.names()) {
-    const driver = registries.drivers.get(name)!;
-    for (const [block, schema] of Object.entries(driver.taskBlocks ?? {})) {
-      const value = fields[block];
-      if (value === undefined) continue;
-      const at = `${path}.${block}`;
-      const file = fileOf(at) ?? fileOf(path) ?? "";
-      if (name !== task.driver) issues.push({ file, path: at, message: `is only supported by the "${name}" driver` });
-      else {
-        const result = blocks.check({ name: block, optionsSchema: schema }, value as Readonly<Record<string, unknown>>, file, at);
-        if (!result.ok) issues.push(...result.issues);
-      }
-    }
-  }
-  const own = registries.drivers.get(task.driver);
-  if (issues.length === 0 && own?.validateTask !== undefined) {
-    for (const problem of own.validateTask(task)) {
-      const at = problem.path === "" ? path : `${path}.${problem.path}`;
-      issues.push({ file: fileOf(at) ?? fileOf(path) ?? "", path: at, message: problem.message });
-    }
-  }
+  issues.push(...driverTaskFieldIssues(task, path, fileOf, registries.drivers, blocks));
   return issues;
 }
 
@@ -102,10 +74,12 @@ export function configBlockIssues(
   const driverPath = `driver.${config.driver.name}`;
   const driver = registries.drivers.get(config.driver.name);
   const driverFile = fileOf(driverPath) ?? "";
+  let body = config.driver.options;
   if (driver !== undefined) {
-    const result = blocks.check(driver, config.driver.options, driverFile, driverPath);
-    if (!result.ok) issues.push(...result.issues);
-    else {
+    const result = driverBodyIssues(config.driver.options, driver, driverFile, driverPath, blocks);
+    issues.push(...result.issues);
+    if (result.value !== undefined) {
+      body = result.value;
       for (const problem of driver.validate?.(result.value, config) ?? []) {
         issues.push({ file: driverFile, path: problem.path === "" ? driverPath : `${driverPath}.${problem.path}`, message: problem.message });
       }
@@ -114,7 +88,7 @@ export function configBlockIssues(
   // CTS resolves templates only in provider blocks; a driver may resolve them in fields it declares.
   const templateFields = driver?.templateFields ?? [];
   const allowed = templateFields.length === 0 ? "" : ` and in ${templateFields.map((field) => `${driverPath}.${field}`).join(", ")}`;
-  for (const at of templatePaths(config.driver.options)) {
+  for (const at of templatePaths(body)) {
     if (templateFields.includes(at.split(/[.[]/)[0]!)) continue;
     issues.push({ file: driverFile, path: `${driverPath}.${at}`, message: `${TEMPLATE_PLACES}${allowed}` });
   }

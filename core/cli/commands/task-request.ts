@@ -103,6 +103,6 @@ export async function taskRequestFromFile(
   if (tasks.length === 0) {
     throw new TaskCountError(`task file '${file}' does not contain a task, must contain at least one task`);
   }
-  const completed = await ownerCompletedTask(loaded.config, 0);
+  const completed = await ownerCompletedTask(loaded.config, 0, loaded.fileOf);
   return toRequestTask(completed.task, completed.unbuffered);
 }

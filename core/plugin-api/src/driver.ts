@@ -71,6 +71,12 @@ export interface DriverContext {
   readonly templates?: readonly TaskInputTemplate[];
 }
 
+/** What `DriverFactory.completeTaskBlocks` makes of a task's driver-owned fields. */
+export interface TaskBlocksCompletion {
+  readonly fields: Readonly<Record<string, unknown>>;
+  readonly deprecations?: readonly BlockProblem[];
+}
+
 /** What a driver plugin registers: a named factory. `name` is the `driver "<name>"` label. */
 export interface DriverFactory extends Named {
   /** Validates the `driver "<name>" {}` block body at config load. */
@@ -88,11 +94,20 @@ export interface DriverFactory extends Named {
    */
   validate?(options: Readonly<Record<string, unknown>>, config: CtsConfig): readonly BlockProblem[];
   /**
-   * Refinement (additive): task-level blocks this driver adds, by name, each described by its JSON
-   * Schema (HCP Terraform: `terraform_cloud_workspace`). The kernel checks a task's block against it
-   * when the task runs on this driver, and refuses the block under any other driver.
+   * Refinement (additive): task-level blocks (or fields) this driver adds, by name, each described by
+   * its JSON Schema (HCP Terraform: `terraform_cloud_workspace`). The kernel checks a task's block
+   * against it when the task runs on this driver (weakly decoded as CTS decodes config; a block
+   * written in HCL block syntax is one object), refuses it under any other driver unless it is
+   * unset (absent, "", or a block of unset fields), and refuses task fields no driver declares.
    */
   readonly taskBlocks?: Readonly<Record<string, JsonSchema>>;
+  /**
+   * Refinement (additive): the task's `taskBlocks` as this driver reads them, once they passed their
+   * schemas (defaults applied): e.g. empty values dropped, a deprecated field folded into its block.
+   * Gets the declared fields the task sets; what it returns replaces them on the task (a field left
+   * out is removed). Each deprecation (path inside the task) is logged at WARN for config files.
+   */
+  completeTaskBlocks?(fields: Readonly<Record<string, unknown>>): TaskBlocksCompletion;
   /**
    * Refinement (additive): rules of a task's `taskBlocks` beyond their schemas, for tasks on this
    * driver (config files and API-created tasks); each problem's path is inside the task.

@@ -10,7 +10,7 @@ import {
 import { normalizeTerraformCloudOptions, terraformCloudOptionsSchema, type TerraformCloudOptions } from "./options.ts";
 import { TerraformCloudDriver } from "./terraform-cloud-driver.ts";
 import { readsVault, TEMPLATE_FIELDS, tokenProblems } from "./token-template.ts";
-import { terraformCloudWorkspaceSchema, workspaceProblems } from "./workspace-block.ts";
+import { completeWorkspaceFields, workspaceProblems, workspaceTaskBlocks } from "./workspace-block.ts";
 import { TfcClient } from "./tfc-client.ts";
 
 export interface TerraformCloudFactoryDeps {
@@ -76,7 +76,8 @@ export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDep
     optionsSchema: terraformCloudOptionsSchema,
     templateFields: TEMPLATE_FIELDS,
     validate: tokenProblems,
-    taskBlocks: { terraform_cloud_workspace: terraformCloudWorkspaceSchema },
+    taskBlocks: workspaceTaskBlocks,
+    completeTaskBlocks: completeWorkspaceFields,
     validateTask: workspaceProblems,
     async close() {
       const all = [...clients.values()];

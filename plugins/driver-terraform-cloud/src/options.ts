@@ -11,7 +11,7 @@ export const DEFAULT_HOSTNAME = "https://app.terraform.io";
 /** HCP Terraform's tag rule (CTS GH-934 was a stale stricter check). */
 const TAG = "^[A-Za-z0-9:_-]{1,255}$";
 
-/** The config loader hands `workspaces {}` and `tls {}` over as objects (core/config/block-specs.ts). */
+/** Nested blocks: the kernel shapes `workspaces {}` and `tls {}` into objects by this schema (core/kernel/driver-body.ts). */
 const block = (properties: Record<string, JsonSchema>): JsonSchema =>
   ({ type: "object", additionalProperties: false, properties }) as JsonSchema;
 const tags = { type: "array", items: { type: "string", pattern: TAG } } as JsonSchema;

@@ -1,9 +1,11 @@
 /**
- * @module The task-level block this driver adds, `terraform_cloud_workspace {}` (CTS Enterprise):
- * its schema and CTS's rules for it, which the kernel runs for every task on this driver (config
- * files and API-created tasks) and which refuse the block under any other driver.
+ * @module The task-level block this driver adds, `terraform_cloud_workspace {}` (CTS Enterprise), and
+ * CTS's deprecated task field `terraform_version` it stands for: their schemas, how the task reads
+ * them (empty values unset, the deprecated field folded into the block) and CTS's rules, which the
+ * kernel runs for every task on this driver (config files and API-created tasks) and which refuse
+ * both under any other driver.
  */
-import type { BlockProblem, JsonSchema, TaskConfig } from "../../../core/plugin-api/mod.ts";
+import type { BlockProblem, JsonSchema, TaskBlocksCompletion, TaskConfig } from "../../../core/plugin-api/mod.ts";
 
 const BLOCK = "terraform_cloud_workspace";
 
@@ -17,6 +19,25 @@ export const terraformCloudWorkspaceSchema: JsonSchema = {
     terraform_version: { type: "string", description: "The workspace's exact Terraform version, x.y.z." },
   },
 };
+
+/** The task-level fields this driver declares (DriverFactory.taskBlocks). */
+export const workspaceTaskBlocks: Readonly<Record<string, JsonSchema>> = {
+  [BLOCK]: terraformCloudWorkspaceSchema,
+  terraform_version: { type: "string", description: `Deprecated: use ${BLOCK} { terraform_version = "..." }.` },
+};
+
+/** The block's non-empty fields (CTS: empty counts as unset), with the deprecated task field folded in. */
+export function completeWorkspaceFields(fields: Readonly<Record<string, unknown>>): TaskBlocksCompletion {
+  const written = (fields[BLOCK] ?? {}) as Readonly<Record<string, unknown>>;
+  const block: Record<string, unknown> = Object.fromEntries(Object.entries(written).filter(([, value]) => value !== ""));
+  const deprecated = typeof fields.terraform_version === "string" ? fields.terraform_version : "";
+  const deprecations: BlockProblem[] = [];
+  if (deprecated !== "") {
+    deprecations.push({ path: "terraform_version", message: `deprecated; use ${BLOCK} { terraform_version = "..." }` });
+    block.terraform_version ??= deprecated;
+  }
+  return { fields: Object.keys(block).length > 0 ? { [BLOCK]: block } : {}, deprecations };
+}
 
 /** CTS's rules: the mode, the pool only (and always) in agent mode, an exact version. */
 export function workspaceProblems(task: TaskConfig): BlockProblem[] {

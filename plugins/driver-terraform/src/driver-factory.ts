@@ -6,6 +6,7 @@ import type {
   DriverConfig, DriverFactory, FileSystem, Logger, ProcessRunner,
 } from "../../../core/plugin-api/mod.ts";
 import { normalizeTerraformOptions, terraformOptionsSchema } from "./options.ts";
+import { sharedStateProblems } from "./shared-state.ts";
 import {
   locateTerraformBinary, readTerraformVersion, type TerraformBinary, type TerraformVersion,
 } from "./terraform-binary.ts";
@@ -49,6 +50,7 @@ export function createTerraformDriverFactory(deps: TerraformFactoryDeps): Driver
   return {
     name: deps.name ?? "terraform",
     optionsSchema: terraformOptionsSchema,
+    validate: sharedStateProblems,
     async verify(driver, signal) {
       const binary = await binaryFor(driver, signal);
       return `${binary.flavour} ${binary.version}`;

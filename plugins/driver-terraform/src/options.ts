@@ -1,9 +1,10 @@
 /**
  * @module The `driver "terraform" {}` block: its JSON Schema and its normalised form.
  *
- * The schema accepts a block either as an object or as the one-element array an HCL-to-JSON
- * conversion produces (`backend "consul" {}` → `{ consul: [{...}] }`), so the block validates
- * whichever way the config loader hands it over.
+ * The kernel shapes the body by this schema before checking it (core/kernel/driver-body.ts): `backend`
+ * is a map of labelled blocks (`backend "consul" {}` → `{ consul: {...} }`), `required_providers` a
+ * map HCL may write in block syntax. Normalising still accepts the one-element lists HCL-to-JSON
+ * gives, for callers that hand the body over as written.
  */
 import { CtsError, type JsonSchema, parseGoDuration } from "../../../core/plugin-api/mod.ts";
 
@@ -17,10 +18,6 @@ export const DEFAULT_LOCK_TIMEOUT = "5m";
 
 /** Backend types CTS allows in `backend "<type>" {}`. */
 export const BACKEND_TYPES = ["azurerm", "consul", "cos", "gcs", "kubernetes", "local", "manta", "pg", "s3"] as const;
-
-const blockBody: JsonSchema = {
-  oneOf: [{ type: "object" }, { type: "array", items: { type: "object" }, minItems: 1, maxItems: 1 }],
-};
 
 export const terraformOptionsSchema: JsonSchema = {
   type: "object",
@@ -37,19 +34,13 @@ export const terraformOptionsSchema: JsonSchema = {
       description: "How long a command waits for a state lock held by someone else (Go duration, e.g. \"5m\"; \"0s\" fails at once)",
     },
     backend: {
-      oneOf: [
-        {
-          type: "object",
-          propertyNames: { enum: [...BACKEND_TYPES] },
-          maxProperties: 1,
-          additionalProperties: blockBody,
-        },
-        { type: "array", maxItems: 1, items: { type: "object" } },
-      ],
+      type: "object",
+      propertyNames: { enum: [...BACKEND_TYPES] },
+      maxProperties: 1,
+      // Labelled blocks keyed by backend type; their attributes are Terraform's.
+      additionalProperties: { type: "object" },
     },
-    required_providers: {
-      oneOf: [{ type: "object" }, { type: "array", maxItems: 1, items: { type: "object" } }],
-    },
+    required_providers: { type: "object" },
   },
 } as JsonSchema;
 
