@@ -5,12 +5,13 @@
  */
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import {
-  conditionRegistryToken, definePlugin, driverRegistryToken, type Driver, type DriverContext, type InputSource,
+  conditionRegistryToken, definePlugin, type DriverContext, type InputSource,
   type TaskConfig,
 } from "../../../core/plugin-api/mod.ts";
 import { testTask } from "../../../core/plugin-testkit/src/test-config.ts";
 import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import { engineConfig, startEngine, waitFor, type Harness } from "./engine-harness.ts";
+import { capturingDriverPlugin } from "./capturing-driver.ts";
 
 let server: Awaited<ReturnType<typeof startConsulDevServer>>;
 let harness: Harness | undefined;
@@ -44,26 +45,7 @@ const kvWatchPlugin = definePlugin({
   },
 });
 
-/** A driver that keeps the context it was created with. */
-const capturingDriverPlugin = definePlugin({
-  id: "driver-capture",
-  kind: "driver",
-  deps: { drivers: driverRegistryToken },
-  init({ drivers }) {
-    drivers.register({
-      name: "capture",
-      create(task: TaskConfig, ctx: DriverContext): Promise<Driver> {
-        contexts.set(task.name, ctx);
-        const done = () => Promise.resolve();
-        return Promise.resolve({
-          init: done, render: done, apply: done, destroy: done,
-          plan: () => Promise.resolve({ changesPresent: false, plan: "" }),
-          version: () => Promise.resolve("capture 1"),
-        });
-      },
-    });
-  },
-});
+const captureDriver = capturingDriverPlugin(contexts);
 
 it("lists each rendered variable with its block, type and whether it triggers", async () => {
   const kvInput = { type: "consul-kv", path: "app", recurse: true, datacenter: "", namespace: "" };
@@ -74,7 +56,7 @@ it("lists each rendered variable with its block, type and whether it triggers", 
   ];
   harness = await startEngine({
     config: engineConfig(server.address, tasks),
-    replace: { "condition-kv-watch": kvWatchPlugin, "driver-capture": capturingDriverPlugin },
+    replace: { "condition-kv-watch": kvWatchPlugin, "driver-capture": captureDriver },
   });
   await waitFor(() => contexts.size === 2, "both drivers created");
   expect(contexts.get("third-party")!.inputs).toEqual([

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import {
-  conditionRegistryToken, definePlugin, driverRegistryToken, type Driver, type DriverContext, type InputSource,
+  conditionRegistryToken, definePlugin, type DriverContext, type InputSource,
   type TaskConfig,
 } from "../../../core/plugin-api/mod.ts";
 import { testTask } from "../../../core/plugin-testkit/src/test-config.ts";
@@ -17,6 +17,7 @@ import driverTerraformPlugin from "../../../plugins/driver-terraform/mod.ts";
 import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import { tempDir, terraformTestEnv } from "../driver-terraform/terraform-env.ts";
 import { engineConfig, startEngine, waitFor, type Harness } from "./engine-harness.ts";
+import { capturingDriverPlugin } from "./capturing-driver.ts";
 
 let server: Awaited<ReturnType<typeof startConsulDevServer>>;
 let harness: Harness | undefined;
@@ -63,26 +64,7 @@ const kvWatchPlugin = definePlugin({
   },
 });
 
-/** A driver that keeps the context it was created with. */
-const capturingDriverPlugin = definePlugin({
-  id: "driver-capture",
-  kind: "driver",
-  deps: { drivers: driverRegistryToken },
-  init({ drivers }) {
-    drivers.register({
-      name: "capture",
-      create(task: TaskConfig, ctx: DriverContext): Promise<Driver> {
-        contexts.set(task.name, ctx);
-        const done = () => Promise.resolve();
-        return Promise.resolve({
-          init: done, render: done, apply: done, destroy: done,
-          plan: () => Promise.resolve({ changesPresent: false, plan: "" }),
-          version: () => Promise.resolve("capture 1"),
-        });
-      },
-    });
-  },
-});
+const captureDriver = capturingDriverPlugin(contexts);
 
 const SERVICES_WEB = `
 services = {
@@ -110,7 +92,7 @@ it("hands the driver each block's template from its owner, a third-party conditi
   ];
   harness = await startEngine({
     config: engineConfig(server.address, tasks),
-    replace: { "condition-kv-watch": kvWatchPlugin, "driver-capture": capturingDriverPlugin },
+    replace: { "condition-kv-watch": kvWatchPlugin, "driver-capture": captureDriver },
   });
   await waitFor(() => contexts.size === 2, "both drivers created");
   // Whoever asks the registered factory, its template gets the block checked and defaulted, as `create` does.
