@@ -23,26 +23,28 @@ const stampSettingsSchema: JsonSchema = {
   properties: { colour: { type: "string" }, copies: { type: "integer", minimum: 1 } },
 };
 
-/** `driver "stamp"`: adds the task block `stamp_settings`. It applies nothing. */
+function create(task: TaskConfig): Promise<Driver> {
+  created.set(task.name, task);
+  const done = () => Promise.resolve();
+  return Promise.resolve({
+    init: done, render: done, apply: done, destroy: done,
+    plan: () => Promise.resolve({ changesPresent: false, plan: "" }),
+    version: () => Promise.resolve("stamp 1"),
+  });
+}
+
+/**
+ * `driver "stamp"` (the configured one) adds the task block `stamp_settings`; `driver "press"`,
+ * registered but not configured, adds `press_settings`. They apply nothing.
+ */
 const stampPlugin = definePlugin({
   id: "driver-stamp",
   kind: "driver",
-  description: "a third-party driver adding a task-level block",
+  description: "third-party drivers adding task-level blocks",
   deps: { drivers: driverRegistryToken },
   init({ drivers }) {
-    drivers.register({
-      name: "stamp",
-      taskBlocks: { stamp_settings: stampSettingsSchema },
-      create(task: TaskConfig): Promise<Driver> {
-        created.set(task.name, task);
-        const done = () => Promise.resolve();
-        return Promise.resolve({
-          init: done, render: done, apply: done, destroy: done,
-          plan: () => Promise.resolve({ changesPresent: false, plan: "" }),
-          version: () => Promise.resolve("stamp 1"),
-        });
-      },
-    });
+    drivers.register({ name: "stamp", taskBlocks: { stamp_settings: stampSettingsSchema }, create });
+    drivers.register({ name: "press", taskBlocks: { press_settings: { type: "object" } }, create });
   },
 });
 
@@ -94,13 +96,18 @@ describe("task-level fields drivers add, in the HTTP API", () => {
   });
 
   it("GET leaves a driver's block out when no field is set, as CTS does for terraform_cloud_workspace (api/representation.go)", async () => {
-    const plain = await post(daemon.url, { name: "unstamped", module: "./m", condition: schedule });
-    expect(plain.status, await plain.clone().text()).toBe(201);
+    // CTS: a block whose fields are all zero values ("") counts as unset.
+    const empty = await post(daemon.url, { name: "unstamped", module: "./m", condition: schedule, stamp_settings: { colour: "" } });
+    expect(empty.status, await empty.clone().text()).toBe(201);
     expect(Object.keys(await read(daemon.url, "unstamped"))).not.toContain("stamp_settings");
     expect(Object.keys(await read(daemon.url, "unstamped"))).not.toContain("terraform_cloud_workspace");
   });
 
-  it("terraform_cloud_workspace: CTS's validator wording for a wrong type; refused by the kernel under another driver", async () => {
+  it("a field of a driver the task does not run on is refused by the kernel, as in config files; terraform_cloud_workspace keeps CTS's wording", async () => {
+    const other = await post(daemon.url, { name: "pressed", module: "./m", condition: schedule, press_settings: { force: 3 } });
+    expect(other.status).toBe(400);
+    expect(await errorOf(other)).toContain(`press_settings: is only supported by the "press" driver`);
+
     // CTS: the generated request validator words a wrong type "must be string" at the field's path.
     const wrong = await post(daemon.url, {
       name: "tfc_bad", module: "./m", condition: schedule, terraform_cloud_workspace: { execution_mode: 1 },
