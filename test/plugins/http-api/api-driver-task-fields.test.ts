@@ -35,7 +35,8 @@ function create(task: TaskConfig): Promise<Driver> {
 
 /**
  * `driver "stamp"` (the configured one) adds the task block `stamp_settings`; `driver "press"`,
- * registered but not configured, adds `press_settings`. They apply nothing.
+ * registered but not configured, adds `press_settings`; `driver "smudge"` adds a block whose schema
+ * does not compile (its plugin's bug). They apply nothing.
  */
 const stampPlugin = definePlugin({
   id: "driver-stamp",
@@ -45,6 +46,9 @@ const stampPlugin = definePlugin({
   init({ drivers }) {
     drivers.register({ name: "stamp", taskBlocks: { stamp_settings: stampSettingsSchema }, create });
     drivers.register({ name: "press", taskBlocks: { press_settings: { type: "object" } }, create });
+    drivers.register({
+      name: "smudge", taskBlocks: { smudge_settings: { type: "object", properties: { x: { type: "integre" } } } }, create,
+    });
   },
 });
 
@@ -125,6 +129,17 @@ describe("task-level fields drivers add, in the HTTP API", () => {
     const unknown = await post(daemon.url, { name: "typo", module: "./m", condition: schedule, stamp_setting: {} });
     expect(unknown.status).toBe(400);
     expect(await errorOf(unknown)).toBe("invalid request: request body /task has unsupported key 'stamp_setting'");
+  });
+
+  it("a driver field whose schema does not compile is reported and left to the kernel; the other fields keep working", async () => {
+    const smudged = await post(daemon.url, { name: "smudged", module: "./m", condition: schedule, smudge_settings: { x: 1 } });
+    expect(smudged.status).toBe(400);
+    expect(await errorOf(smudged)).toContain(`smudge_settings: is only supported by the "smudge" driver`);
+    const good = await post(daemon.url, { name: "stamped_again", module: "./m", condition: schedule, stamp_settings: { copies: 1 } });
+    expect(good.status, await good.clone().text()).toBe(201);
+    expect(daemon.logs.filter((line) => line.includes("ignoring the invalid schema of a driver's task field"))).toEqual([
+      expect.stringContaining("field=smudge_settings"),
+    ]);
   });
 
   it("/v1/openapi.json describes each driver's task fields by its driver's schema", async () => {
