@@ -3,8 +3,8 @@
  * The CLI's task commands are its client.
  */
 import {
-  conditionRegistryToken, consulClientToken, CtsError, daemonEventsToken, definePlugin, httpRouterToken, loggerToken,
-  moduleInputRegistryToken, taskBuilderToken, taskManagerToken,
+  conditionRegistryToken, consulClientToken, CtsError, daemonEventsToken, definePlugin, driverRegistryToken,
+  httpRouterToken, loggerToken, moduleInputRegistryToken, taskBuilderToken, taskManagerToken,
 } from "../../core/plugin-api/mod.ts";
 import { createApiApp } from "./src/create-api-app.ts";
 import { EventStreamHub } from "./src/event-stream-hub.ts";
@@ -15,7 +15,7 @@ export type { ApiDeps } from "./src/api-context.ts";
 export { normalizeApiTask } from "./src/normalize-api-task.ts";
 export { apiTaskToRaw } from "./src/api-task-to-raw.ts";
 export { toApiTask } from "./src/task-representation.ts";
-export { ApiBlocks, apiTypeName, type ApiBlockType, type RegisteredBlocks } from "./src/api-blocks.ts";
+export { ApiBlocks, apiTypeName, type ApiBlockType, type ApiDriverType, type RegisteredBlocks } from "./src/api-blocks.ts";
 export { CLUSTER_WITHOUT_HA_MESSAGE } from "./src/routes/meta-routes.ts";
 export { EventStreamHub, HEARTBEAT_MS } from "./src/event-stream-hub.ts";
 export { DEFAULT_SSE_LIMITS, type SseQueueLimits } from "./src/sse-client-queue.ts";
@@ -43,9 +43,10 @@ export default definePlugin({
     logger: loggerToken,
     conditions: conditionRegistryToken,
     moduleInputs: moduleInputRegistryToken,
+    drivers: driverRegistryToken,
     events: daemonEventsToken,
   },
-  init({ router, tasks, builder, consul, logger, conditions, moduleInputs, events }, ctx) {
+  init({ router, tasks, builder, consul, logger, conditions, moduleInputs, drivers, events }, ctx) {
     const options = ctx.options as HttpApiOptions;
     const eventStream = new EventStreamHub(events, logger);
     // Before the server closes: streams end cleanly (an EventSource then reconnects, perhaps to
@@ -57,6 +58,7 @@ export default definePlugin({
       registeredBlocks: () => ({
         conditions: conditions.names().map((name) => conditions.get(name)!),
         moduleInputs: moduleInputs.names().map((name) => moduleInputs.get(name)!),
+        drivers: drivers.names().map((name) => drivers.get(name)!),
       }),
       validateTaskName: (name) => {
         const problem = builder.nameProblem(name);

@@ -17,10 +17,18 @@ export interface ApiBlockType {
   readonly unbuffered?: boolean;
 }
 
+/** What the API reads of a registered driver factory: the task-level fields it adds. */
+export interface ApiDriverType {
+  readonly name: string;
+  readonly taskBlocks?: Readonly<Record<string, JsonSchema>>;
+}
+
 /** The factories plugins registered, in registration order. */
 export interface RegisteredBlocks {
   readonly conditions: readonly ApiBlockType[];
   readonly moduleInputs: readonly ApiBlockType[];
+  /** Drivers whose task-level fields (`taskBlocks`) the API accepts and shows. @default none */
+  readonly drivers?: readonly ApiDriverType[];
 }
 
 /** The API's task keys that hold blocks keyed by type. */
@@ -35,6 +43,9 @@ export class ApiBlocks {
   /** No registered type: every block is shown and passed on as it is. */
   static readonly none = new ApiBlocks({ conditions: [], moduleInputs: [] });
 
+  /** Task-level field → its schema, from every driver (the first registered, if several declare it). */
+  readonly #taskFields = new Map<string, JsonSchema>();
+
   readonly #types: Readonly<Record<BlockKind, readonly ApiBlockType[]>>;
   /** Per kind: label and API spelling → the registered type. */
   readonly #byKey: Readonly<Record<BlockKind, ReadonlyMap<string, ApiBlockType>>>;
@@ -47,6 +58,18 @@ export class ApiBlocks {
       return byKey;
     };
     this.#byKey = { condition: index(registered.conditions), module_input: index(registered.moduleInputs) };
+    // As the kernel judges them (core/kernel/driver-task-fields.ts): any registered driver's field is
+    // accepted here, and the kernel refuses it when the task's driver does not declare it.
+    for (const driver of registered.drivers ?? []) {
+      for (const [field, schema] of Object.entries(driver.taskBlocks ?? {})) {
+        if (!this.#taskFields.has(field)) this.#taskFields.set(field, schema);
+      }
+    }
+  }
+
+  /** The task-level fields drivers add (`terraform_cloud_workspace`), each with its schema. */
+  driverTaskFields(): ReadonlyMap<string, JsonSchema> {
+    return this.#taskFields;
   }
 
   types(kind: BlockKind): readonly ApiBlockType[] {

@@ -20,9 +20,10 @@ export interface ApiDeps {
   /** Beyond CTS: serves `GET /v1/events` from it when set. */
   readonly eventStream?: EventStreamHub;
   /**
-   * The condition and module_input factories plugins registered, read at the first request that
-   * needs them (the registries are complete by then); their `api` faces say how each block looks
-   * in the API. @default none: blocks are passed on and shown as they are
+   * The condition, module_input and driver factories plugins registered, read at the first request
+   * that needs them (the registries are complete by then); their `api` faces say how each block looks
+   * in the API, drivers' `taskBlocks` which task fields they add. @default none: blocks are passed on
+   * and shown as they are, and no driver field is accepted
    */
   readonly registeredBlocks?: () => RegisteredBlocks;
   /** Largest accepted request body. @default 1 MiB */

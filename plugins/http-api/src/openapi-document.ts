@@ -1,11 +1,12 @@
 /**
  * @module The OpenAPI 3.1 document of the API, assembled from the same JSON Schemas that validate
  * request bodies (OpenAPI 3.1 schema objects are JSON Schema 2020-12), so the two cannot drift.
- * Conditions and module inputs are the registered types, each as its owner describes it.
+ * Conditions and module inputs are the registered types, each as its owner describes it; the task
+ * fields drivers add, as their drivers describe them.
  */
 import type { ApiBlocks } from "./api-blocks.ts";
 import { bufferPeriodSchema, taskSchemaWith } from "./schemas/task.schema.ts";
-import { documentedBlocksSchema } from "./schemas/registered-task-schema.ts";
+import { documentedBlocksSchema, driverFieldsSchema } from "./schemas/registered-task-schema.ts";
 import { taskCreateRequestSchemaWith, taskUpdateRequestSchema } from "./schemas/requests.schema.ts";
 import {
   clusterStatusResponseSchema, deleteResponseSchema, errorSchema, healthResponseSchema, taskResponseSchemaWith,
@@ -31,7 +32,7 @@ const legacyStatus = { description: "Task status keyed by task name", ...json({ 
 export function openApiDocument(blocks: ApiBlocks): Record<string, unknown> {
   const conditionSchema = documentedBlocksSchema(blocks, "condition");
   const moduleInputSchema = documentedBlocksSchema(blocks, "module_input");
-  const taskSchema = taskSchemaWith(conditionSchema, moduleInputSchema);
+  const taskSchema = taskSchemaWith(conditionSchema, moduleInputSchema, driverFieldsSchema(blocks));
   return {
     openapi: "3.1.0",
     info: {

@@ -1,7 +1,8 @@
 /**
  * @module A stored task as CTS's API shows it: defaults filled in, durations as Go duration
  * strings, keys in CTS's order; each condition and module input as its owner's `api.represent`
- * shows it, keyed by its underscored type name.
+ * shows it, keyed by its underscored type name; each task-level field a driver adds, keyed by its
+ * name, only when set.
  */
 import type { TaskConfig } from "../../../core/plugin-api/mod.ts";
 import { formatGoDuration } from "../../../core/plugin-api/mod.ts";
@@ -29,9 +30,20 @@ export function toApiTask(task: TaskConfig, blocks: ApiBlocks = ApiBlocks.none):
   out.module_input = Object.fromEntries(task.module_input.map((input) => blocks.represent("module_input", input)));
   out.name = task.name;
   out.providers = [...task.providers];
-  // CTS shows the block only when a field is set (api/representation.go).
-  if (task.terraform_cloud_workspace) out.terraform_cloud_workspace = { ...task.terraform_cloud_workspace };
   out.variables = { ...task.variables };
   out.version = task.version;
-  return out;
+  // CTS shows terraform_cloud_workspace only when a field is set (api/representation.go); so every
+  // driver's field, between CTS's keys in their (alphabetical) order.
+  const written = task as unknown as Readonly<ApiObject>;
+  const driverFields = [...blocks.driverTaskFields().keys()].filter((field) => isSet(written[field]));
+  if (driverFields.length === 0) return out;
+  for (const field of driverFields) out[field] = structuredClone(written[field]);
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** CTS leaves unset fields at their zero value: absent, "", or a block of unset fields. */
+function isSet(value: unknown): boolean {
+  if (value === undefined || value === null || value === "") return false;
+  if (typeof value === "object" && !Array.isArray(value)) return Object.values(value).some(isSet);
+  return true;
 }

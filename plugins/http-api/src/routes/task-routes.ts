@@ -10,7 +10,7 @@ import { taskUpdateRequestSchema } from "../schemas/requests.schema.ts";
 import { apiError, HttpError, requestIdOf, statusOfEngineError } from "../api-errors.ts";
 import type { RouteContext } from "../api-context.ts";
 import { bodyValidator, readJson, type BodyValidator } from "../body-validator.ts";
-import { compilingRequestSchemas, taskCreateSchemaFor } from "../schemas/registered-task-schema.ts";
+import { compilingDriverFields, compilingRequestSchemas, taskCreateSchemaFor } from "../schemas/registered-task-schema.ts";
 import { parseQuery, runRule } from "../query-rules.ts";
 import { taskNameFromPath } from "../task-path.ts";
 import { toApiTask } from "../task-representation.ts";
@@ -46,7 +46,7 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
   // Built at the first create: plugins register their conditions and module inputs until start.
   let validateCreate: BodyValidator<CreateBody> | undefined;
   const createValidator = () => validateCreate ??= bodyValidator<CreateBody>(
-    ctx.ajv, taskCreateSchemaFor(ctx.blocks(), compilingRequestSchemas(ctx.logger)),
+    ctx.ajv, taskCreateSchemaFor(ctx.blocks(), compilingRequestSchemas(ctx.logger), compilingDriverFields(ctx.logger)),
   );
   const represent = (task: TaskConfig) => toApiTask(task, ctx.blocks());
   const validateUpdate = bodyValidator<{ enabled: boolean }>(ctx.ajv, taskUpdateRequestSchema);

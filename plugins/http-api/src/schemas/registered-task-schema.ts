@@ -3,7 +3,8 @@
  * from each type's owner (`api.requestSchema`): the `POST /v1/tasks` body schema, and the schemas
  * `/v1/openapi.json` shows. A type without a request schema is accepted as any object under its
  * API name (underscored, as CTS spells types) or its label, and its fields are then checked by the
- * kernel against its owner's `optionsSchema`, which is what the document shows for it.
+ * kernel against its owner's `optionsSchema`, which is what the document shows for it. The task-level
+ * fields drivers add (`DriverFactory.taskBlocks`) are checked and documented by their driver's schema.
  */
 import type { JsonSchema, Logger } from "../../../../core/plugin-api/mod.ts";
 import { errorMessage } from "../../../../core/plugin-api/mod.ts";
@@ -26,6 +27,19 @@ function blocksSchema(properties: Record<string, JsonSchema>, kind: BlockKind, b
 /** Whether `POST /v1/tasks` may check a type with its request schema. */
 export type RequestSchemaCheck = (kind: BlockKind, type: ApiBlockType) => boolean;
 
+/** Whether `POST /v1/tasks` may check a driver's task-level field with its schema. */
+export type DriverFieldCheck = (field: string, schema: JsonSchema) => boolean;
+
+/** Whether `schema` compiles; a fresh ajv, as one with an `$id` is compiled again inside the whole request schema. */
+function compiles(schema: JsonSchema): string | undefined {
+  try {
+    createAjv().compile(schema as Record<string, unknown>);
+    return undefined;
+  } catch (error) {
+    return errorMessage(error);
+  }
+}
+
 /**
  * Compiles each type's request schema on its own: one that does not compile (its plugin's bug) is
  * reported and left out, so its type is accepted as any object and checked by the kernel, and the
@@ -35,16 +49,26 @@ export function compilingRequestSchemas(logger: Logger): RequestSchemaCheck {
   return (kind, type) => {
     const schema = type.api?.requestSchema;
     if (schema === undefined) return true;
-    try {
-      // A fresh ajv: a schema with an `$id` is compiled again inside the whole request schema.
-      createAjv().compile(schema as Record<string, unknown>);
-      return true;
-    } catch (error) {
-      const fields = { [kind]: type.name, error: errorMessage(error) };
-      logger.error("ignoring the invalid API request schema of a plugin's block", fields);
-      return false;
-    }
+    const error = compiles(schema);
+    if (error !== undefined) logger.error("ignoring the invalid API request schema of a plugin's block", { [kind]: type.name, error });
+    return error === undefined;
   };
+}
+
+/** As `compilingRequestSchemas`, for drivers' task-level fields: a broken one is accepted as any value and left to the kernel. */
+export function compilingDriverFields(logger: Logger): DriverFieldCheck {
+  return (field, schema) => {
+    const error = compiles(schema);
+    if (error !== undefined) logger.error("ignoring the invalid schema of a driver's task field", { field, error });
+    return error === undefined;
+  };
+}
+
+/** The task-level fields drivers add, each by its driver's schema (any value when `usable` refuses it). */
+export function driverFieldsSchema(blocks: ApiBlocks, usable: DriverFieldCheck = () => true): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  for (const [field, schema] of blocks.driverTaskFields()) out[field] = usable(field, schema) ? schema : {};
+  return out;
 }
 
 /** The `condition` or `module_input` object as `POST /v1/tasks` checks it. */
@@ -70,8 +94,12 @@ export function documentedBlocksSchema(blocks: ApiBlocks, kind: BlockKind): Json
 }
 
 /** The request schema of `POST /v1/tasks` accepting every registered type. */
-export function taskCreateSchemaFor(blocks: ApiBlocks, usable?: RequestSchemaCheck): JsonSchema {
-  return taskCreateRequestSchemaWith(
-    taskSchemaWith(requestBlocksSchema(blocks, "condition", usable), requestBlocksSchema(blocks, "module_input", usable)),
-  );
+export function taskCreateSchemaFor(
+  blocks: ApiBlocks, usable?: RequestSchemaCheck, usableField?: DriverFieldCheck,
+): JsonSchema {
+  return taskCreateRequestSchemaWith(taskSchemaWith(
+    requestBlocksSchema(blocks, "condition", usable),
+    requestBlocksSchema(blocks, "module_input", usable),
+    driverFieldsSchema(blocks, usableField),
+  ));
 }

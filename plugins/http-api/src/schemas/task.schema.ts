@@ -1,8 +1,9 @@
 /**
  * @module JSON Schema of CTS's task object as the HTTP API accepts and shows it (`POST /v1/tasks`
  * body `task`), task-level fields only: the `condition` and `module_input` objects are keyed by the
- * registered types, whose owners describe them (registered-task-schema.ts builds them). Every
- * object rejects unknown keys, as CTS's request validator does.
+ * registered types, whose owners describe them, and the fields drivers add are described by their
+ * drivers (registered-task-schema.ts builds them). Every object rejects unknown keys, as CTS's
+ * request validator does.
  */
 import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
 
@@ -23,38 +24,28 @@ export const bufferPeriodSchema: JsonSchema = {
   },
 };
 
-export const terraformCloudWorkspaceSchema: JsonSchema = {
-  type: "object",
-  additionalProperties: false,
-  properties: {
-    execution_mode: { type: "string" },
-    agent_pool_id: { type: "string" },
-    agent_pool_name: { type: "string" },
-    terraform_version: { type: "string" },
-  },
-};
-
-/** The task object, in requests and responses, with the given condition and module_input schemas. */
-export function taskSchemaWith(condition: JsonSchema, moduleInput: JsonSchema): JsonSchema {
-  return {
-    type: "object",
-    additionalProperties: false,
-    required: ["name", "module", "condition"],
-    properties: {
-      name: { type: "string", minLength: 1 },
-      description: { type: "string" },
-      enabled: { type: "boolean" },
-      module: { type: "string", minLength: 1 },
-      version: { type: "string" },
-      providers: stringList,
-      variables: stringMap,
-      buffer_period: bufferPeriodSchema,
-      condition,
-      module_input: moduleInput,
-      terraform_version: { type: "string" },
-      terraform_cloud_workspace: terraformCloudWorkspaceSchema,
-    },
+/**
+ * The task object, in requests and responses, with the given condition and module_input schemas and
+ * the task-level fields drivers add (`DriverFactory.taskBlocks`, e.g. HCP Terraform's
+ * `terraform_cloud_workspace`), each by its driver's schema; a driver cannot redefine a core field.
+ */
+export function taskSchemaWith(
+  condition: JsonSchema, moduleInput: JsonSchema, driverFields: Readonly<Record<string, JsonSchema>> = {},
+): JsonSchema {
+  const properties: Record<string, JsonSchema> = {
+    name: { type: "string", minLength: 1 },
+    description: { type: "string" },
+    enabled: { type: "boolean" },
+    module: { type: "string", minLength: 1 },
+    version: { type: "string" },
+    providers: stringList,
+    variables: stringMap,
+    buffer_period: bufferPeriodSchema,
+    condition,
+    module_input: moduleInput,
   };
+  for (const [field, schema] of Object.entries(driverFields)) properties[field] ??= schema;
+  return { type: "object", additionalProperties: false, required: ["name", "module", "condition"], properties };
 }
 
 /** The task object when the registered types are not known: their blocks are left to the kernel. */

@@ -5,7 +5,9 @@
  */
 import type { Logger } from "../../../../core/plugin-api/mod.ts";
 import { createApiApp } from "../../../../plugins/http-api/src/create-api-app.ts";
-import { conditionRegistryToken, consulClientToken, moduleInputRegistryToken, taskBuilderToken } from "../../../../core/plugin-api/mod.ts";
+import {
+  conditionRegistryToken, consulClientToken, driverRegistryToken, moduleInputRegistryToken, taskBuilderToken,
+} from "../../../../core/plugin-api/mod.ts";
 import { normalizeApiTask } from "../../../../plugins/http-api/src/normalize-api-task.ts";
 import type { RecordingOptions } from "../../../fixtures/plugins/driver-recording/mod.ts";
 import { apiConfig, startApiKernel, type ApiKernel } from "./api-kernel.ts";
@@ -50,9 +52,11 @@ export async function startEngineApp(options: {
     registeredBlocks: () => {
       const conditions = daemon.kernel.resolve(conditionRegistryToken);
       const moduleInputs = daemon.kernel.resolve(moduleInputRegistryToken);
+      const drivers = daemon.kernel.resolve(driverRegistryToken);
       return {
         conditions: conditions.names().map((name) => conditions.get(name)!),
         moduleInputs: moduleInputs.names().map((name) => moduleInputs.get(name)!),
+        drivers: drivers.names().map((name) => drivers.get(name)!),
       };
     },
     validateTaskName: (name) => {
