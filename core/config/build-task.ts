@@ -1,6 +1,6 @@
 /**
  * @module Turns one shaped, schema-valid `task` block into a `TaskConfig`: defaults, deprecated
- * aliases (source, source_input, services), buffer period resolution. Fields core does not read stay
+ * aliases (source, source_input; services as the bare label it stands for), buffer period resolution. Fields core does not read stay
  * as written: the task-level blocks drivers add are theirs (core/config/task-fields.ts). Condition and module_input
  * bodies are kept as written (`{ ...body, type: label }`): their fields, defaults and deprecated
  * names are their owners' (the kernel completes them, core/kernel/complete-task.ts).
