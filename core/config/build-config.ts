@@ -53,6 +53,7 @@ export function buildConfig(raw: Json, ctx: BuildConfigContext): CtsConfig {
     driver: { name: driverName, options: driverOptions as Json },
     terraform_providers: list(raw.terraform_provider).map((entry) => provider(entry, ctx.env)),
     tasks: ctx.buildTasks({ working_dir: workingDir, buffer_period: bufferPeriod, driver: driverName }),
+    ...(raw.service !== undefined ? { service_blocks: raw.service as Json[] } : {}),
     plugins: list(raw.plugin).map(([name, body], index): PluginReferenceConfig => ({
       name,
       source: ctx.resolvePluginSource(String(body.source ?? ""), index),

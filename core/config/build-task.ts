@@ -1,6 +1,6 @@
 /**
  * @module Turns one shaped, schema-valid `task` block into a `TaskConfig`: defaults, deprecated
- * aliases (source, source_input, services), buffer period resolution. Fields core does not read stay
+ * aliases (source, source_input; services as the bare label it stands for), buffer period resolution. Fields core does not read stay
  * as written: the task-level blocks drivers add are theirs (core/config/task-fields.ts). Condition and module_input
  * bodies are kept as written (`{ ...body, type: label }`): their fields, defaults and deprecated
  * names are their owners' (the kernel completes them, core/kernel/complete-task.ts).
@@ -15,6 +15,9 @@ import { driverTaskFields } from "./task-fields.ts";
 
 type Json = Record<string, unknown>;
 
+/** The block label CTS's deprecated task field `services` stands for. */
+export const SERVICES_LABEL = "services";
+
 /** What a task inherits from the global configuration. */
 export interface TaskDefaults {
   /** The global `working_dir`; a task's default is `<working_dir>/<name>`. */
@@ -23,17 +26,6 @@ export interface TaskDefaults {
   readonly buffer_period: BufferPeriodConfig;
   /** The configured driver's name. */
   readonly driver: string;
-  /** Deprecated `service` blocks by id (default: name), for the deprecated task `services` field. */
-  readonly service_blocks?: Readonly<Record<string, DeprecatedServiceBlock>>;
-}
-
-/** A deprecated `service` block: how CTS queried one service for tasks naming it in `services`. */
-export interface DeprecatedServiceBlock {
-  readonly name: string;
-  readonly datacenter?: string;
-  readonly namespace?: string;
-  readonly filter?: string;
-  readonly cts_user_defined_meta?: Readonly<Record<string, string>>;
 }
 
 export interface BuildTaskContext {
@@ -57,17 +49,18 @@ export function buildTask(raw: Json, ctx: BuildTaskContext): TaskConfig {
   if (raw.source_input !== undefined) warn("source_input", "deprecated; use module_input");
 
   const [conditionType, conditionBody] = labelled(raw.condition)[0] ?? [];
-  const services = raw.services === undefined
-    ? undefined
-    : deprecatedServices(raw.services as string[], ctx.defaults.service_blocks ?? {}, warn);
-  if (services !== undefined) warn("services", "deprecated; use condition \"services\" or module_input \"services\"");
+  // CTS's deprecated `services` list stands for a block labelled "services": the condition, or a
+  // module input next to another condition. Its body is the label's owner's to build from the list
+  // (core/kernel/services-field.ts); core writes only the label.
+  const services = raw.services !== undefined;
+  if (services) warn("services", "deprecated; use condition \"services\" or module_input \"services\"");
 
   let condition: ConditionConfig;
   if (conditionType !== undefined) condition = block(conditionType, conditionBody!);
-  else if (services !== undefined) condition = block("services", services);
+  else if (services) condition = { type: SERVICES_LABEL };
   else condition = { type: "" };
-  if (conditionType !== undefined && conditionType !== "services" && services !== undefined) {
-    moduleInputs.push(block("services", services));
+  if (conditionType !== undefined && conditionType !== SERVICES_LABEL && services) {
+    moduleInputs.push({ type: SERVICES_LABEL });
   }
 
   const rawBuffer = raw.buffer_period as RawBufferPeriod | undefined;
@@ -105,38 +98,4 @@ function labelled(value: unknown): [string, Json][] {
 /** A condition or module_input block: its body as written, labelled with its type. */
 function block(type: string, body: Json): ConditionConfig {
   return { ...body, type };
-}
-
-/**
- * The selector the deprecated `services` field stands for: ids of `service` blocks become their
- * names, and each block's `cts_user_defined_meta` applies to its service. CTS queried each service
- * with its own block's datacenter, namespace and filter; one selector holds one of each, so they
- * are taken when the named blocks agree, and a warning says so when they do not.
- */
-function deprecatedServices(
-  ids: readonly string[],
-  blocks: Readonly<Record<string, DeprecatedServiceBlock>>,
-  warn: (field: string, message: string) => void,
-): Json {
-  const entries = ids.map((id) => blocks[id] ?? { name: id });
-  const metaByService: Record<string, Record<string, string>> = {};
-  for (const entry of entries) {
-    if (entry.cts_user_defined_meta && Object.keys(entry.cts_user_defined_meta).length > 0) {
-      metaByService[entry.name] = { ...entry.cts_user_defined_meta };
-    }
-  }
-  const shared = (field: "datacenter" | "namespace" | "filter"): string => {
-    const values = [...new Set(entries.map((entry) => entry[field] ?? ""))];
-    if (values.length > 1) {
-      warn("services", `the service blocks it names set different ${field} values; using "${values.find((v) => v !== "")}" for all`);
-    }
-    return values.find((value) => value !== "") ?? "";
-  };
-  return {
-    names: entries.map((entry) => entry.name),
-    datacenter: shared("datacenter"),
-    namespace: shared("namespace"),
-    filter: shared("filter"),
-    ...(Object.keys(metaByService).length > 0 ? { cts_user_defined_meta_by_service: metaByService } : {}),
-  };
 }

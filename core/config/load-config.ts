@@ -7,7 +7,7 @@ import type { CtsConfig, TaskConfig } from "../plugin-api/mod.ts";
 import { hostName as osHostName } from "../runtime/host-name.ts";
 import { listRegularFiles, parentDir, pathKind, readTextFile, resolvePath } from "../runtime/config-files.ts";
 import { buildConfig } from "./build-config.ts";
-import { buildTask, type DeprecatedServiceBlock } from "./build-task.ts";
+import { buildTask } from "./build-task.ts";
 import { ConfigError, type ConfigIssue } from "./config-error.ts";
 import { configIssues } from "./config-rules.ts";
 import { configSchemas, issuesFromAjv } from "./config-schemas.ts";
@@ -98,9 +98,6 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   }));
 
   const warnings: ConfigIssue[] = [];
-  const serviceBlocks = Object.fromEntries(((raw.service as Json[] | undefined) ?? []).map((service) =>
-    [String(service.id ?? service.name), { ...service, name: String(service.name) } as DeprecatedServiceBlock]
-  ));
   const config = buildConfig(raw, {
     env: options.env,
     homeVaultToken: await readHomeVaultToken(raw, options.env),
@@ -114,7 +111,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
       rawTasks.map((task, index): TaskConfig => {
         const file = fileOf(`task[${index}]`) ?? "";
         const path = `task[${index}]`;
-        const built = buildTask(task, { file, path, defaults: { ...defaults, service_blocks: serviceBlocks }, warnings });
+        const built = buildTask(task, { file, path, defaults, warnings });
         const withFiles = { ...built, variables: { ...variableFiles[index], ...built.variables } };
         issues.push(...taskIssues(task, withFiles, file, path));
         return withFiles;

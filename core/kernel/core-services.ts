@@ -25,6 +25,7 @@ import { BlockOptions } from "./block-options.ts";
 import { createPluginAjv } from "./plugin-ajv.ts";
 import { checkTaskBlocks, type BlockRegistries } from "./task-blocks.ts";
 import { completeTask } from "./complete-task.ts";
+import { withServicesField } from "./services-field.ts";
 import { withValidatedDriver, withValidatedInput } from "./validated-factories.ts";
 
 /** Every token the kernel provides, for the dependency graph (logger included: it is always there). */
@@ -70,8 +71,9 @@ export function createCoreServices(options: CoreServicesOptions): CoreServices {
   root.provide(runtimeVersionToken, VERSION);
   root.provide(taskBuilderToken, createTaskBuilder(
     options.config,
-    (task, path) => checkTaskBlocks(task, path, () => undefined, blockRegistries, blocks),
-    (task) => completeTask(task, blockRegistries, blocks),
+    // An API task's `services` list names no `service` block (CTS's API has none to name).
+    (task, path) => checkTaskBlocks(withServicesField(task, [], blockRegistries), path, () => undefined, blockRegistries, blocks),
+    (task) => completeTask(withServicesField(task, [], blockRegistries), blockRegistries, blocks),
   ));
   root.provide(processRunnerToken, options.processRunner ?? createProcessRunner());
   root.provide(fileSystemToken, fileSystem);

@@ -25,6 +25,7 @@ import { completeTask, renamedFieldWarnings } from "./complete-task.ts";
 import { unbufferedWarnings } from "./unbuffered-condition.ts";
 import { driverTaskFieldWarnings } from "./driver-task-fields.ts";
 import { completeDriverBlock } from "./driver-body.ts";
+import { withServicesField, withServicesFields } from "./services-field.ts";
 import { setUpPlugin, tokensNeeded, type ScopedFactory, type StartHook } from "./plugin-setup.ts";
 
 export interface KernelOptions {
@@ -159,11 +160,13 @@ class PluginKernel implements Kernel {
   }
 
   blockIssues(config: CtsConfig, fileOf: (path: string) => string | undefined = () => undefined): ConfigIssue[] {
-    return configBlockIssues(config, fileOf, this.#core.blockRegistries, this.#core.blocks);
+    const withServices = withServicesFields(config, fileOf, this.#core.blockRegistries).config;
+    return configBlockIssues(withServices, fileOf, this.#core.blockRegistries, this.#core.blocks);
   }
 
   blockWarnings(config: CtsConfig, fileOf: (path: string) => string | undefined = () => undefined): ConfigIssue[] {
     return [
+      ...withServicesFields(config, fileOf, this.#core.blockRegistries).warnings,
       ...renamedFieldWarnings(config, fileOf, this.#core.blockRegistries),
       ...unbufferedWarnings(config, fileOf, this.#core.blockRegistries.conditions),
       ...driverTaskFieldWarnings(config.tasks, fileOf, this.#core.blockRegistries.drivers, this.#core.blocks),
@@ -199,8 +202,10 @@ class PluginKernel implements Kernel {
     }
     // Every owner is registered now; plugins read tasks from start on (core/kernel/complete-task.ts).
     this.#config.driver = completeDriverBlock(this.#options.config, this.#core.blockRegistries.drivers.get(this.#config.driver.name), this.#core.blocks);
-    this.#config.tasks = this.#options.config.tasks.map((task) =>
-      completeTask(task, this.#core.blockRegistries, this.#core.blocks));
+    this.#config.tasks = this.#options.config.tasks.map((task) => completeTask(
+      withServicesField(task, this.#options.config.service_blocks ?? [], this.#core.blockRegistries),
+      this.#core.blockRegistries, this.#core.blocks,
+    ));
     Object.freeze(this.#config);
     this.#state = "initialized";
   }

@@ -143,6 +143,18 @@ export interface ConditionFactory extends Named {
    * (`DriverContext.templates`), so no driver reads a block's fields. @default the block has none
    */
   template?(options: Readonly<Record<string, unknown>>): string;
+  /**
+   * Refinement (additive): the body this block stands for when a task uses CTS's deprecated task
+   * field `services` (CTS: the list becomes a `condition "services"`, or a `module_input "services"`
+   * next to another condition). `ids` is the list as written; `serviceBlocks` are the deprecated
+   * top-level `service` blocks as written; `warn` reports a problem that does not stop the task
+   * (logged at WARN against the task's `services` field). @default the block type cannot stand for it
+   */
+  fromDeprecatedServices?(
+    ids: readonly string[],
+    serviceBlocks: readonly Readonly<Record<string, unknown>>[],
+    warn: (message: string) => void,
+  ): Record<string, unknown>;
   create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig): InputSource;
 }
 
@@ -159,5 +171,7 @@ export interface ModuleInputFactory extends Named {
   readonly renamedFields?: Readonly<Record<string, string>>;
   /** As `ConditionFactory.template`. */
   template?(options: Readonly<Record<string, unknown>>): string;
+  /** As `ConditionFactory.fromDeprecatedServices`. */
+  fromDeprecatedServices?: ConditionFactory["fromDeprecatedServices"];
   create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig): InputSource;
 }

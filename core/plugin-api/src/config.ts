@@ -199,6 +199,11 @@ export interface CtsConfig {
   readonly driver: DriverConfig;
   readonly terraform_providers: readonly ProviderConfig[];
   readonly tasks: readonly TaskConfig[];
+  /**
+   * CTS's deprecated top-level `service` blocks as written, when any: tasks' deprecated `services`
+   * lists name them by id (the owner of `services` reads them: `ConditionFactory.fromDeprecatedServices`).
+   */
+  readonly service_blocks?: readonly Readonly<Record<string, unknown>>[];
   readonly plugins: readonly PluginReferenceConfig[];
   readonly high_availability?: HighAvailabilityConfig;
   /** Beyond CTS: how many events are kept per task. @default 5 */

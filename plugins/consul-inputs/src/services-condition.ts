@@ -5,6 +5,7 @@ import { conditionRenames, readServicesOptions, servicesConditionSchema, useAsMo
 import { ServicesSource } from "./services-source.ts";
 import { servicesSelectorProblems } from "./selector-rules.ts";
 import { servicesTemplate } from "./tfvars-template-text.ts";
+import { fromDeprecatedServices } from "./deprecated-services-body.ts";
 
 export const servicesConditionFactory: ConditionFactory = Object.freeze({
   name: "services",
@@ -14,6 +15,7 @@ export const servicesConditionFactory: ConditionFactory = Object.freeze({
   optionsSchema: servicesConditionSchema,
   api: servicesConditionApi,
   template: (options: Readonly<Record<string, unknown>>) => servicesTemplate(options, useAsModuleInput(options)),
+  fromDeprecatedServices,
   create(config: Readonly<Record<string, unknown>>, taskName: string) {
     return new ServicesSource(readServicesOptions(config, `task "${taskName}" condition "services"`), true);
   },

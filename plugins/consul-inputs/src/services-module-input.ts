@@ -5,6 +5,7 @@ import { servicesModuleInputApi } from "./cts-api-faces.ts";
 import { ServicesSource } from "./services-source.ts";
 import { servicesSelectorProblems } from "./selector-rules.ts";
 import { servicesTemplate } from "./tfvars-template-text.ts";
+import { fromDeprecatedServices } from "./deprecated-services-body.ts";
 
 export const servicesModuleInputFactory: ModuleInputFactory = Object.freeze({
   name: "services",
@@ -13,6 +14,7 @@ export const servicesModuleInputFactory: ModuleInputFactory = Object.freeze({
   optionsSchema: servicesModuleInputSchema,
   api: servicesModuleInputApi,
   template: (options: Readonly<Record<string, unknown>>) => servicesTemplate(options, true),
+  fromDeprecatedServices,
   create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig) {
     const options = readServicesOptions(config, `task "${taskName}" module_input "services"`);
     return new ServicesSource({ ...options, userMeta: userMetaFor(options.userMeta, task), render: true }, false);

@@ -55,16 +55,23 @@ export async function ownerIssuesOf(files: Record<string, string>): Promise<Conf
 
 /**
  * Loads `files` and initialises the built-in plugins: the config as plugins read it (each task
- * completed by its blocks' owners: decoded, defaulted) and the kernel's block issues.
+ * completed by its blocks' owners: decoded, defaulted), the kernel's block issues, and every
+ * warning in the order `validate` prints them (the loader's, then the kernel's).
  */
-export async function ownedConfigOf(files: Record<string, string>): Promise<{ config: CtsConfig; issues: ConfigIssue[] }> {
+export async function ownedConfigOf(
+  files: Record<string, string>,
+): Promise<{ config: CtsConfig; issues: ConfigIssue[]; warnings: ConfigIssue[] }> {
   const loaded = await loadFiles(files);
   const kernel = await createKernel({
     config: loaded.config, runOptions: { mode: "validate", inspectTasks: [], resetStorage: false }, logSink: recordingLogSink(),
   });
   await kernel.init();
   try {
-    return { config: kernel.resolve(configToken), issues: kernel.blockIssues(loaded.config, loaded.fileOf) };
+    return {
+      config: kernel.resolve(configToken),
+      issues: kernel.blockIssues(loaded.config, loaded.fileOf),
+      warnings: [...loaded.warnings, ...kernel.blockWarnings(loaded.config, loaded.fileOf)],
+    };
   } finally {
     await kernel.stop();
   }

@@ -3,7 +3,7 @@
  * near-identical configuration CTS accepts still loads.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { issuesOf, loadFiles, removeConfigDirs } from "./config-dir.ts";
+import { issuesOf, loadFiles, ownedConfigOf, removeConfigDirs } from "./config-dir.ts";
 
 afterAll(removeConfigDirs);
 
@@ -29,9 +29,10 @@ describe("deprecated services field with a services condition", () => {
   });
 
   it("with another condition type, the list is the services module input (accepted)", async () => {
-    const { config } = await loadFiles({
+    const { config, issues } = await ownedConfigOf({
       "a.hcl": task(`  services = ["api"]\n  condition "catalog-services" {\n    regexp = "web"\n  }`),
     });
+    expect(issues).toEqual([]);
     expect(config.tasks[0]!.module_input).toMatchObject([{ type: "services", names: ["api"] }]);
   });
 

@@ -1,13 +1,14 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { loadConfig, type LoadConfigOptions } from "../../../core/config/load-config.ts";
 import { isConfigError, type ConfigIssue } from "../../../core/config/config-error.ts";
-import { ownerIssuesOf } from "./config-dir.ts";
+import { ownedConfigOf, ownerIssuesOf, removeConfigDirs } from "./config-dir.ts";
 
 const root = mkdtempSync(join(tmpdir(), "cts-config-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(removeConfigDirs);
 let counter = 0;
 
 /** Writes files into a fresh directory and returns it. */
@@ -317,16 +318,21 @@ describe("variable files and deprecated fields", () => {
     expect(config.tasks[0]!.variables).toEqual({ a: "\"two\"", b: "2", c: "[\"x\",\"y\"]", d: "false" });
   });
 
+  // CTS: a task's deprecated `services` list (with no condition block) is a services condition on
+  // the services it names, `service` blocks naming them by id.
   test("deprecated services/source fields still load, with warnings", async () => {
-    const cwd = dir({
+    const files = {
       "a.hcl": `service {\n  name = "web"\n  id = "web-1"\n}\ntask {\n  name = "t"\n  source = "./m"\n` +
         `  services = ["web-1", "api"]\n}\n`,
-    });
-    const loaded = await load(cwd, [{ kind: "file", path: "a.hcl" }]);
-    expect(loaded.config.tasks[0]).toMatchObject({
-      module: "./m", condition: { type: "services", names: ["web", "api"] },
-    });
+    };
+    const loaded = await load(dir(files), [{ kind: "file", path: "a.hcl" }]);
+    // The loader writes only the label; the body is the services condition's owner's (kernel time).
+    expect(loaded.config.tasks[0]).toMatchObject({ module: "./m" });
+    expect(loaded.config.tasks[0]!.condition).toEqual({ type: "services" });
     expect(loaded.warnings.map((warning) => warning.path)).toEqual(["task[0].source", "task[0].services", "service"]);
+    const owned = await ownedConfigOf(files);
+    expect(owned.issues).toEqual([]);
+    expect(owned.config.tasks[0]).toMatchObject({ condition: { type: "services", names: ["web", "api"] } });
   });
 
   test("service blocks carry their datacenter, filter and per-service cts_user_defined_meta into the task", async () => {
@@ -337,14 +343,18 @@ describe("variable files and deprecated fields", () => {
         `task {\n  name = "t"\n  module = "./m"\n  services = ["web-1", "api"]\n}\n` +
         `task {\n  name = "u"\n  module = "./m"\n  services = ["web-1", "db"]\n}\n`,
     });
-    const loaded = await load(cwd, [{ kind: "file", path: "a.hcl" }]);
-    expect(loaded.config.tasks[0]!.condition).toMatchObject({
+    const owned = await ownedConfigOf({ "a.hcl": readFileSync(join(cwd, "a.hcl"), "utf8") });
+    expect(owned.issues).toEqual([]);
+    expect(owned.config.tasks[0]!.condition).toMatchObject({
       type: "services", names: ["web", "api"], datacenter: "dc2", filter: `Service.Tags contains "a"`,
       cts_user_defined_meta_by_service: { web: { vip: "v" } },
     });
     // "db" has no block: one selector cannot query it elsewhere, so the user is told.
-    expect(loaded.warnings.filter((warning) => warning.path === "task[1].services").map((w) => w.message))
-      .toContain(`the service blocks it names set different datacenter values; using "dc2" for all`);
+    expect(owned.warnings.filter((warning) => warning.path === "task[1].services"))
+      .toContainEqual({
+        file: "a.hcl", path: "task[1].services",
+        message: `the service blocks it names set different datacenter values; using "dc2" for all`,
+      });
   });
 });
 
