@@ -1,5 +1,4 @@
 /** @module Canonical JSON and its SHA-256: how the engine tells whether a task's inputs really changed. */
-import { canonicalText } from "./canonical-text.ts";
 
 /** JSON with object keys sorted at every level, so equal data always gives equal text. */
 export function canonicalJson(value: unknown): string {
@@ -18,13 +17,9 @@ function sortKeys(value: unknown): unknown {
   return sorted;
 }
 
-/**
- * Hex SHA-256 of the canonical JSON (web crypto, so it runs unchanged on Node and Deno). The text
- * comes from `canonicalText`, which reuses the text of frozen instances: the same bytes as
- * `canonicalJson`, so fingerprints stored by an earlier version still match.
- */
+/** Hex SHA-256 of the canonical JSON (web crypto, so it runs unchanged on Node and Deno). */
 export async function inputHash(value: unknown): Promise<string> {
-  const bytes = new TextEncoder().encode(canonicalText(value));
+  const bytes = new TextEncoder().encode(canonicalJson(value));
   const digest = await crypto.subtle.digest("SHA-256", bytes);
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
