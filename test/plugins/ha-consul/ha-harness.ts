@@ -10,6 +10,18 @@ import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/co
 import { type CaptureLogger, createCaptureLogger } from "../consul-client/capture-logger.ts";
 import { testClient } from "../consul-client/client-options.ts";
 
+/**
+ * One request to the embedded Consul's HTTP API as a test sets up state by hand (a session, a check,
+ * a key); a non-2xx answer throws with its text. Resolves to the JSON answer (undefined for the
+ * agent endpoints that answer with an empty body).
+ */
+export async function consulRequest(consul: { readonly url: string }, method: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${consul.url}${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return text === "" ? undefined : JSON.parse(text);
+}
+
 /** Session TTL used by the election tests: low so a lost session is noticed quickly. */
 export const TEST_TTL_MS = 1000;
 

@@ -12,7 +12,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { layoutOf, type Member, startHaConsul, startMember, stopMember, until } from "./ha-harness.ts";
+import { layoutOf, type Member, startHaConsul, startMember, stopMember, until, consulRequest } from "./ha-harness.ts";
 
 const TTL_MS = 60_000;
 let consul: TestConsulDevServer;
@@ -28,10 +28,8 @@ afterAll(async () => {
   await consul?.stop();
 });
 
-async function call(method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${consul.url}${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return response.json();
+function call(method: string, path: string, body?: unknown): Promise<unknown> {
+  return consulRequest(consul, method, path, body);
 }
 
 async function createSession(name: string): Promise<string> {

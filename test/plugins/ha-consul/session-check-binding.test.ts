@@ -10,7 +10,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { layoutOf, type Member, startHaConsul, startMember, stopMember, until } from "./ha-harness.ts";
+import { layoutOf, type Member, startHaConsul, startMember, stopMember, until, consulRequest } from "./ha-harness.ts";
 
 const TTL_MS = 60_000;
 let consul: TestConsulDevServer;
@@ -27,9 +27,8 @@ afterAll(async () => {
   await consul?.stop();
 });
 
-async function agent(method: string, path: string, body?: unknown): Promise<void> {
-  const response = await fetch(`${consul.url}${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+function agent(method: string, path: string, body?: unknown): Promise<unknown> {
+  return consulRequest(consul, method, path, body);
 }
 
 /** Registers a service for `id` with a TTL check `<id>-health` in the given state. */

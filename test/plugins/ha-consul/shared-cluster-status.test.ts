@@ -17,7 +17,7 @@ import { createClusterStatusHandler } from "../../../plugins/ha-consul/src/clust
 import { ConsulTaskStore } from "../../../plugins/ha-consul/src/consul-task-store.ts";
 import { rendezvousOwner } from "../../../plugins/ha-consul/src/rendezvous.ts";
 import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { haConfig, layoutOf, startHaConsul, until } from "./ha-harness.ts";
+import { haConfig, layoutOf, startHaConsul, until, consulRequest } from "./ha-harness.ts";
 import { type RecordingProxy, startRecordingProxy } from "./recording-proxy.ts";
 import { settledOwners, taskOwners } from "./shared-cluster-support.ts";
 import { type SharedMember, startSharedMember, stopSharedMember } from "./shared-member.ts";
@@ -39,9 +39,8 @@ afterAll(async () => {
   await consul?.stop();
 });
 
-async function call(method: string, path: string, body?: unknown): Promise<void> {
-  const response = await fetch(`${consul.url}${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+function call(method: string, path: string, body?: unknown): Promise<unknown> {
+  return consulRequest(consul, method, path, body);
 }
 
 /** `task_owners` as the plugin's handler answers it on `member`. */
@@ -54,7 +53,7 @@ async function statusOwners(member: SharedMember, cluster: string): Promise<Reco
   return ((await response.json()) as { task_owners: Record<string, string> }).task_owners;
 }
 
-function seed(cluster: string, names: readonly string[]): Promise<void[]> {
+function seed(cluster: string, names: readonly string[]): Promise<unknown[]> {
   return Promise.all(names.map((name) => call("PUT", `/v1/kv/${layoutOf(cluster).taskKey(name)}`, { config: { name } })));
 }
 
