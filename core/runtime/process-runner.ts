@@ -7,6 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import process from "node:process";
+import type { Readable } from "node:stream";
 import { which } from "zx";
 import type { ProcessOptions, ProcessResult, ProcessRunner } from "../plugin-api/mod.ts";
 import { SUPERVISOR_NAME, SUPERVISOR_SCRIPT } from "./process-supervisor.ts";
@@ -36,9 +37,11 @@ function runSupervised(command: string, args: readonly string[], options: Proces
       // Its own session and process group, so the supervisor can end the command's whole tree.
       detached: true,
       // fd 3: the lifeline; its end of file tells the supervisor that cts-runtime is gone.
-      stdio: ["pipe", "pipe", "pipe", "pipe"],
+      // fd 4: the supervisor closes it once its signal traps are set.
+      stdio: ["pipe", "pipe", "pipe", "pipe", "pipe"],
     });
     const lifeline = child.stdio[3] as { destroy(): void } | null;
+    const trapsSet = child.stdio[4] as Readable;
     let stdout = "";
     let stderr = "";
     const onOutput = options.onOutput;
@@ -52,8 +55,17 @@ function runSupervised(command: string, args: readonly string[], options: Proces
       stderr += chunk;
       onOutput?.(chunk, "stderr");
     });
-    // Aborting is a clean stop: the supervisor passes SIGTERM on and waits for the command.
-    const onAbort = () => child.kill("SIGTERM");
+    // Aborting is a clean stop: the supervisor passes SIGTERM on and waits for the command. Sent
+    // before the supervisor's traps are set, the signal would kill the supervisor instead: it waits.
+    let ready = false;
+    const onAbort = () => {
+      if (ready) child.kill("SIGTERM");
+    };
+    trapsSet.resume();
+    trapsSet.once("close", () => {
+      ready = true;
+      if (options.signal?.aborted) onAbort();
+    });
     options.signal?.addEventListener("abort", onAbort, { once: true });
     const streamsClosed = Promise.all([child.stdout!, child.stderr!].map((stream) =>
       new Promise<void>((done) => {

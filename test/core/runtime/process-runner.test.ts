@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { createProcessRunner } from "../../../core/runtime/process-runner.ts";
 
@@ -46,6 +47,23 @@ describe("process runner (zx)", () => {
     expect(pid).toBeGreaterThan(0);
     expect(() => process.kill(pid!, 0)).toThrow(/ESRCH/);
   });
+
+  it("settles, leaving nothing running, however soon after the start the abort comes", async () => {
+    // Aborts land at every moment of the supervisor's start-up, before and after the command exists.
+    // The bound only tells a hang from a run: an aborted run takes milliseconds.
+    const nonce = String(process.pid).padStart(7, "0");
+    const stillRunning: number[] = [];
+    for (let attempt = 0; attempt < 80; attempt++) {
+      const controller = new AbortController();
+      const running = runner.run("sleep", [`30.${nonce}`], { signal: controller.signal }).then(() => "finished", () => "aborted");
+      setTimeout(() => controller.abort(new Error("task deleted")), attempt % 8);
+      const outcome = await Promise.race([running, sleep(10_000).then(() => "hung")]);
+      if (outcome !== "aborted") stillRunning.push(attempt);
+    }
+    expect(stillRunning).toEqual([]);
+    const survivors = await runner.run("pgrep", ["-f", `^sleep 30\\.${nonce}`]);
+    expect(survivors.stdout).toBe("");
+  }, 120_000);
 
   it("rejects at once when the signal is already aborted", async () => {
     await expect(runner.run("true", [], { signal: AbortSignal.abort(new Error("too late")) })).rejects.toThrow("too late");
