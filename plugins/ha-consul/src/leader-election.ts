@@ -20,7 +20,7 @@ import {
 } from "../../../core/plugin-api/mod.ts";
 import { InstanceSession, RETRY_MS } from "./instance-session.ts";
 import type { KvLayout } from "./kv-layout.ts";
-import { destroyPreviousSessions } from "./previous-sessions.ts";
+import { destroyPreviousSessions, instanceSessionName } from "./previous-sessions.ts";
 
 export interface LeaderElectionOptions {
   readonly consul: ConsulClient;
@@ -134,9 +134,8 @@ export class LeaderElection implements Leadership {
     }
   }
 
-  /** Unique in a cluster, as the instance ids are: how a restart finds its previous run's sessions. */
   #sessionName(): string {
-    return `cts-runtime ${this.#options.clusterName} ${this.#options.instanceId}`;
+    return instanceSessionName(this.#options.layout, this.#options.instanceId);
   }
 
   #newSession(): InstanceSession {

@@ -1,6 +1,7 @@
 /**
  * @module Destroys the sessions a previous run of this instance left behind, found by the session
- * name (`cts-runtime <cluster> <instance id>`, unique in a cluster as the ids are).
+ * name (`cts-runtime <parent_path>/<cluster> <instance id>`: unique in one Consul, as a cluster's KV
+ * root is and instance ids within it are).
  *
  * A process killed with -9 and restarted with the same id (and port) within one check interval
  * re-registers its service and check before the check ever runs against the dead process, so the
@@ -8,6 +9,16 @@
  * 2×TTL); destroying it frees the lock at once (behavior "delete" deletes the key).
  */
 import { consulQuery, errorMessage, type ConsulClient, type Logger } from "../../../core/plugin-api/mod.ts";
+import type { KvLayout } from "./kv-layout.ts";
+
+/**
+ * The name of every session an instance creates: how a restart finds its previous run's sessions.
+ * It names the cluster's KV root, not only the cluster: two clusters of one name under different
+ * parent paths are different clusters, and must not end each other's sessions.
+ */
+export function instanceSessionName(layout: KvLayout, instanceId: string): string {
+  return `cts-runtime ${layout.root} ${instanceId}`;
+}
 
 /** Runs once, before this process creates any session: every session under `name` is a predecessor's. */
 export async function destroyPreviousSessions(consul: ConsulClient, name: string, logger: Logger): Promise<void> {

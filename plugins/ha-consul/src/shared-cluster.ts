@@ -19,6 +19,7 @@ import { parseInfo } from "./cluster-entries.ts";
 import { InstanceSession, RETRY_MS } from "./instance-session.ts";
 import type { KvLayout } from "./kv-layout.ts";
 import { followOwnership, type OwnershipSnapshot } from "./ownership-watch.ts";
+import { instanceSessionName } from "./previous-sessions.ts";
 import { rendezvousOwner } from "./rendezvous.ts";
 
 export interface SharedClusterOptions {
@@ -156,11 +157,11 @@ export class SharedCluster implements Leadership {
   }
 
   #newSession(): InstanceSession {
-    const { consul, clusterName, instanceId, sessionTtlMs, checkId, checkTrustedFrom, logger, layout } = this.#options;
+    const { consul, instanceId, sessionTtlMs, checkId, checkTrustedFrom, logger, layout } = this.#options;
     const value = JSON.stringify(this.#self);
     return new InstanceSession({
       consul,
-      name: `cts-runtime ${clusterName} ${instanceId}`,
+      name: instanceSessionName(layout, instanceId),
       ttlMs: sessionTtlMs,
       checkId,
       ...(checkTrustedFrom !== undefined ? { checkTrustedFrom } : {}),
