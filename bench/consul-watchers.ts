@@ -19,12 +19,16 @@
  *   - floor:   N bare sockets to a plain `node:net` listener in the server child, which writes a
  *              kv-sized answer to each on a "fire" message: no HTTP, no Consul. It is what N loopback
  *              writes cost this machine at that moment; kv and catalog are good when close to it.
+ *   - http:    N × GET /park on a bare `node:http` server in the server child, answered on GET /fire
+ *              with the kv answer's headers and body: what the runtime's own HTTP server costs, with
+ *              no routing and no Consul.
  * Latency runs from just before the change request is written (one TCP write) to each answer's
  * arrival; "wake CPU" is the server's CPU time from the change until every watcher was answered.
  * Client and server share the machine, so wall-clock latency also includes the client's work.
  */
 import process from "node:process";
 import { spawn } from "node:child_process";
+import { createServer as createHttpServer, type ServerResponse } from "node:http";
 import { connect, createServer, type Socket } from "node:net";
 import { createInterface } from "node:readline";
 import { serveHttp } from "../core/runtime/serve-http.ts";
@@ -36,6 +40,8 @@ interface ServerStats {
   readonly parked: number;
   /** Sockets connected to the floor listener. */
   readonly floor: number;
+  /** Requests parked on the bare HTTP server. */
+  readonly http: number;
   readonly cpuUserMs: number;
   readonly cpuSystemMs: number;
   readonly rssMiB: number;
@@ -77,16 +83,50 @@ function startFloor(): Promise<{ port: number; size(): number; close(): void }> 
   });
 }
 
+/** The kv scenario's answer, for the bare HTTP server. */
+const KV_LIKE_HEADERS = {
+  "Content-Type": "application/json", "X-Consul-Index": "12", "X-Consul-KnownLeader": "true",
+  "X-Consul-LastContact": "0", "X-Consul-Effective-Consistency": "leader",
+};
+const KV_LIKE_BODY = JSON.stringify([{ LockIndex: 0, Key: "bench/key", Flags: 0, Value: "MQ==", CreateIndex: 11, ModifyIndex: 12 }]);
+
+/** A bare node:http server: GET /park waits, GET /fire answers every parked request. */
+function startBareHttp(): Promise<{ port: number; size(): number; close(): void }> {
+  const parked = new Set<ServerResponse>();
+  const server = createHttpServer((request, response) => {
+    if (request.url !== "/fire") {
+      parked.add(response);
+      response.on("close", () => parked.delete(response));
+      return;
+    }
+    for (const waiting of parked) waiting.writeHead(200, KV_LIKE_HEADERS).end(KV_LIKE_BODY);
+    parked.clear();
+    response.end();
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", 65_535, () => resolve({
+      port: (server.address() as { port: number }).port,
+      size: () => parked.size,
+      close: () => {
+        server.closeAllConnections();
+        server.close();
+      },
+    }));
+  });
+}
+
 /** Child mode: the Consul server, the floor listener and a tiny stats endpoint for the parent. */
 async function runServer(): Promise<void> {
   const consul = await startConsulDevServer();
   const floor = await startFloor();
+  const bareHttp = await startBareHttp();
   const stats = await serveHttp({
     fetch: () => {
       const cpu = process.cpuUsage();
       const body: ServerStats = {
         parked: consul.state.hub.size,
         floor: floor.size(),
+        http: bareHttp.size(),
         cpuUserMs: cpu.user / 1000,
         cpuSystemMs: cpu.system / 1000,
         rssMiB: process.memoryUsage().rss / 2 ** 20,
@@ -94,9 +134,12 @@ async function runServer(): Promise<void> {
       return Response.json(body);
     },
   });
-  console.log(JSON.stringify({ consul: consul.url, stats: stats.url, floor: `http://127.0.0.1:${floor.port}` }));
+  console.log(JSON.stringify({
+    consul: consul.url, stats: stats.url, floor: `http://127.0.0.1:${floor.port}`, http: `http://127.0.0.1:${bareHttp.port}`,
+  }));
   await new Promise<void>((resolve) => process.stdin.on("end", resolve).resume());
   floor.close();
+  bareHttp.close();
   await stats.close();
   await consul.stop();
 }
@@ -105,6 +148,7 @@ interface Urls {
   readonly consul: string;
   readonly stats: string;
   readonly floor: string;
+  readonly http: string;
 }
 
 async function startServerProcess(): Promise<Urls & { stop(): void }> {
@@ -157,6 +201,8 @@ function put(base: string, path: string, body: string): Promise<void> {
 
 interface Scenario {
   readonly name: string;
+  /** Which server the watchers talk to. */
+  readonly server: "consul" | "floor" | "http";
   /** Undefined for the floor: its watchers are bare sockets. */
   readonly watchPath: string | undefined;
   prepare(base: string): Promise<void>;
@@ -166,12 +212,14 @@ interface Scenario {
 const scenarios: readonly Scenario[] = [
   {
     name: "kv",
+    server: "consul",
     watchPath: "/v1/kv/bench/key",
     prepare: (base) => put(base, "/v1/kv/bench/key", "0"),
     change: (base, round) => put(base, "/v1/kv/bench/key", String(round + 1)),
   },
   {
     name: "catalog",
+    server: "consul",
     watchPath: "/v1/health/service/web",
     prepare: (base) => put(base, "/v1/agent/service/register", JSON.stringify({ Name: "web", ID: "web-0", Port: 80 })),
     change: (base, round) =>
@@ -179,6 +227,7 @@ const scenarios: readonly Scenario[] = [
   },
   {
     name: "floor",
+    server: "floor",
     watchPath: undefined,
     prepare: () => Promise.resolve(),
     change: (base) =>
@@ -188,6 +237,15 @@ const scenarios: readonly Scenario[] = [
         socket.on("close", () => resolve());
         socket.on("error", reject);
       }),
+  },
+  {
+    name: "http",
+    server: "http",
+    watchPath: "/park",
+    prepare: () => Promise.resolve(),
+    change: async (base) => {
+      await (await fetch(`${base}/fire`)).text();
+    },
   },
 ];
 
@@ -205,9 +263,9 @@ interface Row {
 
 async function measure(urls: Urls, scenario: Scenario, n: number, round: number): Promise<Row> {
   const floor = scenario.watchPath === undefined;
-  const base = floor ? urls.floor : urls.consul;
+  const base = urls[scenario.server];
   let index: string | null = null;
-  if (!floor) {
+  if (scenario.server === "consul") {
     const first = await fetch(`${base}${scenario.watchPath}`);
     await first.text();
     index = first.headers.get("X-Consul-Index");
@@ -235,7 +293,7 @@ async function measure(urls: Urls, scenario: Scenario, n: number, round: number)
     }));
   const parked = async () => {
     const now = await stats(urls.stats);
-    return floor ? now.floor : now.parked;
+    return scenario.server === "consul" ? now.parked : now[scenario.server];
   };
   while (await parked() < n) await new Promise((resolve) => setTimeout(resolve, 50));
   const before = await stats(urls.stats);
