@@ -1,0 +1,138 @@
+/**
+ * @module What the ports of CTS's services / catalog-services e2e tests share: a daemon started the way
+ * CTS's `ctsSetup` starts it (cwd holding `./test_modules`, a relative working_dir, buffer period off,
+ * log_level DEBUG) on Node's dist/main.js against the embedded Consul, plus CTS's e2e checks
+ * (`eventCount`, `validateVariable`, `validateModuleFile`) re-expressed over our files and API.
+ */
+import type { ChildProcess } from "node:child_process";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { freePort } from "../../helpers/free-port.ts";
+import { repoRoot, runCli, spawnCli, type CliResult } from "../../helpers/run-cli.ts";
+import { waitFor } from "../../plugins/driver-terraform/e2e-support.ts";
+import { tempDir, terraformTestEnv } from "../../plugins/driver-terraform/terraform-env.ts";
+
+/** Registry-free stand-ins for CTS's e2e/test_modules (see the README there). */
+export const ctsModules = join(repoRoot, "test", "fixtures", "cts-e2e-modules");
+
+export interface CtsDaemon {
+  /** The daemon's cwd: `./test_modules/<name>` resolves here, as in CTS's e2e directory. */
+  readonly dir: string;
+  /** The config's working_dir (CTS's tempDir); a task's files are under `<workDir>/<task>`. */
+  readonly workDir: string;
+  readonly url: string;
+  output(): string;
+  events(task: string): Promise<CtsEvent[]>;
+  /** `task create -http-addr=… -task-file=…` answering "yes", as CTS's runSubcommand does. */
+  createTask(hcl: string): Promise<CliResult>;
+  stop(): Promise<void>;
+}
+
+export interface CtsEvent {
+  readonly id: string;
+  readonly success: boolean;
+  readonly start_time: string;
+  readonly error?: { message: string };
+}
+
+/** CTS's e2e baseConfig (minus `terraform_provider "local"`, which no test task uses here) + tasks. */
+export function ctsConfig(port: number, consulAddress: string, tasksHcl: string): string {
+  return `log_level = "DEBUG"
+working_dir = "work"
+port = ${port}
+
+buffer_period {
+  enabled = false
+}
+
+consul {
+  address = "${consulAddress}"
+  service_registration {
+    enabled = false
+  }
+}
+
+driver "terraform" {
+  log = true
+}
+${tasksHcl}
+`;
+}
+
+export async function startCtsDaemon(consulAddress: string, tasksHcl: string): Promise<CtsDaemon> {
+  const tmp = tempDir("cts-e2e");
+  cpSync(ctsModules, join(tmp.path, "test_modules"), { recursive: true });
+  const port = await freePort();
+  writeFileSync(join(tmp.path, "config.hcl"), ctsConfig(port, consulAddress, tasksHcl));
+  const child: ChildProcess = spawnCli("node", ["start", "-config-file=config.hcl"], {
+    cwd: tmp.path, env: terraformTestEnv(),
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const url = `http://127.0.0.1:${port}`;
+  const daemon: CtsDaemon = {
+    dir: tmp.path,
+    workDir: join(tmp.path, "work"),
+    url,
+    output: () => output,
+    async events(task) {
+      const response = await fetch(`${url}/v1/status/tasks/${task}?include=events`);
+      if (!response.ok) throw new Error(`status of ${task}: ${response.status} ${await response.text()}`);
+      return ((await response.json()) as Record<string, { events?: CtsEvent[] }>)[task]?.events ?? [];
+    },
+    async createTask(hcl) {
+      const file = join(tmp.path, "task.hcl");
+      writeFileSync(file, hcl);
+      return runCli("node", ["task", "create", `-http-addr=${url}`, `-task-file=${file}`], {
+        cwd: tmp.path, input: "yes\n", env: terraformTestEnv(), timeoutMs: 120_000,
+      });
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once("close", resolve));
+        child.kill("SIGTERM");
+        await exited;
+      }
+      if (!process.env.CTS_E2E_KEEP) tmp.remove();
+    },
+  };
+  // CTS's WaitForTestReadiness: the API answers once the once-mode runs are over.
+  await waitFor(async () => (await fetch(`${url}/v1/status`).catch(() => undefined))?.ok === true,
+    () => `the daemon never served its API\n${output}`, 120_000);
+  return daemon;
+}
+
+/** Waits until `task` has more than `count` events; returns them (newest first, as CTS lists them). */
+export async function waitForEvents(daemon: CtsDaemon, task: string, count: number): Promise<CtsEvent[]> {
+  let events: CtsEvent[] = [];
+  await waitFor(async () => (events = await daemon.events(task)).length > count,
+    () => `${task} still has ${events.length} event(s), waiting for more than ${count}\n${daemon.output()}`, 120_000);
+  return events;
+}
+
+/**
+ * CTS's validateVariable: terraform.tfvars split at blank lines, the preamble skipped, the block that
+ * starts with `name`; undefined when no such variable is rendered.
+ */
+export function tfvarsVariable(daemon: CtsDaemon, task: string, name: string): string | undefined {
+  const content = readFileSync(join(daemon.workDir, task, "terraform.tfvars"), "utf8");
+  return content.split("\n\n").slice(1).map((v) => v.replace(/^\n+/, "")).find((v) => v.startsWith(name));
+}
+
+/** The content of `<workDir>/<task>/resources/<name>.txt`, or undefined when the module did not write it. */
+export function resourceFile(daemon: CtsDaemon, task: string, name: string): string | undefined {
+  const path = join(daemon.workDir, task, "resources", `${name}.txt`);
+  return existsSync(path) ? readFileSync(path, "utf8") : undefined;
+}
+
+/** CTS's testutils.RegisterConsulService: an agent registration (no address: the node's is used). */
+export async function registerCtsService(consulUrl: string, service: { ID: string; Name: string; Tags?: string[] }): Promise<void> {
+  const response = await fetch(`${consulUrl}/v1/agent/service/register`, { method: "PUT", body: JSON.stringify(service) });
+  if (!response.ok) throw new Error(`register ${service.ID}: ${response.status} ${await response.text()}`);
+}
+
+export async function deregisterCtsService(consulUrl: string, id: string): Promise<void> {
+  const response = await fetch(`${consulUrl}/v1/agent/service/deregister/${id}`, { method: "PUT" });
+  if (!response.ok) throw new Error(`deregister ${id}: ${response.status} ${await response.text()}`);
+}
