@@ -97,10 +97,18 @@ export async function startCtsDaemon(consulAddress: string, tasksHcl: string): P
       if (!process.env.CTS_E2E_KEEP) tmp.remove();
     },
   };
-  // CTS's WaitForTestReadiness: the API answers once the once-mode runs are over.
-  await waitFor(async () => (await fetch(`${url}/v1/status`).catch(() => undefined))?.ok === true,
-    () => `the daemon never served its API\n${output}`, 120_000);
+  await waitForTestReadiness(url, () => output);
   return daemon;
+}
+
+/** CTS's api.WaitForTestReadiness: the status API answers and no enabled task's status is still "unknown". */
+export async function waitForTestReadiness(url: string, output: () => string): Promise<void> {
+  await waitFor(async () => {
+    const response = await fetch(`${url}/v1/status/tasks`).catch(() => undefined);
+    if (!response?.ok) return false;
+    const statuses = Object.values(await response.json() as Record<string, { enabled: boolean; status: string }>);
+    return statuses.every((task) => !task.enabled || task.status !== "unknown");
+  }, () => `the daemon's tasks never all ran once\n${output()}`, 120_000);
 }
 
 /** Waits until `task` has more than `count` events; returns them (newest first, as CTS lists them). */
@@ -130,6 +138,30 @@ export function resourceFile(daemon: CtsDaemon, task: string, name: string): str
 export async function registerCtsService(consulUrl: string, service: { ID: string; Name: string; Tags?: string[] }): Promise<void> {
   const response = await fetch(`${consulUrl}/v1/agent/service/register`, { method: "PUT", body: JSON.stringify(service) });
   if (!response.ok) throw new Error(`register ${service.ID}: ${response.status} ${await response.text()}`);
+}
+
+/**
+ * CTS's e2e newTestConsulServer: the Consul its seeded tests start with (AddAddressableService api, web,
+ * db passing; unhealthy-service critical), registered in the catalog with the health of each.
+ */
+export async function seedCtsServices(consul: { url: string; node: string }): Promise<void> {
+  const seeds: [string, string, string, number, string[]][] = [
+    ["api", "passing", "1.2.3.4", 8080, ["tag1"]],
+    ["web", "passing", "5.6.7.8", 8000, ["tag2"]],
+    ["db", "passing", "10.10.10.10", 8000, ["tag3", "tag4"]],
+    ["unhealthy-service", "critical", "1.2.3.4", 8080, []],
+  ];
+  for (const [name, status, address, port, tags] of seeds) {
+    const response = await fetch(`${consul.url}/v1/catalog/register`, {
+      method: "PUT",
+      body: JSON.stringify({
+        Node: consul.node, Address: "127.0.0.1",
+        Service: { ID: name, Service: name, Address: address, Port: port, Tags: tags },
+        Check: { CheckID: `service:${name}`, Name: name, ServiceID: name, Status: status },
+      }),
+    });
+    if (!response.ok) throw new Error(`seed ${name}: ${response.status} ${await response.text()}`);
+  }
 }
 
 export async function deregisterCtsService(consulUrl: string, id: string): Promise<void> {
