@@ -8,6 +8,7 @@ import type {
 } from "../../../core/plugin-api/mod.ts";
 import { CtsError, errorMessage, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import type { Engine } from "./engine.ts";
+import { sourcesFirst } from "./sources-first.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 import { taskStatus } from "./task-status.ts";
 import { readRun, readRuns } from "./run-history-reads.ts";
@@ -38,8 +39,7 @@ export class EngineTaskManager implements TaskManager {
       // Not in the store until the create succeeds (a failed run=now must leave nothing stored).
       const runtime = new TaskRuntime({ config: task }, this.#engine.context, [], false);
       try {
-        await runtime.prepare();
-        await runtime.startSources();
+        await sourcesFirst(runtime);
         if (run === "inspect") {
           if (!task.enabled) return { task, plan: { changesPresent: false, plan: `inspection skipped: task "${task.name}" is disabled` } };
           return { task, plan: await this.#inspect(runtime) };

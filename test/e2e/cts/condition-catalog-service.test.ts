@@ -11,7 +11,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import {
-  deregisterCtsService, registerCtsService, resourceFile, seedCtsServices, startCtsDaemon, tfvarsVariable,
+  deregisterCtsService, registerCtsService, resourceFile, runCtsOnce, seedCtsServices, startCtsDaemon, tfvarsVariable,
   waitForEvents, type CtsDaemon,
 } from "./services-e2e-harness.ts";
 
@@ -90,6 +90,30 @@ describe("CTS e2e condition_catalog_service_test.go, from an empty Consul", () =
       });
       expect(response.status, await response.clone().text()).toBe(run === "inspect" ? 200 : 201);
     }, 90_000);
+
+  // TestCondition_CatalogServices_InvalidQueries, both flavours, with CTS's null_resource module (it
+  // declares no catalog_services): CTS queries Consul before terraform validates, so Consul's error shows.
+  it.each([
+    ["datacenter", `datacenter = "foo"`, "No path to datacenter"],
+    ["namespace_with_oss_consul", `namespace = "foo"`, "Invalid query parameter"],
+  ])("start -once and task create fail on an invalid %s query", async (name, query, message) => {
+    const task = `task {
+  name = "condition_catalog_services_invalid_${name}"
+  module = "./test_modules/null_resource"
+  condition "catalog-services" {
+    regexp = ".*"
+    ${query}
+  }
+}
+`;
+    const once = await runCtsOnce(consul.address, task);
+    expect(once.code, once.stdout + once.stderr).not.toBe(0);
+    expect(once.stdout + once.stderr).toContain(message);
+    const created = await daemon.createTask(task);
+    expect(created.code, created.stdout + created.stderr).not.toBe(0);
+    expect((created.stdout + created.stderr).replaceAll("\n", " ")).toContain(message);
+    expect((await fetch(`${daemon.url}/v1/status`)).status).toBe(200);
+  }, 180_000);
 
   // _Regexp step 1 and _MultipleTasks step 3: "db" runs only all_task (the barrier), nothing else.
   it("runs only the tasks whose regexp matches a new service", async () => {

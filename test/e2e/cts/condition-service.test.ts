@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import {
-  registerCtsService, resourceFile, startCtsDaemon, tfvarsVariable, waitForEvents, type CtsDaemon,
+  registerCtsService, resourceFile, runCtsOnce, startCtsDaemon, tfvarsVariable, waitForEvents, type CtsDaemon,
 } from "./services-e2e-harness.ts";
 
 // CTS's regexpConfig and namesConfig, with the task name and use_as_module_input filled in.
@@ -38,11 +38,47 @@ const namesTask = (name: string, use: boolean) => `task {
   }
 }
 `;
+// TestConditionServices_SuppressTriggers_SharedDependencies: the existing task sharing the consul-kv
+// module input, and a consul-kv task on the same key (the barrier for a KV change).
+const sharedKvTasks = `task {
+  name = "initial_task"
+  module = "./test_modules/cts_kv_file"
+  condition "services" {
+    names = ["web"]
+  }
+  module_input "consul-kv" {
+    path = "test/path"
+  }
+}
+task {
+  name = "kv_sentinel"
+  module = "./test_modules/cts_kv_file"
+  condition "consul-kv" {
+    path = "test/path"
+  }
+}
+`;
 const sentinelTask = `task {
   name = "sentinel"
   module = "./test_modules/local_file"
   condition "services" {
     regexp = ".*"
+  }
+}
+`;
+
+// TestCondition_Services_InvalidQueries: CTS's null_resource task with each query Consul rejects.
+const invalidQueries = [
+  ["datacenter", `datacenter = "foo"`, "No path to datacenter"],
+  ["filter", `filter = "\\"foo\\" in Service.Bar"`, "Selector"],
+  ["namespace_with_oss_consul", `namespace = "foo"`, "Invalid query parameter"],
+];
+const invalidTask = (name: string, query: string) => `task {
+  name = "condition_services_invalid_${name}"
+  module = "./test_modules/null_resource"
+  condition "services" {
+    names  = ["api, web"]
+    ${query}
   }
 }
 `;
@@ -69,7 +105,7 @@ describe("CTS e2e condition_service_test.go", () => {
   beforeAll(async () => {
     consul = await startConsulDevServer();
     daemon = await startCtsDaemon(consul.address,
-      cases.filter((c) => !c.cli).map((c) => c.hcl(c.task, c.use)).join("\n") + sentinelTask);
+      cases.filter((c) => !c.cli).map((c) => c.hcl(c.task, c.use)).join("\n") + sentinelTask + sharedKvTasks);
   }, 180_000);
 
   afterAll(async () => {
@@ -96,23 +132,18 @@ describe("CTS e2e condition_service_test.go", () => {
 
   // TestCondition_Services_InvalidQueries, _create_cli flavour: the create fails with Consul's error
   // and the daemon keeps serving (the later steps prove its tasks are still monitored).
-  it.each([
-    ["datacenter", `datacenter = "foo"`, "No path to datacenter"],
-    ["filter", `filter = "\\"foo\\" in Service.Bar"`, "Selector"],
-    ["namespace_with_oss_consul", `namespace = "foo"`, "Invalid query parameter"],
-  ])("task create rejects an invalid %s query", async (name, query, message) => {
-    const out = await daemon.createTask(`task {
-  name = "condition_services_invalid_${name}"
-  module = "./test_modules/local_instances_file"
-  condition "services" {
-    names  = ["api, web"]
-    ${query}
-  }
-}
-`);
+  it.each(invalidQueries)("task create rejects an invalid %s query", async (name, query, message) => {
+    const out = await daemon.createTask(invalidTask(name, query));
     expect(out.code, out.stdout + out.stderr).not.toBe(0);
     expect((out.stdout + out.stderr).replaceAll("\n", " ")).toContain(message);
     expect((await fetch(`${daemon.url}/v1/status`)).status).toBe(200);
+  }, 120_000);
+
+  // TestCondition_Services_InvalidQueries, start-up flavour: `start -once` exits non-zero with Consul's error.
+  it.each(invalidQueries)("start -once fails on an invalid %s query", async (name, query, message) => {
+    const out = await runCtsOnce(consul.address, invalidTask(name, query));
+    expect(out.code, out.stdout + out.stderr).not.toBe(0);
+    expect(out.stdout + out.stderr).toContain(message);
   }, 120_000);
 
   // Step 1: "db" matches neither regexp "api-" nor names ["api-web"]: no task runs, services stays empty.
@@ -158,4 +189,44 @@ describe("CTS e2e condition_service_test.go", () => {
       expect(resourceFile(daemon, c.task, "api-web-3"), c.task).toBeUndefined();
     }
   }, 120_000);
+
+  // TestConditionServices_SuppressTriggers_SharedDependencies (CTS issue 704): a task created through
+  // the CLI that shares initial_task's consul-kv module input runs on its own condition only.
+  it("a created task sharing a module input runs on its condition, not on the shared KV", async () => {
+    const task = "services_cond_cli_w_shared_dep";
+    const out = await daemon.createTask(`task {
+  name = "${task}"
+  module = "./test_modules/cts_kv_file"
+  condition "services" {
+    regexp = "api"
+  }
+  module_input "consul-kv" {
+    path = "test/path"
+  }
+}
+`);
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    expect(out.stdout).toContain(`Task '${task}' created`);
+    expect(await count(task)).toBe(1);
+
+    // A change of the shared KV pair runs kv_sentinel (the barrier), not the created task.
+    const kvRuns = await count("kv_sentinel");
+    const put = await fetch(`${consul.url}/v1/kv/test/path`, { method: "PUT", body: "test-value" });
+    expect(put.ok).toBe(true);
+    await waitForEvents(daemon, "kv_sentinel", kvRuns);
+    expect(await count(task)).toBe(1);
+    expect(resourceFile(daemon, task, "test/path")).toBeUndefined();
+
+    // A service its regexp matches runs it once; the module then sees the KV value too.
+    await registerCtsService(consul.url, { ID: "api-test", Name: "api-test" });
+    expect((await waitForEvents(daemon, task, 1)).length).toBe(2);
+    expect(resourceFile(daemon, task, "api-test")).toBeDefined();
+    expect(resourceFile(daemon, task, "test/path")).toBe("test-value");
+
+    // web runs initial_task (its second event), which writes web.txt.
+    await registerCtsService(consul.url, { ID: "web", Name: "web" });
+    expect((await waitForEvents(daemon, "initial_task", 1)).length).toBe(2);
+    expect(resourceFile(daemon, "initial_task", "web")).toBeDefined();
+    expect(resourceFile(daemon, task, "test/path")).toBe("test-value");
+  }, 180_000);
 });

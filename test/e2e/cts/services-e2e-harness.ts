@@ -168,3 +168,17 @@ export async function deregisterCtsService(consulUrl: string, id: string): Promi
   const response = await fetch(`${consulUrl}/v1/agent/service/deregister/${id}`, { method: "PUT" });
   if (!response.ok) throw new Error(`deregister ${id}: ${response.status} ${await response.text()}`);
 }
+
+/** CTS's testInvalidTaskConfig start-up flavour: `start -config-file=… -once` with one task, to completion. */
+export async function runCtsOnce(consulAddress: string, tasksHcl: string): Promise<CliResult> {
+  const tmp = tempDir("cts-e2e-once");
+  try {
+    cpSync(ctsModules, join(tmp.path, "test_modules"), { recursive: true });
+    writeFileSync(join(tmp.path, "config.hcl"), ctsConfig(0, consulAddress, tasksHcl));
+    return await runCli("node", ["start", "-config-file=config.hcl", "-once"], {
+      cwd: tmp.path, env: terraformTestEnv(), timeoutMs: 120_000,
+    });
+  } finally {
+    tmp.remove();
+  }
+}
