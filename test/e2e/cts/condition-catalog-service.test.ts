@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import {
   deregisterCtsService, registerCtsService, resourceFile, runCtsOnce, seedCtsServices, startCtsDaemon, tfvarsVariable,
-  waitForEvents, type CtsDaemon,
+  eventIds, waitForEvents, waitForNewEvent, type CtsDaemon,
 } from "./services-e2e-harness.ts";
 
 const catalogTask = (name: string, module: string, regexp: string, use: boolean, extra = "") => `task {
@@ -50,6 +50,15 @@ describe("CTS e2e condition_catalog_service_test.go, from an empty Consul", () =
   condition "services" {
     names = ["api"]
     use_as_module_input = true
+  }
+}
+`,
+      // The barrier for _SuppressTriggers_SharedDependencies: a services task new web-test instances run.
+      `task {
+  name = "web_sentinel"
+  module = "./test_modules/local_file"
+  condition "services" {
+    regexp = "web"
   }
 }
 `,
@@ -140,12 +149,12 @@ describe("CTS e2e condition_catalog_service_test.go, from an empty Consul", () =
 
   // _Registration step 1 and _MultipleTasks step 1: the first api instance runs every ^api$/api task.
   it("runs on the first instance of a service", async () => {
-    const before = await count("all_task");
+    const before = await eventIds(daemon, "all_task");
     await registerCtsService(consul.url, { ID: "api-1", Name: "api" });
     for (const task of ["reg_use", "reg_use_false"]) expect((await waitForEvents(daemon, task, 1)).length, task).toBe(2);
     await waitForEvents(daemon, "api_web_task", 1);
     await waitForEvents(daemon, "api_task", 2);
-    await waitForEvents(daemon, "all_task", before);
+    await waitForNewEvent(daemon, "all_task", before);
     for (const task of ["reg_use", "api_task", "api_web_task", "all_task"]) expect(tags(task, "api"), task).toBe("");
     // use_as_module_input = false: catalog_services is not module input (the module only sees services).
     expect(readdirSync(join(daemon.workDir, "reg_use_false")).includes("resources")).toBe(false);
@@ -153,10 +162,10 @@ describe("CTS e2e condition_catalog_service_test.go, from an empty Consul", () =
 
   // _MultipleTasks step 2: web runs api_web_task and all_task, not api_task.
   it("runs only the tasks whose regexp matches web", async () => {
-    const before = await count("all_task");
+    const before = await eventIds(daemon, "all_task");
     await registerCtsService(consul.url, { ID: "web-1", Name: "web" });
     await waitForEvents(daemon, "api_web_task", 2);
-    await waitForEvents(daemon, "all_task", before);
+    await waitForNewEvent(daemon, "all_task", before);
     expect(tags("all_task", "web")).toBe("");
     expect(tags("api_web_task", "web")).toBe("");
     expect(tags("api_task", "web")).toBeUndefined();
@@ -169,7 +178,51 @@ describe("CTS e2e condition_catalog_service_test.go, from an empty Consul", () =
     for (const task of ["reg_use", "reg_use_false"]) expect((await waitForEvents(daemon, task, 2)).length, task).toBe(3);
     expect(tags("reg_use", "api")).toBeUndefined();
   }, 120_000);
+  // TestCondition_CatalogServices_SuppressTriggers_SharedDependencies (CTS issue 704): a task created
+  // through the CLI whose module input (services api) is init_task's condition runs on new catalog
+  // services only. CTS registers web-test before start-up; here it comes after the steps above.
+  it("a created task sharing init_task's services runs on new catalog services only", async () => {
+    const task = "cs_cond_cli_w_shared_dep";
+    let barrier = await eventIds(daemon, "web_sentinel");
+    await registerCtsService(consul.url, { ID: "web-1", Name: "web-test" });
+    await waitForNewEvent(daemon, "web_sentinel", barrier);
+    const out = await daemon.createTask(`task {
+  name = "${task}"
+  module = "./test_modules/cts_cs_file"
+  condition "catalog-services" {
+    regexp = "web"
+  }
+  module_input "services" {
+    names = ["api"]
+  }
+}
+`);
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    expect(out.stdout).toContain(`Task '${task}' created`);
+    expect(await count(task)).toBe(1);
+
+    // Another web-test instance, with a tag: no run (web_sentinel is the barrier).
+    barrier = await eventIds(daemon, "web_sentinel");
+    await registerCtsService(consul.url, { ID: "web-2", Name: "web-test", Tags: ["tag_a"] });
+    await waitForNewEvent(daemon, "web_sentinel", barrier);
+    expect(await count(task)).toBe(1);
+
+    // The shared service api: init_task runs (and writes api.txt), the created task does not.
+    const initRuns = await eventIds(daemon, "init_task");
+    await registerCtsService(consul.url, { ID: "api", Name: "api" });
+    await waitForNewEvent(daemon, "init_task", initRuns);
+    expect(resourceFile(daemon, "init_task", "api")).toBeDefined();
+    expect(await count(task)).toBe(1);
+
+    // A new catalog service runs it; the module sees api and every web-test tag.
+    await registerCtsService(consul.url, { ID: "web-test-new", Name: "web-test-new", Tags: ["tag_b"] });
+    expect((await waitForEvents(daemon, task, 1)).length).toBe(2);
+    expect(resourceFile(daemon, task, "services_api")).toBeDefined();
+    expect(resourceFile(daemon, task, "tags_web-test-new")).toBe("tag_b");
+    expect(resourceFile(daemon, task, "tags_web-test")).toBe("tag_a");
+  }, 180_000);
 });
+
 
 // TestCondition_CatalogServices_UseAsModuleInput: against CTS's seeded Consul, regexp "db|web" gives
 // the module exactly db and web with all their tags.

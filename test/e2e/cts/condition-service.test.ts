@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import {
-  registerCtsService, resourceFile, runCtsOnce, startCtsDaemon, tfvarsVariable, waitForEvents, type CtsDaemon,
+  registerCtsService, resourceFile, runCtsOnce, startCtsDaemon, tfvarsVariable, eventIds, waitForEvents, waitForNewEvent, type CtsDaemon,
 } from "./services-e2e-harness.ts";
 
 // CTS's regexpConfig and namesConfig, with the task name and use_as_module_input filled in.
@@ -97,9 +97,9 @@ describe("CTS e2e condition_service_test.go", () => {
   const count = async (task: string) => (await daemon.events(task)).length;
   /** Registers a service no case task may follow and waits until the sentinel ran for it. */
   async function registerUnfollowed(service: { ID: string; Name: string; Tags?: string[] }): Promise<void> {
-    const before = await count("sentinel");
+    const before = await eventIds(daemon, "sentinel");
     await registerCtsService(consul.url, service);
-    await waitForEvents(daemon, "sentinel", before);
+    await waitForNewEvent(daemon, "sentinel", before);
   }
 
   beforeAll(async () => {
@@ -210,10 +210,10 @@ describe("CTS e2e condition_service_test.go", () => {
     expect(await count(task)).toBe(1);
 
     // A change of the shared KV pair runs kv_sentinel (the barrier), not the created task.
-    const kvRuns = await count("kv_sentinel");
+    const kvRuns = await eventIds(daemon, "kv_sentinel");
     const put = await fetch(`${consul.url}/v1/kv/test/path`, { method: "PUT", body: "test-value" });
     expect(put.ok).toBe(true);
-    await waitForEvents(daemon, "kv_sentinel", kvRuns);
+    await waitForNewEvent(daemon, "kv_sentinel", kvRuns);
     expect(await count(task)).toBe(1);
     expect(resourceFile(daemon, task, "test/path")).toBeUndefined();
 

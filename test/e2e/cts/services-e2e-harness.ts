@@ -111,6 +111,18 @@ export async function waitForTestReadiness(url: string, output: () => string): P
   }, () => `the daemon's tasks never all ran once\n${output()}`, 120_000);
 }
 
+/** The ids of `task`'s stored events (CTS keeps the latest 5), to tell a new event from old ones. */
+export async function eventIds(daemon: CtsDaemon, task: string): Promise<Set<string>> {
+  return new Set((await daemon.events(task)).map((event) => event.id));
+}
+
+/** Waits for an event of `task` that is not among `before` (works past the 5-event limit). */
+export async function waitForNewEvent(daemon: CtsDaemon, task: string, before: Set<string>): Promise<void> {
+  let events: CtsEvent[] = [];
+  await waitFor(async () => (events = await daemon.events(task)).some((event) => !before.has(event.id)),
+    () => `${task} has no new event (${events.length} stored)\n${daemon.output()}`, 120_000);
+}
+
 /** Waits until `task` has more than `count` events; returns them (newest first, as CTS lists them). */
 export async function waitForEvents(daemon: CtsDaemon, task: string, count: number): Promise<CtsEvent[]> {
   let events: CtsEvent[] = [];
