@@ -102,11 +102,12 @@ describe("CTS e2e condition_catalog_service_test.go, from an empty Consul", () =
 
   // TestCondition_CatalogServices_InvalidQueries, both flavours, with CTS's null_resource module (it
   // declares no catalog_services): CTS queries Consul before terraform validates, so Consul's error shows.
-  it.each([
-    ["datacenter", `datacenter = "foo"`, "No path to datacenter"],
-    ["namespace_with_oss_consul", `namespace = "foo"`, "Invalid query parameter"],
-  ])("start -once and task create fail on an invalid %s query", async (name, query, message) => {
-    const task = `task {
+  it("start -once and task create fail with Consul's error on invalid queries", async () => {
+    const cases = [
+      ["datacenter", `datacenter = "foo"`, "No path to datacenter"],
+      ["namespace_with_oss_consul", `namespace = "foo"`, "Invalid query parameter"],
+    ];
+    const task = (name: string, query: string) => `task {
   name = "condition_catalog_services_invalid_${name}"
   module = "./test_modules/null_resource"
   condition "catalog-services" {
@@ -115,12 +116,16 @@ describe("CTS e2e condition_catalog_service_test.go, from an empty Consul", () =
   }
 }
 `;
-    const once = await runCtsOnce(consul.address, task);
-    expect(once.code, once.stdout + once.stderr).not.toBe(0);
-    expect(once.stdout + once.stderr).toContain(message);
-    const created = await daemon.createTask(task);
-    expect(created.code, created.stdout + created.stderr).not.toBe(0);
-    expect((created.stdout + created.stderr).replaceAll("\n", " ")).toContain(message);
+    await Promise.all(cases.map(async ([name, query, message]) => {
+      const once = await runCtsOnce(consul.address, task(name!, query!));
+      expect(once.code, once.stdout + once.stderr).not.toBe(0);
+      expect(once.stdout + once.stderr, name).toContain(message);
+    }));
+    for (const [name, query, message] of cases) {
+      const created = await daemon.createTask(task(name!, query!));
+      expect(created.code, created.stdout + created.stderr).not.toBe(0);
+      expect((created.stdout + created.stderr).replaceAll("\n", " "), name).toContain(message);
+    }
     expect((await fetch(`${daemon.url}/v1/status`)).status).toBe(200);
   }, 180_000);
 

@@ -130,21 +130,22 @@ describe("CTS e2e condition_service_test.go", () => {
     }
   });
 
-  // TestCondition_Services_InvalidQueries, _create_cli flavour: the create fails with Consul's error
-  // and the daemon keeps serving (the later steps prove its tasks are still monitored).
-  it.each(invalidQueries)("task create rejects an invalid %s query", async (name, query, message) => {
-    const out = await daemon.createTask(invalidTask(name, query));
-    expect(out.code, out.stdout + out.stderr).not.toBe(0);
-    expect((out.stdout + out.stderr).replaceAll("\n", " ")).toContain(message);
+  // TestCondition_Services_InvalidQueries, both flavours (the cases side by side): `start -once` exits
+  // non-zero with Consul's error; `task create` fails with it and the daemon keeps serving (the later
+  // steps prove its tasks are still monitored).
+  it("start -once and task create fail with Consul's error on invalid queries", async () => {
+    await Promise.all(invalidQueries.map(async ([name, query, message]) => {
+      const once = await runCtsOnce(consul.address, invalidTask(name!, query!));
+      expect(once.code, once.stdout + once.stderr).not.toBe(0);
+      expect(once.stdout + once.stderr, name).toContain(message);
+    }));
+    for (const [name, query, message] of invalidQueries) {
+      const out = await daemon.createTask(invalidTask(name!, query!));
+      expect(out.code, out.stdout + out.stderr).not.toBe(0);
+      expect((out.stdout + out.stderr).replaceAll("\n", " "), name).toContain(message);
+    }
     expect((await fetch(`${daemon.url}/v1/status`)).status).toBe(200);
-  }, 120_000);
-
-  // TestCondition_Services_InvalidQueries, start-up flavour: `start -once` exits non-zero with Consul's error.
-  it.each(invalidQueries)("start -once fails on an invalid %s query", async (name, query, message) => {
-    const out = await runCtsOnce(consul.address, invalidTask(name, query));
-    expect(out.code, out.stdout + out.stderr).not.toBe(0);
-    expect(out.stdout + out.stderr).toContain(message);
-  }, 120_000);
+  }, 180_000);
 
   // Step 1: "db" matches neither regexp "api-" nor names ["api-web"]: no task runs, services stays empty.
   it("does not trigger on a service outside regexp/names", async () => {
