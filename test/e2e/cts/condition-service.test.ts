@@ -83,13 +83,13 @@ const invalidTask = (name: string, query: string) => `task {
 }
 `;
 
-/** The four TestCondition_Services cases; `cli` ones are created with `task create` (the _CreateCLI runs). */
+/** The four TestCondition_Services cases, each from the config file and (`_cli`) from `task create`. */
 const cases = [
-  { task: "services_cond_regexp_use", use: true, hcl: regexpTask, cli: false },
-  { task: "services_cond_names_use_false", use: false, hcl: namesTask, cli: false },
-  { task: "services_cond_regexp_use_false", use: false, hcl: regexpTask, cli: true },
-  { task: "services_cond_names_use", use: true, hcl: namesTask, cli: true },
-];
+  { task: "services_cond_regexp_use", use: true, hcl: regexpTask },
+  { task: "services_cond_regexp_use_false", use: false, hcl: regexpTask },
+  { task: "services_cond_names_use", use: true, hcl: namesTask },
+  { task: "services_cond_names_use_false", use: false, hcl: namesTask },
+].flatMap((c) => [{ ...c, cli: false }, { ...c, task: `${c.task}_cli`, cli: true }]);
 
 describe("CTS e2e condition_service_test.go", () => {
   let consul: TestConsulDevServer;

@@ -35,7 +35,7 @@ export interface CtsEvent {
   readonly error?: { message: string };
 }
 
-/** CTS's e2e baseConfig (minus `terraform_provider "local"`, which no test task uses here) + tasks. */
+/** CTS's e2e baseConfig (its `terraform_provider "local"` included: no task lists it, so nothing downloads it) + tasks. */
 export function ctsConfig(port: number, consulAddress: string, tasksHcl: string): string {
   return `log_level = "DEBUG"
 working_dir = "work"
@@ -44,6 +44,8 @@ port = ${port}
 buffer_period {
   enabled = false
 }
+
+terraform_provider "local" {}
 
 consul {
   address = "${consulAddress}"
