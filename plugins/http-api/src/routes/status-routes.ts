@@ -54,7 +54,8 @@ export function taskStatusEntry(state: TaskState, withEvents: boolean): Record<s
     providers: hasEvents ? union(state.events.map((e) => e.config.providers)) : [...state.config.providers],
     services: hasEvents ? union(state.events.map((e) => e.config.services)) : [...(state.config.services ?? [])],
   };
-  if (withEvents) entry.events = state.events;
+  // CTS's `events` is omitempty: a task that never ran has no key at all, not [].
+  if (withEvents && hasEvents) entry.events = state.events;
   return entry;
 }
 
