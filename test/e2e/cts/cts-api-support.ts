@@ -4,14 +4,12 @@
  * starts it (the real CLI under Node, real terraform), and CTS's readiness and event waits.
  */
 import type { ChildProcess } from "node:child_process";
-import { dirname, join } from "node:path";
-import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import { repoRoot, spawnCli } from "../../helpers/run-cli.ts";
 import { terraformTestEnv } from "../../plugins/driver-terraform/terraform-env.ts";
 
 /** The stand-ins for CTS's e2e/test_modules (terraform_data + local-exec only: no registry here). */
 export const ctsModules = join(repoRoot, "test", "fixtures", "cts-e2e-api");
-const terraformDir = dirname(execFileSync("sh", ["-c", "command -v terraform"], { encoding: "utf8" }).trim());
 
 export interface ServiceSpec {
   readonly ID: string;
@@ -42,7 +40,11 @@ export async function seedCtsCatalog(consulUrl: string): Promise<void> {
   await registerService(consulUrl, { ID: "unhealthy-service", Name: "unhealthy-service", Address: "1.2.3.4", Port: 8080, status: "critical" });
 }
 
-/** CTS's baseConfig + appendConsulBlock + appendTerraformBlock (plain HTTP Consul, terraform from PATH's dir). */
+/**
+ * CTS's baseConfig + appendConsulBlock + appendTerraformBlock (plain HTTP Consul). As in CTS's e2e,
+ * the driver's `path` is the directory the daemon runs in, which holds no terraform: CTS would
+ * download one there; this runtime takes the one on PATH.
+ */
 export function ctsBaseConfig(workingDir: string, consulAddress: string, consulExtra = ""): string {
   return `log_level = "DEBUG"
 working_dir = "${workingDir}"
@@ -58,7 +60,7 @@ consul {
 
 driver "terraform" {
   log  = true
-  path = "${terraformDir}"
+  path = "${ctsModules}"
 }
 `;
 }
