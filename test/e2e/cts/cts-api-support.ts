@@ -92,8 +92,8 @@ export interface CtsDaemon {
 
 /** Starts `start -config-file=<configPath>` with cwd `cwd` (relative module paths resolve there, as
  * CTS's tests run from e2e/); the config sets `port = <port>`. */
-export function startCtsDaemon(configPath: string, cwd: string, port: number): CtsDaemon {
-  const args = ["start", `-config-file=${configPath}`];
+export function startCtsDaemon(configPath: string, cwd: string, port: number, flags: readonly string[] = []): CtsDaemon {
+  const args = ["start", ...flags, `--config-file=${configPath}`];
   const chosen = port;
   const child = spawnCli("node", args, { cwd, env: terraformTestEnv() });
   let output = "";
