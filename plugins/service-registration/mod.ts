@@ -5,7 +5,8 @@
  * denials). Neither ever stops CTS.
  */
 import {
-  configToken, consulClientToken, definePlugin, errorMessage, httpRouterToken, loggerToken, shutdownToken, sleep,
+  configToken, consulClientToken, definePlugin, errorMessage, httpRouterToken, loggerToken, runOptionsToken, shutdownToken,
+  sleep,
 } from "../../core/plugin-api/mod.ts";
 import { serviceRegistration } from "./src/registration.ts";
 
@@ -50,9 +51,12 @@ export default definePlugin({
   description: "Registers the daemon with the Consul agent (service + /v1/health check)",
   deps: {
     consul: consulClientToken, config: configToken, router: httpRouterToken, logger: loggerToken, shutdown: shutdownToken,
+    run: runOptionsToken,
   },
-  init({ consul, config, router, logger, shutdown }, ctx) {
+  init({ consul, config, router, logger, shutdown, run }, ctx) {
     const sr = config.consul.service_registration;
+    // CTS registers from its daemon controller only: -once and -inspect never register.
+    if (run.mode !== "daemon") return;
     if (!sr.enabled) {
       logger.debug("service registration disabled");
       return;
