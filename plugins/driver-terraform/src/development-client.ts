@@ -14,7 +14,8 @@ import { CtsError } from "../../../core/plugin-api/mod.ts";
 /** What CTS's Printer client logs for each Terraform command it stands in for. */
 const PRINTED: Readonly<Record<string, string>> = {
   init: "initing workspace", validate: "validating workspace", plan: "planning workspace", apply: "applying workspace",
-  destroy: "applying workspace", workspace: "selecting workspace",
+  // Not in CTS's Printer (it has no such steps); said plainly.
+  destroy: "destroying workspace", workspace: "selecting workspace",
 };
 
 const VALID = JSON.stringify({ format_version: "1.0", valid: true, error_count: 0, warning_count: 0, diagnostics: [] });
@@ -23,10 +24,10 @@ const VALID = JSON.stringify({ format_version: "1.0", valid: true, error_count: 
 export function printerProcessRunner(real: ProcessRunner, logger: Logger): ProcessRunner {
   return {
     which: (command) => real.which(command),
-    run(_command, args, options): Promise<ProcessResult> {
+    run(command, args, options): Promise<ProcessResult> {
       const verb = args.find((arg) => !arg.startsWith("-")) ?? "";
       // `version` still runs for real: the binary is located and reported as usual.
-      if (verb === "version") return real.run(_command, args, options);
+      if (verb === "version") return real.run(command, args, options);
       logger.info(PRINTED[verb] ?? `skipping terraform ${verb}`, { client: "development", working_dir: options?.cwd ?? "" });
       return Promise.resolve({ exitCode: verb === "plan" ? 2 : 0, stdout: verb === "validate" ? VALID : "", stderr: "" });
     },
