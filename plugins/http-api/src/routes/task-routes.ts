@@ -47,6 +47,7 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
   let validateCreate: BodyValidator<CreateBody> | undefined;
   const createValidator = () => validateCreate ??= bodyValidator<CreateBody>(
     ctx.ajv, taskCreateSchemaFor(ctx.blocks(), compilingRequestSchemas(ctx.logger), compilingDriverFields(ctx.logger)),
+    "#/components/schemas/TaskRequest",
   );
   const represent = (task: TaskConfig) => toApiTask(task, ctx.blocks());
   const validateUpdate = bodyValidator<{ enabled: boolean }>(ctx.ajv, taskUpdateRequestSchema);
