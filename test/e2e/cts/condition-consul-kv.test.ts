@@ -5,11 +5,10 @@
  * trigger" check for the tasks it does not concern. "No event" is checked the way CTS's counts do
  * it, without a fixed sleep: the task's next expected run must be exactly one event more.
  */
-import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import {
-  type CtsDaemon, deleteKv, deregisterService, putKv, readFile, registerService, startCtsDaemon,
+  type CtsDaemon, deleteKv, deregisterService, putKv, readFile, registerService, runOnce, startCtsDaemon,
 } from "./kv-schedule-support.ts";
 
 interface KvTask {
@@ -167,8 +166,7 @@ task {
 
   it("SuppressTriggers_SharedDependencies: a created kv task does not run for a service it shares with another task", async () => {
     // CTS issue 704: the created task's module_input shares "cache" with initial_task's condition.
-    const path = `${cts.dir}/task.hcl`;
-    writeFileSync(path, `task {
+    const created = await cts.createTask(`task {
   name   = "${SHARED_CREATED}"
   module = "./test_modules/consul_kv_file"
   condition "consul-kv" {
@@ -181,7 +179,6 @@ task {
   }
 }
 `);
-    const created = await cts.cli(["task", "create", `-task-file=${path}`], "yes\n");
     expect(created.code, created.stdout + created.stderr).toBe(0);
     expect(created.stdout).toContain(`Task '${SHARED_CREATED}' created`);
     expect(await count(SHARED_CREATED)).toBe(1);
@@ -201,4 +198,44 @@ task {
     expect(file(SHARED_CREATED, "shared/test-key")).toBe("test-value");
     expect(file(SHARED_CREATED, "cache")).toBe("10.1.1.1");
   }, 90_000);
+
+  // CTS TestConditionConsulKV_InvalidQueries: Consul refuses the condition's query; CTS prints the Go
+  // client's "Unexpected response code: <status>" (its only text for KV). Ours adds Consul's reason.
+  // (CTS's module there declares no consul_kv; ours validates the module before querying, so the
+  // module here declares it: see the lead's report.)
+  const invalid = [
+    { name: "datacenter", field: `datacenter = "foo"`, expect: "Unexpected response code: 500" },
+    { name: "namespace_with_oss_consul", field: `namespace = "foo"`, expect: "Unexpected response code: 400" },
+  ];
+  const invalidTask = (name: string, field: string) => `task {
+  name   = "condition_consul_kv_invalid_${name}"
+  module = "./test_modules/consul_kv_file"
+  module_input "services" {
+    names = ["api", "web"]
+  }
+  condition "consul-kv" {
+    path = "foo"
+    ${field}
+  }
+}
+`;
+  for (const testCase of invalid) {
+    it(`InvalidQueries ${testCase.name}: start -once fails with "${testCase.expect}"`, async () => {
+      const result = await runOnce(consul, "cts-kv-invalid", invalidTask(testCase.name, testCase.field));
+      expect(result.code, result.stdout + result.stderr).not.toBe(0);
+      expect(result.stdout + result.stderr).toContain(testCase.expect);
+    }, 60_000);
+
+    it(`InvalidQueries ${testCase.name}_create_cli: task create fails with "${testCase.expect}", the daemon goes on`, async () => {
+      const result = await cts.createTask(invalidTask(testCase.name, testCase.field));
+      expect(result.code, result.stdout + result.stderr).not.toBe(0);
+      expect((result.stdout + result.stderr).replaceAll("\n", " ")).toContain(testCase.expect);
+      expect((await fetch(`${cts.url}/v1/status`)).ok).toBe(true);
+      // The existing tasks are still monitored.
+      const since = Date.now();
+      await putKv(consul, NEW_SINGLE.path, `after-invalid-${testCase.name}`);
+      await cts.waitForEvent(NEW_SINGLE.name, since);
+      expect(file(NEW_SINGLE, NEW_SINGLE.path)).toBe(`after-invalid-${testCase.name}`);
+    }, 60_000);
+  }
 });

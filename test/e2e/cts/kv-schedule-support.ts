@@ -37,19 +37,17 @@ export interface CtsDaemon {
   waitForEvent(task: string, since: number, timeoutMs?: number): Promise<CtsEvent>;
   /** Runs a CLI command against the daemon (CTS's `runSubcommand` with -http-addr). */
   cli(args: readonly string[], input?: string): Promise<CliResult>;
+  /** Writes `hcl` to task.hcl and runs `task create -task-file=task.hcl`, answering `input`. */
+  createTask(hcl: string, input?: string): Promise<CliResult>;
   /** Path under the task's working directory. */
   taskPath(task: string, ...parts: string[]): string;
   stop(): Promise<void>;
 }
 
-/** Starts the daemon with `tasksHcl` and waits, as CTS's ctsSetup does, for its API (the once phase done). */
-export async function startCtsDaemon(consul: TestConsulDevServer, prefix: string, tasksHcl: string): Promise<CtsDaemon> {
-  const tmp = tempDir(prefix);
-  cpSync(join(repoRoot, "test", "fixtures", "cts-modules"), join(tmp.path, "test_modules"), { recursive: true });
-  const port = await freePort();
-  writeFileSync(join(tmp.path, "config.hcl"), `log_level   = "DEBUG"
+function configHcl(dir: string, consul: TestConsulDevServer, port: number, tasksHcl: string): string {
+  return `log_level   = "DEBUG"
 port        = ${port}
-working_dir = ${JSON.stringify(tmp.path)}
+working_dir = ${JSON.stringify(dir)}
 buffer_period {
   enabled = false
 }
@@ -63,7 +61,27 @@ driver "terraform" {
   log = true
 }
 ${tasksHcl}
-`);
+`;
+}
+
+/** CTS's testInvalidTaskConfig first half: `start -once` with the task, in a fresh directory. */
+export async function runOnce(consul: TestConsulDevServer, prefix: string, tasksHcl: string): Promise<CliResult> {
+  const tmp = tempDir(prefix);
+  try {
+    cpSync(join(repoRoot, "test", "fixtures", "cts-modules"), join(tmp.path, "test_modules"), { recursive: true });
+    writeFileSync(join(tmp.path, "config.hcl"), configHcl(tmp.path, consul, 0, tasksHcl));
+    return await runCli("node", ["start", "-once", "-config-file=config.hcl"], { cwd: tmp.path, env: terraformTestEnv() });
+  } finally {
+    tmp.remove();
+  }
+}
+
+/** Starts the daemon with `tasksHcl` and waits, as CTS's ctsSetup does, for its API (the once phase done). */
+export async function startCtsDaemon(consul: TestConsulDevServer, prefix: string, tasksHcl: string): Promise<CtsDaemon> {
+  const tmp = tempDir(prefix);
+  cpSync(join(repoRoot, "test", "fixtures", "cts-modules"), join(tmp.path, "test_modules"), { recursive: true });
+  const port = await freePort();
+  writeFileSync(join(tmp.path, "config.hcl"), configHcl(tmp.path, consul, port, tasksHcl));
   const child: ChildProcess = spawnCli("node", ["start", "-config-file=config.hcl"], { cwd: tmp.path, env: terraformTestEnv() });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
@@ -92,6 +110,10 @@ ${tasksHcl}
     },
     cli: (args, input = "") => runCli("node", [...args.slice(0, 2), `-http-addr=${url}`, ...args.slice(2)],
       { cwd: tmp.path, input, env: terraformTestEnv() }),
+    createTask(hcl, input = "yes\n") {
+      writeFileSync(join(tmp.path, "task.hcl"), hcl);
+      return daemon.cli(["task", "create", `-task-file=${join(tmp.path, "task.hcl")}`], input);
+    },
     taskPath: (task, ...parts) => join(tmp.path, task, ...parts),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
