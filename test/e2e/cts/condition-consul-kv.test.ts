@@ -201,15 +201,14 @@ task {
 
   // CTS TestConditionConsulKV_InvalidQueries: Consul refuses the condition's query; CTS prints the Go
   // client's "Unexpected response code: <status>" (its only text for KV). Ours adds Consul's reason.
-  // (CTS's module there declares no consul_kv; ours validates the module before querying, so the
-  // module here declares it: see the lead's report.)
+  // CTS's null_resource module declares no consul_kv: Consul's refusal is still the error reported.
   const invalid = [
     { name: "datacenter", field: `datacenter = "foo"`, expect: "Unexpected response code: 500" },
     { name: "namespace_with_oss_consul", field: `namespace = "foo"`, expect: "Unexpected response code: 400" },
   ];
   const invalidTask = (name: string, field: string) => `task {
   name   = "condition_consul_kv_invalid_${name}"
-  module = "./test_modules/consul_kv_file"
+  module = "./test_modules/null_resource"
   module_input "services" {
     names = ["api", "web"]
   }
