@@ -175,18 +175,34 @@ describe("CTS e2e module_input_test.go", () => {
     { name: "consul-kv datacenter", block: kv, extra: `datacenter = "foo"`, expect: "Unexpected response code: 500" },
     { name: "consul-kv namespace", block: kv, extra: `namespace = "foo"`, expect: "Unexpected response code: 400" },
   ];
-  for (const testCase of invalid) {
-    it(`InvalidQueries ${testCase.name}: start -once fails with "${testCase.expect}"`, async () => {
-      const result = await runOnce(consul, "cts-mi-invalid", `task {
+  const invalidTask = (testCase: (typeof invalid)[number]) => `task {
   name   = "module_input_invalid"
   module = "./test_modules/consul_kv_file"
   ${testCase.block}
     ${testCase.extra}
   }
 }
-`);
+`;
+  for (const testCase of invalid) {
+    it(`InvalidQueries ${testCase.name}: start -once fails with "${testCase.expect}"`, async () => {
+      const result = await runOnce(consul, "cts-mi-invalid", invalidTask(testCase));
       expect(result.code, result.stdout + result.stderr).not.toBe(0);
       expect(result.stdout + result.stderr).toContain(testCase.expect);
     }, 60_000);
+
+    it(`InvalidQueries ${testCase.name}_create_cli: task create fails with "${testCase.expect}"`, async () => {
+      const result = await cts.createTask(invalidTask(testCase));
+      expect(result.code, result.stdout + result.stderr).not.toBe(0);
+      expect((result.stdout + result.stderr).replace(/\r?\n/g, " ")).toContain(testCase.expect);
+      expect(await cts.statusCode("module_input_invalid")).toBe(404);
+    }, 60_000);
   }
+
+  it("InvalidQueries _create_cli: after the refused creates, the daemon still runs its tasks", async () => {
+    expect((await fetch(`${cts.url}/v1/status`)).ok).toBe(true);
+    const since = Date.now();
+    await putKv(consul, "k-key", "after the refused creates");
+    const event = await cts.waitForEvent("consul_kv_mi_services", since);
+    expect(event.success).toBe(true);
+  }, 60_000);
 });
