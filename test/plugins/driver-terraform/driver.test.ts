@@ -105,13 +105,14 @@ describe("terraform driver", () => {
     });
   });
 
-  test("a module without a services variable says what to add", async () => {
+  test("a module without a services variable says what to add, at its first plan or apply", async () => {
+    // CTS validates when it first applies (after Consul answered), not when the task is loaded.
     const { create } = setup("no-services");
     const driver = await create({ module: join(modules, "no-services") });
-    await expect(driver.init(signal)).rejects.toMatchObject({
-      code: "CTS_ERR_DRIVER",
-      message: expect.stringContaining('declares no "services" variable; add `variable "services" {}`'),
-    });
+    await driver.init(signal);
+    const missing = { code: "CTS_ERR_DRIVER", message: expect.stringContaining('declares no "services" variable; add `variable "services" {}`') };
+    await expect(driver.plan(signal)).rejects.toMatchObject(missing);
+    await expect(driver.apply(signal)).rejects.toMatchObject(missing);
   });
 
   test("a failing apply is an error quoting terraform", async () => {
