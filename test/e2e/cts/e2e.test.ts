@@ -1,9 +1,11 @@
 /**
  * Port of the daemon scenarios of CTS's e2e/e2e_test.go: TestE2EBasic (two tasks write CTS's
- * module files, keep their state in Consul KV, and follow a registration and a deregistration)
- * and TestE2ENoTasks (a daemon started without tasks creates, deletes and re-creates one that then
+ * module files, keep their state in Consul KV, and follow a registration and a deregistration),
+ * TestE2E_ConfigStreamlining_Deprecations (CTS 0.5's deprecated task fields still work; on the
+ * same daemon), TestE2ERestartConsul (the daemon follows Consul again after Consul restarts) and
+ * TestE2ENoTasks (a daemon started without tasks creates, deletes and re-creates one that then
  * runs on a change). The real daemon, terraform and embedded Consul. The -once/-inspect scenarios
- * are in e2e-modes.test.ts.
+ * are in e2e-modes.test.ts and e2e-start.test.ts.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -15,13 +17,42 @@ import {
   startCtsDaemon, taskStatus, waitForEvents, webTask, webTaskName, type CtsDaemon,
 } from "./cts-e2e-harness.ts";
 
+/** TestE2E_ConfigStreamlining_Deprecations's two tasks and service block, as CTS writes them. */
+const deprecatedTasks = `
+task {
+  name = "remove-after-0-8"
+  description = "source, services, service deprecation"
+  source = "./test_modules/local_instances_file"
+  services = ["web"]
+}
+service {
+  name = "web"
+  cts_user_defined_meta {
+    my_meta_key = "my_meta_value"
+  }
+}
+task {
+  name = "remove-in-0-8"
+  description = "source_includes_var & source_input deprecation"
+  module = "./test_modules/consul_kv_file"
+  condition "consul-kv" {
+    path = "key"
+    source_includes_var = true
+  }
+  source_input "services" {
+    names = ["api"]
+  }
+}
+`;
+
 describe("CTS e2e e2e_test.go: daemon", () => {
   let consul: TestConsulDevServer;
   let basic: CtsDaemon;
   let empty: CtsDaemon;
   beforeAll(async () => {
     consul = await startCtsConsul();
-    [basic, empty] = await Promise.all([startCtsDaemon(consul, dbTask + webTask), startCtsDaemon(consul, "")]);
+    expect((await fetch(`${consul.url}/v1/kv/key`, { method: "PUT", body: "value" })).ok).toBe(true);
+    [basic, empty] = await Promise.all([startCtsDaemon(consul, dbTask + webTask + deprecatedTasks), startCtsDaemon(consul, "")]);
   }, 120_000);
   afterAll(async () => {
     await basic?.stop();
@@ -54,6 +85,25 @@ describe("CTS e2e e2e_test.go: daemon", () => {
     await deregisterService(consul, "web-1");
     await waitForEvents(basic, webTaskName, events);
     await waitFor(() => !existsSync(path.join(resources(webTaskName), "web-1.txt")), () => "web-1.txt is still there", 10_000);
+  }, 90_000);
+
+  it("TestE2E_ConfigStreamlining_Deprecations", async () => {
+    expect(readdirSync(resources("remove-after-0-8"))).toEqual(["web.txt"]);
+    const tfvars = readFileSync(path.join(basic.dir, "remove-after-0-8", "terraform.tfvars"), "utf8");
+    const services = tfvars.split("\n\n").find((block) => block.replace(/^\n+/, "").startsWith("services"));
+    expect(services).toContain("meta_value");
+    const task = await (await fetch(`${basic.address}/v1/tasks/remove-after-0-8`)).json() as { task: { condition: { services: { names: string[] } } } };
+    expect(task.task.condition.services.names).toEqual(["web"]);
+    expect(file("remove-in-0-8", "key.txt")).toBe("value");
+    expect(readdirSync(resources("remove-in-0-8")).sort()).toEqual(["api.txt", "key.txt"]);
+  });
+
+  it("TestE2ERestartConsul: after Consul restarts, a registration still runs the task", async () => {
+    await consul.restart();
+    const events = await eventCount(basic, dbTaskName);
+    await registerService(consul, { ID: "api_new", Name: "api" });
+    await waitForEvents(basic, dbTaskName, events);
+    await waitFor(() => existsSync(path.join(resources(dbTaskName), "api_new.txt")), () => "no api_new.txt", 10_000);
   }, 90_000);
 
   it("TestE2ENoTasks: lifecycle operations on a daemon started without tasks", async () => {
