@@ -52,28 +52,31 @@ describe("CTS e2e command_test.go: task create", () => {
   });
 
   it("TestE2E_CreateTaskCommand: the error cases change nothing", async () => {
-    const exists = await create(taskFile("exists.hcl", webTaskFile(dbTaskName)), "no\n");
-    expect(exists.code).not.toBe(0);
-    expect(oneLine(exists.output)).toContain(`Error: unable to generate plan for '${dbTaskName}'`);
-    expect(oneLine(exists.output)).toContain(`task with name ${dbTaskName} already exists`);
-    expect(await taskStatus(cts, dbTaskName)).toBeDefined();
-
-    const two = await create(taskFile("two.hcl", webTaskFile("new-task") + webTaskFile("new-task")), "yes\n");
-    expect(two.code).not.toBe(0);
-    expect(oneLine(two.output)).toContain("cannot contain more than 1 task, contains 2 tasks");
-
-    const deprecated = await create(taskFile("deprecated.hcl", `
+    // Independent cases, run side by side.
+    const [exists, two, deprecated, declined] = await Promise.all([
+      create(taskFile("exists.hcl", webTaskFile(dbTaskName)), "no\n"),
+      create(taskFile("two.hcl", webTaskFile("new-task") + webTaskFile("new-task")), "yes\n"),
+      create(taskFile("deprecated.hcl", `
 task {
   name           = "new-task"
   description    = "Creates a new task"
   module         = "./test_modules/local_instances_file"
   services       = ["web"]
   enabled        = true
-}`), "yes\n");
+}`), "yes\n"),
+      create(taskFile("declined.hcl", webTaskFile("new-task")), "no\n"),
+    ]);
+    expect(exists.code).not.toBe(0);
+    expect(oneLine(exists.output)).toContain(`Error: unable to generate plan for '${dbTaskName}'`);
+    expect(oneLine(exists.output)).toContain(`task with name ${dbTaskName} already exists`);
+    expect(await taskStatus(cts, dbTaskName)).toBeDefined();
+
+    expect(two.code).not.toBe(0);
+    expect(oneLine(two.output)).toContain("cannot contain more than 1 task, contains 2 tasks");
+
     expect(deprecated.code).not.toBe(0);
     expect(oneLine(deprecated.output)).toContain("the 'services' field in the task block is no longer supported");
 
-    const declined = await create(taskFile("declined.hcl", webTaskFile("new-task")), "no\n");
     expect(declined.code, declined.output).toBe(0);
     expect(oneLine(declined.output)).toContain("Do you want to perform these actions for 'new-task'?");
     expect(oneLine(declined.output)).toContain("Cancelled creating task 'new-task'");
@@ -127,20 +130,16 @@ sample = {
     expect(tfvars).toContain(sample);
     expect(readFileSync(path.join(cts.dir, "vars-task", "e2e.txt"), "utf8")).toBe("engineer,cts,age=32,day_of_the_week=Tuesday,name=michael");
 
-    // TestE2E_CreateDeleteCreateTrigger
-    const name = "task_TestE2E_CreateDeleteCreateTrigger";
-    const file = taskFile("cdc.hcl", webTaskFile(name));
-    expect((await create(file, "yes\n")).code).toBe(0);
-    expect(await taskStatus(cts, name)).toBeDefined();
-    const deleted = await runSubcommand(["task", "delete", `-http-addr=${cts.address}`, name], { input: "yes\n" });
+    // TestE2E_CreateDeleteCreateTrigger, on the task the happy path created.
+    const deleted = await runSubcommand(["task", "delete", `-http-addr=${cts.address}`, "happy-task"], { input: "yes\n" });
     expect(deleted.code, deleted.output).toBe(0);
-    expect(await taskStatus(cts, name)).toBeUndefined();
-    const again = await create(file, "yes\n");
+    expect(await taskStatus(cts, "happy-task")).toBeUndefined();
+    const again = await create(path.join(files, "happy.hcl"), "yes\n");
     expect(again.code, again.output).toBe(0);
-    expect(await taskStatus(cts, name)).toBeDefined();
+    expect(await taskStatus(cts, "happy-task")).toBeDefined();
 
     // Every created task (and the recreated one) runs once more when web changes.
-    const tasks = ["happy-task", "auto-task", "recreated", name];
+    const tasks = ["happy-task", "auto-task", "recreated"];
     const before = await Promise.all(tasks.map((task) => eventCount(cts, task)));
     await registerService(consul, { ID: "web-1", Name: "web" });
     await Promise.all(tasks.map((task, i) => waitForEvents(cts, task, before[i]!)));
