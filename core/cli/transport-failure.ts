@@ -15,6 +15,7 @@ interface TransportError {
 
 const UNKNOWN_AUTHORITY = /UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT|CERT_SIGNATURE_FAILURE/;
 const UNKNOWN_AUTHORITY_TEXT = /unable to verify|self[- ]signed|local issuer|UnknownIssuer|unknown ca/i;
+const NOT_CONNECTED = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|no answer from/;
 const CLOSED = /ECONNRESET|EPIPE|socket hang up|connection closed|connection reset|unexpected end|UnexpectedEof/i;
 
 /** The CLI's message for a request that got no HTTP answer from `address`. */
@@ -33,7 +34,9 @@ export async function transportFailureText(address: string, error: unknown, opti
   if (secure && !options.clientCert && !/certificate required/i.test(text) && (failure.tlsHandshakeDone || CLOSED.test(text))) {
     return `${base} (remote error: tls: certificate required: the daemon verifies clients, give -client-cert and -client-key)`;
   }
-  if (!secure && CLOSED.test(text) && await servesTls(address)) {
+  // Node's server hangs up on plain HTTP, Deno's answers with a TLS alert (a parse error here):
+  // whatever the symptom, once connected, ask the port whether it speaks TLS.
+  if (!secure && !NOT_CONNECTED.test(text) && await servesTls(address)) {
     return `${base} (Client sent an HTTP request to an HTTPS server: the daemon serves TLS, use an https:// address)`;
   }
   return secure ? base : `${base} (if the daemon serves TLS, use an https:// address)`;
