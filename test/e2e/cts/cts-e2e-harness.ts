@@ -167,6 +167,7 @@ export const ctsProgramLink = (() => {
   const dir = mkdtempSync(path.join(tmpdir(), "cts-e2e-bin-"));
   const link = path.join(dir, "consul-terraform-sync");
   symlinkSync(path.join(repoRoot, "dist", "main.js"), link);
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   return link;
 })();
 

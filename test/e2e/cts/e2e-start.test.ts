@@ -1,7 +1,7 @@
 /**
  * Port of the start-up scenarios of CTS's e2e/e2e_test.go run as `start -once` (the real terraform,
  * the embedded Consul): TestE2ELocalBackend (one task where CTS has two), TestE2E_FilterStatus,
- * TestE2EArgumentParsing (without tasks: only the flags matter).
+ * TestE2EArgumentParsing (without tasks: only the flags matter), TestE2ERestart (as two -once runs).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -103,5 +103,15 @@ task {
     expect(withStart.code, withStart.output).toBe(0);
     const legacy = await start(["-config-dir", emptyDir, `-config-dir=${emptyDir}`, `-config-file=${config}`, "-once"]);
     expect(legacy.code, legacy.output).toBe(0);
+  }, 60_000);
+  // TestE2ERestart runs the daemon twice on one config; the second start finds the workspaces and
+  // state of the first (in Consul) and must not fail recreating them. Two -once runs do the same.
+  it("TestE2ERestart: a second start on the same config and Consul state succeeds", async () => {
+    const [dir, config] = setup("restart", dbTask);
+    for (const round of [1, 2]) {
+      const result = await start(["start", `-config-file=${config}`, "-once"]);
+      expect(result.code, `round ${round}\n${result.output}`).toBe(0);
+    }
+    expect(readdirSync(path.join(dir, "e2e_task_api_db", "resources")).sort()).toEqual(["api.txt", "db.txt"]);
   }, 60_000);
 });
