@@ -4,7 +4,7 @@
  * TestE2E_RecreateBadTask) against one real daemon with the real terraform and the embedded Consul.
  * CTS runs each case on a fresh daemon with the name "new-task"; here each case has its own name.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
@@ -49,6 +49,7 @@ describe("CTS e2e command_test.go: task create", () => {
   afterAll(async () => {
     await cts?.stop();
     await consul?.stop();
+    rmSync(files, { recursive: true, force: true });
   });
 
   it("TestE2E_CreateTaskCommand: the error cases change nothing", async () => {

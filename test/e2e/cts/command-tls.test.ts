@@ -6,7 +6,7 @@
  * Consul; openssl-made certificates. CTS runs every case for all four commands; the cases that
  * only prove the connection (flags vs. variables) run the two commands that need no plan.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
@@ -46,10 +46,11 @@ describe("CTS e2e command_tls_test.go", () => {
   let taskFile: string;
   let serverCaPath: string;
   let clientCaPath: string;
+  let files: string;
 
   beforeAll(async () => {
     certs = makeTestCerts();
-    const files = makeTempDir("tls-files");
+    files = makeTempDir("tls-files");
     taskFile = path.join(files, "task.hcl");
     writeFileSync(taskFile, testTaskFile);
     // The daemon's ca_path: its clients' CA and a second one (CTS's alternate CA).
@@ -81,6 +82,7 @@ tls {
     await mtls?.stop();
     await consul?.stop();
     certs?.cleanup();
+    rmSync(files, { recursive: true, force: true });
   });
 
   /**

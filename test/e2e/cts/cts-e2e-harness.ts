@@ -122,9 +122,11 @@ export interface CtsOutput {
   readonly output: string;
 }
 
-/** A temp dir under the OS temp dir, removed by the caller. */
+/** A temp dir under the OS temp dir; removed when the test process exits, if the test did not. */
 export function makeTempDir(prefix: string): string {
-  return mkdtempSync(path.join(tmpdir(), `cts-e2e-${prefix}-`));
+  const dir = mkdtempSync(path.join(tmpdir(), `cts-e2e-${prefix}-`));
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 /**
