@@ -29,7 +29,7 @@
 import process from "node:process";
 import { spawn } from "node:child_process";
 import { createServer as createHttpServer, type ServerResponse } from "node:http";
-import { connect, createServer, type Socket } from "node:net";
+import { type AddressInfo, connect, createServer, type Server, type Socket } from "node:net";
 import { createInterface } from "node:readline";
 import { serveHttp } from "../core/runtime/serve-http.ts";
 import { startConsulDevServer } from "../core/dev-servers/consul/mod.ts";
@@ -47,6 +47,11 @@ interface ServerStats {
   readonly rssMiB: number;
 }
 
+/** Listens on 127.0.0.1 with the kernel's somaxconn as backlog: thousands of watchers connect at once. */
+function listenLocal(server: Server): Promise<number> {
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", 65_535, () => resolve((server.address() as AddressInfo).port)));
+}
+
 /** An answer the size of the kv scenario's, for the floor. */
 const FLOOR_BYTES = new TextEncoder().encode(`HTTP/1.1 200 OK\r\n${"x".repeat(320)}`);
 
@@ -56,7 +61,7 @@ const FLOOR_BYTES = new TextEncoder().encode(`HTTP/1.1 200 OK\r\n${"x".repeat(32
  * cookies a dropped final ACK is only repaired by the client's first data); a connection that says
  * "fire" makes the server write FLOOR_BYTES to every parked one.
  */
-function startFloor(): Promise<{ port: number; size(): number; close(): void }> {
+async function startFloor(): Promise<{ port: number; size(): number; close(): void }> {
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     socket.setNoDelay(true);
@@ -71,16 +76,14 @@ function startFloor(): Promise<{ port: number; size(): number; close(): void }> 
       socket.end();
     });
   });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", 65_535, () => resolve({
-      port: (server.address() as { port: number }).port,
-      size: () => sockets.size,
-      close: () => {
-        for (const socket of sockets) socket.destroy();
-        server.close();
-      },
-    }));
-  });
+  return {
+    port: await listenLocal(server),
+    size: () => sockets.size,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
 }
 
 /** The kv scenario's answer, for the bare HTTP server. */
@@ -91,7 +94,7 @@ const KV_LIKE_HEADERS = {
 const KV_LIKE_BODY = JSON.stringify([{ LockIndex: 0, Key: "bench/key", Flags: 0, Value: "MQ==", CreateIndex: 11, ModifyIndex: 12 }]);
 
 /** A bare node:http server: GET /park waits, GET /fire answers every parked request. */
-function startBareHttp(): Promise<{ port: number; size(): number; close(): void }> {
+async function startBareHttp(): Promise<{ port: number; size(): number; close(): void }> {
   const parked = new Set<ServerResponse>();
   const server = createHttpServer((request, response) => {
     if (request.url !== "/fire") {
@@ -103,16 +106,14 @@ function startBareHttp(): Promise<{ port: number; size(): number; close(): void 
     parked.clear();
     response.end();
   });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", 65_535, () => resolve({
-      port: (server.address() as { port: number }).port,
-      size: () => parked.size,
-      close: () => {
-        server.closeAllConnections();
-        server.close();
-      },
-    }));
-  });
+  return {
+    port: await listenLocal(server),
+    size: () => parked.size,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }
 
 /** Child mode: the Consul server, the floor listener and a tiny stats endpoint for the parent. */

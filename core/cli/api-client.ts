@@ -5,6 +5,7 @@
 import type { CliIo, FlagSpec, ParsedArgs } from "./command.ts";
 import { CtsError } from "../plugin-api/mod.ts";
 import { httpRequest, loadClientTls, type ClientTls } from "../runtime/https-client.ts";
+import { transportFailureText } from "./transport-failure.ts";
 
 export const DEFAULT_API_ADDRESS = "http://localhost:8558";
 
@@ -36,12 +37,30 @@ export interface ApiResponse {
 export class ApiRequestError extends CtsError {
   readonly status: number;
   readonly requestId: string | undefined;
-  constructor(status: number, message: string, requestId: string | undefined) {
+  /** "404 Not Found": the status line as Go's `resp.Status` spells it. */
+  readonly statusLine: string;
+  constructor(status: number, message: string, requestId: string | undefined, statusText = "") {
     super("CTS_ERR_BAD_REQUEST", message);
     this.status = status;
     this.requestId = requestId;
+    this.statusLine = `${status} ${statusText || STATUS_TEXT[status] || ""}`.trimEnd();
+  }
+
+  /**
+   * The error as CTS's CLI prints it (api/task_lifecycle_client.go): `<status line>: <message>, see
+   * logs for more details (Request ID: <id>)`; scripts match "404 Not Found:" in it.
+   */
+  ctsText(): string {
+    if (this.requestId === undefined) return this.message === "" ? this.statusLine : `${this.statusLine}: ${this.message}`;
+    return `${this.statusLine}: ${this.message}, see logs for more details (Request ID: ${this.requestId})`;
   }
 }
+
+/** Reason phrases of the statuses the daemon answers with, when the server sent none (HTTP/2). */
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+  409: "Conflict", 500: "Internal Server Error", 503: "Service Unavailable",
+};
 
 export class CtsApiClient {
   readonly address: string;
@@ -64,10 +83,8 @@ export class CtsApiClient {
         ...(this.#tls ? { tls: this.#tls } : {}),
       });
     } catch (error) {
-      const hint = this.address.startsWith("http:")
-        ? " (if the daemon serves TLS, use an https:// address)"
-        : "";
-      throw new CtsError("CTS_ERR_BAD_REQUEST", `Cannot reach the daemon at ${this.address}: ${(error as Error).message}${hint}`);
+      const text = await transportFailureText(this.address, error, { clientCert: this.#tls?.cert !== undefined });
+      throw new CtsError("CTS_ERR_BAD_REQUEST", text);
     }
     let parsed: unknown;
     if (response.text.trim() !== "") {
@@ -80,7 +97,7 @@ export class CtsApiClient {
     if (response.status >= 200 && response.status < 300) return { status: response.status, body: parsed };
     const error = (parsed as { error?: { message?: string }; request_id?: string } | undefined);
     const message = error?.error?.message ?? (typeof parsed === "string" ? parsed.trim() : `HTTP ${response.status}`);
-    throw new ApiRequestError(response.status, message, error?.request_id);
+    throw new ApiRequestError(response.status, message, error?.request_id, response.statusText);
   }
 }
 

@@ -1,7 +1,9 @@
 /** @module Help text for the command list and for one command. */
 import type { CliCommand, FlagSpec } from "./command.ts";
+import { invokedProgramName } from "../runtime/program-name.ts";
 
-export const PROGRAM = "cts-runtime";
+/** `cts-runtime`, or `consul-terraform-sync` when started under CTS's name. */
+export const PROGRAM = invokedProgramName();
 
 export function formatCommandHelp(command: CliCommand): string {
   const synopsis = command.synopsis ?? (command.flags.length ? "[options]" : "");
@@ -15,24 +17,26 @@ export function formatCommandHelp(command: CliCommand): string {
   return lines.join("\n");
 }
 
+/** CTS's flag line (command/cli.go templateDefaultValue): `-auto-approve [Default: false]`. */
 function formatFlag(flag: FlagSpec): string[] {
   const value = flag.type === "bool" ? "" : `=${flag.placeholder ?? "<value>"}`;
   const notes: string[] = [];
   if (flag.type === "strings") notes.push("Can be repeated.");
-  if (flag.default !== undefined && flag.default !== "" && flag.default !== false) notes.push(`Default: ${flag.default}.`);
   if (flag.env) notes.push(`Environment: ${flag.env}.`);
-  return [`  -${flag.name}${value}`, `      ${[flag.help, ...notes].join(" ")}`];
+  const fallback = flag.default !== undefined && flag.default !== "" ? ` [Default: ${String(flag.default)}]` : "";
+  return [`  -${flag.name}${value}${fallback}`, `      ${[flag.help, ...notes].join(" ")}`];
 }
 
 export function formatGeneralHelp(commands: readonly { name: string; summary: string }[], version: string): string {
   const width = Math.max(...commands.map((command) => command.name.length)) + 4;
   return [
-    `Usage: ${PROGRAM} [--version] [--help] <command> [<args>]`,
+    // CTS's first line and heading (command/cli.go), which scripts match.
+    `Usage CLI: ${PROGRAM} <command> [-help] [options]`,
     "",
-    `  ${PROGRAM} ${version}: watches Consul and runs tasks (Terraform modules, or any driver a plugin adds)`,
+    `  cts-runtime ${version}: watches Consul and runs tasks (Terraform modules, or any driver a plugin adds)`,
     "  when the watched services, catalog or KV data change. A drop-in replacement for Consul-Terraform-Sync.",
     "",
-    "Available commands are:",
+    "Commands:",
     "",
     ...commands.map((command) => `    ${command.name.padEnd(width)}${command.summary}`),
     "",

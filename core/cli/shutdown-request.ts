@@ -10,12 +10,15 @@ export function createShutdownRequest(): ShutdownRequest {
   let resolve!: (value: { code: number; reason: string }) => void;
   const requested = new Promise<{ code: number; reason: string }>((r) => (resolve = r));
   let done = false;
+  let exitCode: number | undefined;
   return {
     requested,
     requestExit(code, reason) {
       if (done) return;
       done = true;
+      exitCode = code;
       resolve({ code, reason });
     },
+    requestedExitCode: () => exitCode,
   };
 }

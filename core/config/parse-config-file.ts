@@ -2,6 +2,7 @@
 import { parse as parseHcl } from "@cdktf/hcl2json";
 import type { ConfigIssue } from "./config-error.ts";
 import { quotedKeyBlocksToMaps } from "./hcl1-quoted-keys.ts";
+import { blankAttributes, redefinedAttributes } from "./hcl1-redefined-attributes.ts";
 import { isPlainObject } from "./shape-blocks.ts";
 
 export type ParsedFile =
@@ -24,20 +25,30 @@ export async function parseConfigText(file: string, text: string): Promise<Parse
     }
     return isPlainObject(value) ? { ok: true, value } : fail("invalid JSON: the top level must be an object");
   }
-  try {
-    return { ok: true, value: await parseHcl(file, text) as Record<string, unknown> };
-  } catch (error) {
-    // CTS reads HCL 1, where a map may be a block with quoted keys; retry with those as attributes.
-    const rewritten = quotedKeyBlocksToMaps(text);
-    if (rewritten !== text) {
-      try {
-        return { ok: true, value: await parseHcl(file, rewritten) as Record<string, unknown> };
-      } catch {
-        // The rewrite did not help: report the error of the file as written.
-      }
+  // CTS reads HCL 1: on failure, rewrite what HCL 1 accepted and HCL 2 rejects, and parse again
+  // (maps written as blocks with quoted keys; an attribute set twice, the later one winning).
+  let candidate = text;
+  let firstError: unknown;
+  let lastError: unknown;
+  let shifted = false;
+  for (let round = 0; round < 10; round++) {
+    try {
+      return { ok: true, value: await parseHcl(file, candidate) as Record<string, unknown> };
+    } catch (error) {
+      firstError ??= error;
+      lastError = error;
+      const quoted = quotedKeyBlocksToMaps(candidate);
+      const next = quoted !== candidate
+        ? quoted
+        : blankAttributes(candidate, redefinedAttributes(error instanceof Error ? error.message : String(error), file));
+      if (next === candidate) break;
+      shifted ||= quoted !== candidate;
+      candidate = next;
     }
-    return fail(`invalid HCL: ${hclMessage(error, file)}`);
   }
+  // Blanking keeps every position, so the last error points into the file as written; a block
+  // rewritten as a map moves columns, so then the error of the file as written is reported.
+  return fail(`invalid HCL: ${hclMessage(shifted ? firstError : lastError, file)}`);
 }
 
 /** hcl2json wraps diagnostics as `parse config: [<file>:<line>,<col>-<col>: <summary>; <detail>]`. */

@@ -38,6 +38,8 @@ export interface HttpClientRequest {
 
 export interface HttpClientResponse {
   readonly status: number;
+  /** The status line's reason phrase as the server sent it ("Not Found"). */
+  readonly statusText: string;
   readonly text: string;
 }
 
@@ -83,11 +85,18 @@ async function requestNode(request: HttpClientRequest): Promise<HttpClientRespon
     }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("end", () => resolve({
+        status: res.statusCode ?? 0,
+        statusText: res.statusMessage ?? "",
+        text: Buffer.concat(chunks).toString("utf8"),
+      }));
       res.on("error", reject);
     });
     req.on("timeout", () => req.destroy(new Error(`no answer from ${url.origin} within ${request.timeoutMs ?? 60_000} ms`)));
-    req.on("error", reject);
+    // Whether the TLS handshake had finished tells "the server refused my certificate" apart.
+    let handshakeDone = false;
+    req.on("socket", (socket) => socket.once("secureConnect", () => (handshakeDone = true)));
+    req.on("error", (error) => reject(Object.assign(error, { tlsHandshakeDone: handshakeDone })));
     if (body !== undefined) req.write(body);
     req.end();
   });
@@ -96,4 +105,24 @@ async function requestNode(request: HttpClientRequest): Promise<HttpClientRespon
 /** Sends one request and reads the whole answer; transport failures reject. */
 export function httpRequest(request: HttpClientRequest): Promise<HttpClientResponse> {
   return requestNode(request);
+}
+
+/**
+ * True when `address` (an http:// URL) completes a TLS handshake: the daemon serves HTTPS there.
+ * Certificates are not checked; only the protocol is asked.
+ */
+export async function servesTls(address: string, timeoutMs = 2_000): Promise<boolean> {
+  const url = new URL(address);
+  const { connect } = await import("node:tls");
+  return await new Promise<boolean>((resolve) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port || 80), rejectUnauthorized: false, servername: "localhost" });
+    const done = (tls: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(tls);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    socket.once("secureConnect", () => done(true));
+    socket.once("error", () => done(false));
+  });
 }

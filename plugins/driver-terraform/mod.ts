@@ -4,9 +4,10 @@
  * (`terraformRootModuleToken`) to other drivers.
  */
 import {
-  definePlugin, defineService, driverRegistryToken, fileSystemToken, loggerToken, processRunnerToken,
+  definePlugin, defineService, driverRegistryToken, fileSystemToken, loggerToken, processRunnerToken, runOptionsToken,
   terraformRootModuleToken,
 } from "../../core/plugin-api/mod.ts";
+import { developmentFactory, printerProcessRunner } from "./src/development-client.ts";
 import { createTerraformDriverFactory } from "./src/driver-factory.ts";
 import { terraformRootModule } from "./src/root-module-service.ts";
 
@@ -21,9 +22,18 @@ export default definePlugin({
   description: "Terraform / OpenTofu driver (driver \"terraform\")",
   // The root module renderer, for drivers that run Terraform elsewhere (driver-terraform-cloud).
   provides: [defineService({ token: terraformRootModuleToken, deps: {}, create: () => terraformRootModule })],
-  deps: { drivers: driverRegistryToken, processes: processRunnerToken, fs: fileSystemToken, logger: loggerToken },
-  init({ drivers, processes, fs, logger }, { signal }) {
+  deps: {
+    drivers: driverRegistryToken, processes: processRunnerToken, fs: fileSystemToken, logger: loggerToken, run: runOptionsToken,
+  },
+  init({ drivers, processes, fs, logger, run }, { signal }) {
     // Like CTS, the binary is found at start-up: the kernel calls the factory's verify once.
+    if (run.clientType === "development") {
+      const printer = printerProcessRunner(processes, logger.child("client.printer"));
+      // CTS's fake handler prints to stdout (its e2e output shows the line).
+      const print = (line: string) => void globalThis.console.log(line.trimEnd());
+      drivers.register(developmentFactory(createTerraformDriverFactory({ processes: printer, fs, logger, stopping: signal }), print));
+      return;
+    }
     drivers.register(createTerraformDriverFactory({ processes, fs, logger, stopping: signal }));
   },
 });

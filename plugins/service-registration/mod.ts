@@ -5,7 +5,8 @@
  * denials). Neither ever stops CTS.
  */
 import {
-  configToken, consulClientToken, definePlugin, errorMessage, httpRouterToken, loggerToken, sleep,
+  configToken, consulClientToken, definePlugin, errorMessage, httpRouterToken, loggerToken, runOptionsToken, shutdownToken,
+  sleep,
 } from "../../core/plugin-api/mod.ts";
 import { serviceRegistration } from "./src/registration.ts";
 
@@ -48,9 +49,14 @@ export default definePlugin({
   kind: "service",
   logName: "registration",
   description: "Registers the daemon with the Consul agent (service + /v1/health check)",
-  deps: { consul: consulClientToken, config: configToken, router: httpRouterToken, logger: loggerToken },
-  init({ consul, config, router, logger }, ctx) {
+  deps: {
+    consul: consulClientToken, config: configToken, router: httpRouterToken, logger: loggerToken, shutdown: shutdownToken,
+    run: runOptionsToken,
+  },
+  init({ consul, config, router, logger, shutdown, run }, ctx) {
     const sr = config.consul.service_registration;
+    // CTS registers from its daemon controller only: -once and -inspect never register.
+    if (run.mode !== "daemon") return;
     if (!sr.enabled) {
       logger.debug("service registration disabled");
       return;
@@ -64,25 +70,30 @@ export default definePlugin({
       // `port = 0` (tests) listens on a random port: advertise the real one.
       const port = config.port === 0 && url ? Number(new URL(url).port) : config.port;
       const service = serviceRegistration(config, port);
+      // CTS's log lines, word for word (its e2e tests and users' log alerts match on them).
+      const named = { service_name: service.Name, id: service.ID };
+      logger.info("registering Consul-Terraform-Sync as a service with Consul", named);
       for (let attempt = 0; ; attempt++) {
         try {
           await consul.registerService(service);
-          logger.info("registered service with Consul", { id: service.ID, service_name: service.Name });
+          logger.info("Consul-Terraform-Sync registered as a service with Consul", named);
+          logger.info("to view registered services, navigate to the Services section in the Consul UI", named);
           return true;
         } catch (error) {
           const status = (error as { status?: number }).status;
-          const fields = { id: service.ID, service_name: service.Name, error: errorMessage(error) };
+          const fields = { ...named, error: errorMessage(error) };
           if (!isTransient(error) || ctx.signal.aborted) {
-            logger.error("error registering service with Consul", {
+            logger.error("error registering Consul-Terraform-Sync as a service with Consul", {
               ...fields,
               ...(status === 403
                 ? { hint: "the Consul token needs service:write on this service; CTS keeps running unregistered" }
                 : {}),
             });
+            logger.warn("CTS will continue without registering itself as a service with Consul");
             return false;
           }
           const delay = retryDelay(attempt);
-          logger.warn("error registering service with Consul, retrying", { ...fields, attempt: attempt + 1, retry_in_ms: delay });
+          logger.warn("error registering Consul-Terraform-Sync as a service with Consul, retrying", { ...fields, attempt: attempt + 1, retry_in_ms: delay });
           await sleep(delay, ctx.signal);
           if (ctx.signal.aborted) return false;
         }
@@ -96,11 +107,21 @@ export default definePlugin({
 
     ctx.lifecycle.onStop(async () => {
       if (!registering || !(await registering)) return;
+      // CTS deregisters on a graceful stop only: when the daemon ends on an error (its first run of
+      // the tasks failed), the service stays, its check turns critical, and Consul drops it after
+      // DeregisterCriticalServiceAfter (CTS's e2e TestE2E_ServiceRegistration_InitError pins it).
+      const code = shutdown.requestedExitCode?.();
+      if (code !== undefined && code !== 0) {
+        logger.debug("not deregistering after a failed start, as CTS", { id: config.id, exit_code: code });
+        return;
+      }
+      const named = { service_name: sr.service_name, id: config.id };
+      logger.info("deregistering Consul-Terraform-Sync from Consul", named);
       try {
         await consul.deregisterService(config.id, sr.namespace !== "" ? { namespace: sr.namespace } : {});
-        logger.info("deregistered service from Consul", { id: config.id });
+        logger.info("Consul-Terraform-Sync deregistered from Consul", named);
       } catch (error) {
-        logger.error("error deregistering service from Consul", { id: config.id, error: errorMessage(error) });
+        logger.error("error deregistering Consul-Terraform-Sync from Consul", { ...named, error: errorMessage(error) });
       }
     });
   },

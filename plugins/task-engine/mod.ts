@@ -18,6 +18,7 @@ import { ProviderTemplates } from "./src/provider-templates.ts";
 import { RunLimiter } from "./src/run-limiter.ts";
 import { EngineTaskManager } from "./src/task-manager.ts";
 import { runRetentionOf } from "./src/run-history-options.ts";
+import { ScheduleGate } from "./src/schedule-gate.ts";
 
 export { SharedQueryWatcher } from "./src/query-watcher.ts";
 export type { QueryWatcherStats } from "./src/query-watcher.ts";
@@ -74,6 +75,7 @@ const taskManagerService = defineService({
         eventListeners: new Set(),
         daemonEvents: deps.daemonEvents,
         runRetention,
+        scheduleGate: new ScheduleGate(),
         // -once/-inspect run outside the cluster: every task, as in the single-leader mode.
         ...(deps.leadership.ownership && deps.runOptions.mode === "daemon"
           ? { owns: (task: string) => deps.leadership.ownership!.owns(task) }

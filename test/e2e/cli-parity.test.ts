@@ -8,8 +8,9 @@ import { runCli } from "../helpers/run-cli.ts";
 const referenceConfig = "examples/configs/cts-reference.hcl";
 
 const cases: { name: string; args: string[]; code: number; stream: "stdout" | "stderr"; expect: RegExp; logs?: true }[] = [
-  { name: "general help", args: ["--help"], code: 0, stream: "stdout", expect: /Usage: cts-runtime/ },
-  { name: "no arguments prints help and exits 13", args: [], code: 13, stream: "stderr", expect: /Available commands/ },
+  // CTS (command/cli.go): `Usage CLI: consul-terraform-sync <command> [-help] [options]`, then `Commands:`.
+  { name: "general help", args: ["--help"], code: 0, stream: "stdout", expect: /^Usage CLI: cts-runtime <command> \[-help\] \[options\]\n/ },
+  { name: "no arguments prints help and exits 13", args: [], code: 13, stream: "stderr", expect: /\nCommands:\n/ },
   { name: "start help", args: ["start", "-help"], code: 0, stream: "stdout", expect: /-config-file=<path>/ },
   // CTS: the version flag exists only before the command word (mitchellh/cli), so `start -version`
   // is an unknown flag of `start`, while `-once -version` (no command yet) prints the version.

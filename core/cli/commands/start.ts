@@ -121,7 +121,10 @@ const startCommand: CliCommand = {
     return runDaemon({
       configPaths,
       io,
-      runOptions: { mode, inspectTasks, resetStorage: args.flags["reset-storage"] === true },
+      runOptions: {
+        mode, inspectTasks, resetStorage: args.flags["reset-storage"] === true,
+        ...(typeof args.flags["client-type"] === "string" && args.flags["client-type"] !== "" ? { clientType: args.flags["client-type"] } : {}),
+      },
     });
   },
 };

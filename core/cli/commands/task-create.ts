@@ -7,7 +7,7 @@ import { clientFlags } from "../api-client.ts";
 import { formatCommandHelp, PROGRAM } from "../format-help.ts";
 import { errorMessage } from "../../plugin-api/mod.ts";
 import { approvedOrCancelled, autoApproveFlag, runTaskCommand, terraformApprovalWarning, ui as makeUi } from "./task-shared.ts";
-import { TaskCountError, taskRequestFromFile } from "./task-request.ts";
+import { TaskFileError, taskRequestFromFile } from "./task-request.ts";
 
 interface CreateAnswer {
   readonly request_id?: string;
@@ -43,7 +43,7 @@ const taskCreateCommand: CliCommand = {
       task = await taskRequestFromFile(file, io.cwd, io.env);
     } catch (error) {
       out.error("unable to create request");
-      if (!(error instanceof TaskCountError)) out.output("unable to read task file");
+      if (!(error instanceof TaskFileError)) out.output("unable to read task file");
       out.output(errorMessage(error));
       return ExitCode.runtimeError;
     }

@@ -12,25 +12,39 @@ import { ownerCompletedTask } from "../owner-completed-task.ts";
 
 type Json = Record<string, unknown>;
 
+// CTS's sentences (command/task_create.go handleDeprecations), which scripts match, then the fix.
 const DEPRECATED_TASK_FIELDS: Readonly<Record<string, string>> = {
-  source: "use 'module' instead",
-  source_input: "use 'module_input' blocks instead",
-  services: "use a 'condition \"services\"' or 'module_input \"services\"' block instead",
+  source: "the 'source' field in the task block is no longer supported: use 'module' instead",
+  source_input: "the 'source_input' block in the task is no longer supported: use 'module_input' blocks instead",
+  services: "the 'services' field in the task block is no longer supported: use a 'condition \"services\"' " +
+    "block (or 'module_input \"services\"' when the task has another condition) with 'names' instead",
 };
+
+function tasksOf(parsed: Json): Json[] {
+  return ([] as unknown[]).concat(parsed.task ?? []) as Json[];
+}
 
 /** Deprecated fields in the file as written (the loader would quietly convert them). */
 function deprecatedFields(parsed: Json): string[] {
   const found: string[] = [];
-  const tasks = ([] as unknown[]).concat(parsed.task ?? []) as Json[];
-  for (const task of tasks) {
-    for (const [field, hint] of Object.entries(DEPRECATED_TASK_FIELDS)) {
-      if (task[field] !== undefined) found.push(`'${field}' is deprecated: ${hint}`);
+  for (const task of tasksOf(parsed)) {
+    for (const [field, message] of Object.entries(DEPRECATED_TASK_FIELDS)) {
+      if (task[field] !== undefined) found.push(message);
     }
-    if (JSON.stringify(task.condition ?? {}).includes('"source_includes_var"')) {
-      found.push("'source_includes_var' is deprecated: use 'use_as_module_input' instead");
+    for (const [type, condition] of Object.entries((task.condition ?? {}) as Json)) {
+      if (JSON.stringify(condition).includes('"source_includes_var"')) {
+        found.push(`the 'source_includes_var' field in the task's 'condition "${type}"' block is no longer supported: ` +
+          "use 'use_as_module_input' instead");
+      }
     }
   }
   return found;
+}
+
+/** CTS's count rule (command/task_create.go), checked before any other rule as CTS does. */
+function checkTaskCount(file: string, count: number): void {
+  if (count > 1) throw new TaskFileError(`task file '${file}' cannot contain more than 1 task, contains ${count} tasks`);
+  if (count === 0) throw new TaskFileError(`task file '${file}' does not contain a task, must contain at least one task`);
 }
 
 function dropEmpty(body: Json): Json {
@@ -67,9 +81,12 @@ export function toRequestTask(task: TaskConfig, unbuffered = false): Json {
   return out;
 }
 
-/** The task file holds no task or more than one (CTS reports it without "unable to read task file"). */
-export class TaskCountError extends CtsError {
-  override readonly name = "TaskCountError";
+/**
+ * The file was read but breaks one of CTS's task-file rules: no task or more than one, or a
+ * deprecated field (CTS reports these without "unable to read task file").
+ */
+export class TaskFileError extends CtsError {
+  override readonly name = "TaskFileError";
   constructor(message: string) {
     super("CTS_ERR_CONFIG_INVALID", message);
   }
@@ -89,20 +106,14 @@ export async function taskRequestFromFile(
   }
   const parsed = await parseConfigText(file, text);
   if (parsed.ok) {
+    // Before the loader's validation, which would report two same-named tasks as duplicates.
+    checkTaskCount(file, tasksOf(parsed.value).length);
     const deprecated = deprecatedFields(parsed.value);
-    if (deprecated.length > 0) {
-      throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot create a task from "${file}": ${deprecated.join("; ")}`);
-    }
+    if (deprecated.length > 0) throw new TaskFileError(deprecated.join("\n"));
   }
   const loaded = await loadConfig({ paths: [{ kind: "file", path: file }], env, cwd, hostName: "cli" });
   const tasks = loaded.config.tasks;
-  // CTS's own sentences (command/task_create.go), which scripts match.
-  if (tasks.length > 1) {
-    throw new TaskCountError(`task file '${file}' cannot contain more than 1 task, contains ${tasks.length} tasks`);
-  }
-  if (tasks.length === 0) {
-    throw new TaskCountError(`task file '${file}' does not contain a task, must contain at least one task`);
-  }
+  checkTaskCount(file, tasks.length);
   const completed = await ownerCompletedTask(loaded.config, 0, loaded.fileOf);
   return toRequestTask(completed.task, completed.unbuffered);
 }

@@ -89,7 +89,8 @@ function oneArgCheck(command: string, args: ParsedArgs, out: Ui): boolean {
 /**
  * Checks the positionals (13 when wrong), builds the client, runs `action`, and maps an API or
  * transport failure to exit 11: CTS's headline for the failed step on stderr, then the daemon's
- * message (and, beyond CTS, its request id) indented on stdout, as CTS prints them.
+ * answer indented on stdout in CTS's form (`404 Not Found: <message>, see logs ... (Request ID: x)`).
+ * Unlike CTS the line is not word-wrapped at 78 columns, so scripts can match any phrase of it.
  */
 export async function runTaskCommand(
   args: ParsedArgs,
@@ -107,13 +108,13 @@ export async function runTaskCommand(
     step.failing = undefined;
     return await action(client, args.positionals, out, step);
   } catch (error) {
+    const message = error instanceof ApiRequestError ? error.ctsText() : errorMessage(error);
     if (step.failing === undefined) {
-      out.error(errorMessage(error));
+      out.error(message);
     } else {
       out.error(step.failing);
-      out.output(errorMessage(error));
+      out.output(message);
     }
-    if (error instanceof ApiRequestError && error.requestId) out.output(`Request ID: ${error.requestId}`);
     return ExitCode.runtimeError;
   }
 }

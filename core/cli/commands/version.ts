@@ -1,6 +1,6 @@
 /** @module `cts-runtime version` (also `-v`, `-version`, `--version` before the command word, as CTS). */
 import { ExitCode, type CliCommand } from "../command.ts";
-import { TERRAFORM_CONSTRAINT, VERSION } from "../../version.ts";
+import { CTS_VERSION, TERRAFORM_CONSTRAINT, VERSION } from "../../version.ts";
 
 const versionCommand: CliCommand = {
   name: "version",
@@ -8,7 +8,10 @@ const versionCommand: CliCommand = {
   usage: "Prints the version of cts-runtime and the Terraform versions it works with.",
   flags: [],
   run(_args, io) {
-    io.out(`cts-runtime v${VERSION}\nCompatible with Terraform ${TERRAFORM_CONSTRAINT}\n`);
+    // CTS prints `consul-terraform-sync <version>` then the Terraform line; the third line names
+    // what we replace, so scripts looking for "consul-terraform-sync" in the output still find it.
+    io.out(`cts-runtime v${VERSION}\nCompatible with Terraform ${TERRAFORM_CONSTRAINT}\n` +
+      `Drop-in replacement for consul-terraform-sync ${CTS_VERSION}\n`);
     return Promise.resolve(ExitCode.ok);
   },
 };

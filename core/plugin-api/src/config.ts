@@ -220,4 +220,6 @@ export interface RunOptions {
   /** Only these tasks are inspected (`-inspect-task`); empty means all. */
   readonly inspectTasks: readonly string[];
   readonly resetStorage: boolean;
+  /** CTS's hidden `start -client-type` (`development`: drivers stand in for their tool, as CTS's e2e uses). */
+  readonly clientType?: string;
 }

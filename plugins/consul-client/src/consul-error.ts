@@ -32,10 +32,15 @@ export function isTransientAnswer(status: number, text: string): boolean {
   return (status === 429 || status >= 500) && !isPermanentAnswer(status, text);
 }
 
-/** `Cannot read KV key "a": 403 Permission denied` — Consul's own text is kept (it names the missing ACL). */
+/**
+ * `Cannot query /v1/kv/a: Unexpected response code: 403 Permission denied` — Consul's own text is
+ * kept (it names the missing ACL). "Unexpected response code: <status>" is the Go API client's
+ * wording, which CTS prints for every refused query; users' scripts and CTS's e2e tests match on it
+ * (for KV queries it is all CTS shows).
+ */
 export function responseError(action: string, response: ConsulResponse, redact: (text: string) => string): ConsulCtsError {
   const text = redact(response.text.trim().replace(/\s+/g, " ").slice(0, 500));
-  const error = new CtsError("CTS_ERR_CONSUL", `Cannot ${action}: ${response.status}${text ? ` ${text}` : ""}`);
+  const error = new CtsError("CTS_ERR_CONSUL", `Cannot ${action}: Unexpected response code: ${response.status}${text ? ` ${text}` : ""}`);
   return Object.assign(error, { status: response.status, permanent: isPermanentAnswer(response.status, response.text) });
 }
 

@@ -31,6 +31,12 @@ export function createTerraformDriverFactory(deps: TerraformFactoryDeps): Driver
     if (!found) {
       found = (async () => {
         const binary = await locateTerraformBinary(options.path, deps.processes, deps.fs);
+        if (binary.insteadOf !== undefined) {
+          // CTS would download Terraform into `path`; this runtime never downloads.
+          deps.logger.warn("no Terraform in the configured path, using the one on PATH (nothing is downloaded)", {
+            configured: binary.insteadOf, path: binary.path,
+          });
+        }
         const version = await readTerraformVersion(binary, deps.processes, signal);
         if (options.version && options.version !== version.version) {
           deps.logger.warn("configured version differs from the binary found; using the binary", {

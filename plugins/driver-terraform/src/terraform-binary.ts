@@ -3,7 +3,9 @@
  *
  * `path` may name a directory (holding `terraform` or `tofu`) or the binary itself. Without it,
  * `terraform` on PATH is used, else `tofu` on PATH. Any version is accepted: there is no upper
- * bound to bump with each release.
+ * bound to bump with each release. A `path` directory without a binary is where CTS would
+ * download Terraform; nothing is downloaded here, so the binary on PATH is used instead (the
+ * caller warns), and only when PATH has none either is it an error.
  */
 import { CtsError, type FileSystem, type ProcessRunner } from "../../../core/plugin-api/mod.ts";
 
@@ -12,6 +14,8 @@ export type TerraformFlavour = "terraform" | "tofu";
 export interface TerraformBinary {
   readonly path: string;
   readonly flavour: TerraformFlavour;
+  /** Set when `path` (a directory) held no binary and PATH's was taken instead. */
+  readonly insteadOf?: string;
 }
 
 export interface TerraformVersion {
@@ -42,9 +46,13 @@ export async function locateTerraformBinary(
         const candidate = fs.resolve(absolute, name);
         if (await fs.exists(candidate)) return { path: candidate, flavour: name };
       }
+      for (const name of BINARY_NAMES) {
+        const found = await processes.which(name);
+        if (found) return { path: found, flavour: name, insteadOf: absolute };
+      }
       throw new CtsError(
         "CTS_ERR_DRIVER_BINARY",
-        `Cannot find Terraform: ${absolute} holds neither "terraform" nor "tofu"; put one there, or set driver "terraform" { path = "/path/to/terraform-or-tofu" }`,
+        `Cannot find Terraform: ${absolute} holds neither "terraform" nor "tofu" and PATH has neither; put one there, or set driver "terraform" { path = "/path/to/terraform-or-tofu" }`,
       );
     }
     if (await fs.exists(absolute)) return { path: absolute, flavour: flavourOf(absolute) };

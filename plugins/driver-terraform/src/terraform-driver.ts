@@ -42,6 +42,8 @@ export class TerraformDriver implements Driver {
   readonly #deps: TerraformDriverDeps;
   #model: RootModuleModel | undefined;
   #cli: TerraformCli | undefined;
+  /** What `terraform validate` found wrong at init, thrown by the first plan or apply. */
+  #invalid: unknown;
 
   constructor(task: TaskConfig, ctx: DriverContext, deps: TerraformDriverDeps) {
     this.#task = task;
@@ -93,8 +95,15 @@ export class TerraformDriver implements Driver {
     });
     await this.#initWorkspace(cli, signal);
     const validated = await cli.run(validateArgs(), signal);
-    const { warnings } = checkValidateOutput(task.name, model.moduleSource, validated.stdout, validated.stderr);
-    for (const warning of warnings) this.#ctx.logger.warn("terraform validate warning", { warning });
+    // CTS validates when it first applies, once Consul answered the task's queries: an invalid module
+    // fails the first plan or apply, so a query Consul refuses is still the error a user sees first.
+    this.#invalid = undefined;
+    try {
+      const { warnings } = checkValidateOutput(task.name, model.moduleSource, validated.stdout, validated.stderr);
+      for (const warning of warnings) this.#ctx.logger.warn("terraform validate warning", { warning });
+    } catch (error) {
+      this.#invalid = error;
+    }
     this.#cli = cli;
   }
 
@@ -119,6 +128,7 @@ export class TerraformDriver implements Driver {
   }
 
   #ready(step: string): TerraformCli {
+    if (this.#invalid !== undefined && step !== "destroy") throw this.#invalid;
     if (!this.#cli || !this.#model) {
       throw new CtsError("CTS_ERR_DRIVER", `Cannot ${step} task "${this.#task.name}": the driver is not initialised`);
     }

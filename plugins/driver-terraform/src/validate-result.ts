@@ -34,7 +34,9 @@ export function checkValidateOutput(taskName: string, moduleSource: string, stdo
     if (missing) {
       throw new CtsError(
         "CTS_ERR_DRIVER",
-        `Cannot use module "${moduleSource}" for task "${taskName}": it declares no "${missing}" variable; ` +
+        // CTS's sentence first (client/terraform_cli.go), which scripts and CTS's e2e tests match.
+        `Cannot use module "${moduleSource}" for task "${taskName}": module for task "${taskName}" is missing the ` +
+          `"${missing}" variable: it declares no "${missing}" variable; ` +
           `add \`variable "${missing}" {}\` to the module (cts-runtime always passes ${missing})`,
       );
     }

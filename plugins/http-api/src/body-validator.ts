@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { JsonSchema } from "../../../core/plugin-api/mod.ts";
 import { HttpError } from "./api-errors.ts";
+import { schemaErrorText } from "./schema-error-text.ts";
 
 // ajv-formats is CommonJS: under Node ESM the function sits on `.default`.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -34,11 +35,15 @@ function describe(error: ErrorObject): string {
   return `${where} ${error.message ?? "is invalid"}`;
 }
 
-/** Compiles `schema` once; the returned function throws a 400 `HttpError` listing every problem. */
-export function bodyValidator<T>(ajv: Ajv, schema: JsonSchema): BodyValidator<T> {
+/**
+ * Compiles `schema` once; the returned function throws a 400 `HttpError` listing every problem.
+ * With `schemaRef` (a body CTS checks against its OpenAPI document) the text is CTS's.
+ */
+export function bodyValidator<T>(ajv: Ajv, schema: JsonSchema, schemaRef?: string): BodyValidator<T> {
   const validate: ValidateFunction = ajv.compile(schema as object);
   return (body: unknown): T => {
     if (validate(body)) return body as T;
+    if (schemaRef !== undefined) throw new HttpError(400, schemaErrorText(schemaRef, validate.errors ?? []));
     const messages = [...new Set((validate.errors ?? []).map(describe))];
     throw new HttpError(400, `invalid request: ${messages.join("; ")}`);
   };

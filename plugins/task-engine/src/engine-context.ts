@@ -5,6 +5,7 @@ import type {
 } from "../../../core/plugin-api/mod.ts";
 import type { ProviderTemplates } from "./provider-templates.ts";
 import type { RunLimiter } from "./run-limiter.ts";
+import type { ScheduleGate } from "./schedule-gate.ts";
 
 export interface EngineContext {
   readonly config: CtsConfig;
@@ -32,4 +33,6 @@ export interface EngineContext {
   readonly daemonEvents: DaemonEvents;
   /** How much run history the store keeps per task (engine option `run_history`). */
   readonly runRetention: RunRetention;
+  /** Closed while the start-up pass runs: scheduled ticks are dropped (CTS starts schedules after it). */
+  readonly scheduleGate?: ScheduleGate;
 }

@@ -102,6 +102,7 @@ export class Engine {
     if (this.#active || this.#stopped) return;
     this.#active = true;
     const generation = ++this.#generation;
+    this.context.scheduleGate?.close();
     const ha = this.#config.high_availability !== undefined;
     this.#logger.info(ha ? "leading: loading tasks and running each once" : "running each task once");
     this.#pass = this.track(this.#leaderPass(generation, ha));
@@ -170,7 +171,10 @@ export class Engine {
         }
       }
     }
-    if (generation === this.#generation) this.#logger.info("all tasks ran once; watching for changes");
+    if (generation === this.#generation) {
+      this.#logger.info("all tasks ran once; watching for changes");
+      this.context.scheduleGate?.open();
+    }
   }
 
   /** Start-up run retries, with backoff, of a task whose state lock stayed held; each is an event. */

@@ -251,6 +251,7 @@ export class TaskRuntime {
 
   #triggered(reason: TriggerReason): void {
     if (!this.#armed || this.#deleting) return;
+    if (reason.kind === "schedule" && this.#ctx.scheduleGate?.isOpen === false) return;
     if (!this.#config.enabled) {
       void this.#recorder.skipped(reason, "disabled");
       return;

@@ -72,7 +72,7 @@ describe("consul client error paths", () => {
     const error = await client.query(consulQuery("/v1/health/service/web"), { retry: false })
       .catch((e: unknown) => e);
     expect(isCtsError(error)).toBe(true);
-    expect((error as Error).message).toBe("Cannot query /v1/health/service/web: 503 rpc error making call: No cluster leader");
+    expect((error as Error).message).toBe("Cannot query /v1/health/service/web: Unexpected response code: 503 rpc error making call: No cluster leader");
     expect(isPermanentConsulError(error)).toBe(false);
     const state = client.connectionState();
     expect(state.healthy).toBe(false);
@@ -88,7 +88,7 @@ describe("consul client error paths", () => {
       const made = await testClient(server.address);
       client = made.client;
       const error = await client.query(consulQuery("/v1/health/service/web", { dc: "dc9" })).catch((e: unknown) => e);
-      expect((error as Error).message).toBe(`Cannot query /v1/health/service/web?dc=dc9: 500 ${text}`);
+      expect((error as Error).message).toBe(`Cannot query /v1/health/service/web?dc=dc9: Unexpected response code: 500 ${text}`);
       expect(isPermanentConsulError(error)).toBe(true);
       expect(server.requests).toHaveLength(1);
       expect(client.connectionState().healthy).toBe(true);
@@ -135,12 +135,12 @@ describe("consul client error paths", () => {
     const made = await testClient(server.address, { token: TOKEN });
     client = made.client;
     const error = await client.query(consulQuery("/v1/kv/app/x")).catch((e: unknown) => e);
-    expect((error as Error).message).toBe(`Cannot query /v1/kv/app/x: 403 ${LONG_403}`);
+    expect((error as Error).message).toBe(`Cannot query /v1/kv/app/x: Unexpected response code: 403 ${LONG_403}`);
     expect((error as { code?: string }).code).toBe("CTS_ERR_CONSUL");
     expect(server.requests).toHaveLength(1);
     expect(client.connectionState().healthy).toBe(true);
     const kvError = await client.kvGet("app/x").catch((e: unknown) => e);
-    expect((kvError as Error).message).toBe(`Cannot read KV key "app/x": 403 ${LONG_403}`);
+    expect((kvError as Error).message).toBe(`Cannot read KV key "app/x": Unexpected response code: 403 ${LONG_403}`);
   });
 
   it("keeps a watch alive through 4xx answers (logged once, then backoff) and delivers once allowed", async () => {
@@ -159,7 +159,7 @@ describe("consul client error paths", () => {
     await watching;
     const warns = made.logger.lines.filter((line) => line.level === "WARN");
     expect(warns).toHaveLength(1);
-    expect(warns[0]!.fields.error).toBe("Cannot query /v1/catalog/services: 403 ACL not found");
+    expect(warns[0]!.fields.error).toBe("Cannot query /v1/catalog/services: Unexpected response code: 403 ACL not found");
   });
 
   it("sends the token as X-Consul-Token and never logs it or puts it in errors", async () => {
@@ -292,7 +292,7 @@ describe("consul client error paths", () => {
     const error = await client.query(consulQuery("/v1/status/leader"), { retry: false }).catch((e: Error) => e);
     const header = String(server.requests[0]!.headers.authorization);
     expect(header).toBe(`Basic ${Buffer.from(`cts:${password}`).toString("base64")}`);
-    expect((error as Error).message).toBe("Cannot query /v1/status/leader: 500 denied <redacted>");
+    expect((error as Error).message).toBe("Cannot query /v1/status/leader: Unexpected response code: 500 denied <redacted>");
     expect(made.logger.text()).not.toContain(password);
     expect(made.logger.text()).not.toContain(header.slice(6));
   });

@@ -88,9 +88,9 @@ describe("consul client against the dev server", () => {
   it("surfaces Consul's error text as CTS_ERR_CONSUL", async () => {
     const error = await client.sessionCreate({ name: "bad", behavior: "explode" as "delete" }).catch((e: unknown) => e);
     expect(isCtsError(error)).toBe(true);
-    expect((error as Error).message).toMatch(/^Cannot create session "bad": 500 Invalid Behavior setting 'explode'/);
+    expect((error as Error).message).toMatch(/^Cannot create session "bad": Unexpected response code: 500 Invalid Behavior setting 'explode'/);
     const missing = await client.deregisterService("no-such-service").catch((e: unknown) => e);
-    expect((missing as Error).message).toMatch(/^Cannot deregister service "no-such-service": 404 Unknown service ID/);
+    expect((missing as Error).message).toMatch(/^Cannot deregister service "no-such-service": Unexpected response code: 404 Unknown service ID/);
   });
 
   it("registers and deregisters an agent service, visible to a blocking query", async () => {

@@ -105,13 +105,14 @@ describe("terraform driver", () => {
     });
   });
 
-  test("a module without a services variable says what to add", async () => {
+  test("a module without a services variable says what to add, at its first plan or apply", async () => {
+    // CTS validates when it first applies (after Consul answered), not when the task is loaded.
     const { create } = setup("no-services");
     const driver = await create({ module: join(modules, "no-services") });
-    await expect(driver.init(signal)).rejects.toMatchObject({
-      code: "CTS_ERR_DRIVER",
-      message: expect.stringContaining('declares no "services" variable; add `variable "services" {}`'),
-    });
+    await driver.init(signal);
+    const missing = { code: "CTS_ERR_DRIVER", message: expect.stringContaining('declares no "services" variable; add `variable "services" {}`') };
+    await expect(driver.plan(signal)).rejects.toMatchObject(missing);
+    await expect(driver.apply(signal)).rejects.toMatchObject(missing);
   });
 
   test("a failing apply is an error quoting terraform", async () => {
@@ -150,13 +151,22 @@ describe("binary selection", () => {
     return factory.verify!({ name: "terraform", options }, signal);
   }
 
-  test("no binary in the configured directory: the error names the fix", async () => {
-    const { factory } = setup("nobinary");
+  test("no binary in the configured directory: PATH's is used with a warning, else the error names the fix", async () => {
+    const { factory, logger } = setup("nobinary");
     const empty = join(tmp.path, "empty-bin");
     mkdirSync(empty, { recursive: true });
-    await expect(verify(factory, { path: empty })).rejects.toMatchObject({
+    // CTS downloads Terraform into an empty `path` (its e2e configs set path = the test's cwd);
+    // nothing is downloaded here, so the daemon still starts with the binary on PATH.
+    expect(await verify(factory, { path: empty })).toMatch(/^terraform \d+\.\d+\.\d+/);
+    expect(JSON.stringify(logger.lines)).toContain("no Terraform in the configured path, using the one on PATH");
+    const noPath = createTerraformDriverFactory({
+      processes: { ...createProcessRunner(), which: async () => undefined },
+      fs: createFileSystem(tmp.path),
+      logger: captureLogger(),
+    });
+    await expect(verify(noPath, { path: empty })).rejects.toMatchObject({
       code: "CTS_ERR_DRIVER_BINARY",
-      message: expect.stringContaining(`holds neither "terraform" nor "tofu"; put one there, or set driver "terraform" { path =`),
+      message: expect.stringContaining(`holds neither "terraform" nor "tofu" and PATH has neither; put one there, or set driver "terraform" { path =`),
     });
     await expect(verify(factory, { path: join(tmp.path, "does-not-exist") })).rejects.toMatchObject({
       code: "CTS_ERR_DRIVER_BINARY",

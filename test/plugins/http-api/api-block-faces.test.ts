@@ -4,7 +4,7 @@
  * type without one is accepted as any object (its owner's schema is checked by the kernel) and
  * shown as written. CTS has no third-party blocks; what is pinned from CTS is the API's task shape
  * (`condition: { <type with underscores>: {...} }`, api/representation.go) and its request
- * validator's texts (`request body /task/condition/<type>/<field> must be ...`).
+ * validator's texts (`Error at "/task/condition/<type>/<field>": value must be ...`).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -119,7 +119,7 @@ describe("third-party block types in the HTTP API", () => {
     const bad = await post(daemon.url, { name: "gate_bad", module: "./m", condition: { kv_gate: { level: 3 } } });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { message: string } }).error.message)
-      .toBe("invalid request: request body /task/condition/kv_gate/level must be string");
+      .toBe(`request body has an error: doesn't match schema #/components/schemas/TaskRequest: Error at "/task/condition/kv_gate/level": value must be a string`);
 
     const good = await post(daemon.url, { name: "gate", module: "./m", condition: { kv_gate: { level: "3", labels: "a,b" } } });
     expect(good.status, await good.clone().text()).toBe(201);

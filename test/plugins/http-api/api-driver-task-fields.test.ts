@@ -4,7 +4,7 @@
  * `POST /v1/tasks`, reaches the driver, is shown by GET only when set and is described by
  * `/v1/openapi.json`; a field of another registered driver is refused by the kernel. The HCP
  * Terraform driver's `terraform_cloud_workspace` goes the same way, with CTS's request validator
- * wording (`request body /task/terraform_cloud_workspace/<field> must be string`).
+ * wording (`Error at "/task/terraform_cloud_workspace/<field>": value must be a string`).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -86,7 +86,7 @@ describe("task-level fields drivers add, in the HTTP API", () => {
     // The driver's schema, in the API validator's words.
     const bad = await post(daemon.url, { name: "stamp_bad", module: "./m", condition: schedule, stamp_settings: { copies: "2" } });
     expect(bad.status).toBe(400);
-    expect(await errorOf(bad)).toBe("invalid request: request body /task/stamp_settings/copies must be integer");
+    expect(await errorOf(bad)).toBe(`request body has an error: doesn't match schema #/components/schemas/TaskRequest: Error at "/task/stamp_settings/copies": value must be an integer`);
 
     const settings = { colour: "red", copies: 2 };
     const good = await post(daemon.url, { name: "stamped", module: "./m", condition: schedule, stamp_settings: settings });
@@ -112,12 +112,12 @@ describe("task-level fields drivers add, in the HTTP API", () => {
     expect(other.status).toBe(400);
     expect(await errorOf(other)).toContain(`press_settings: is only supported by the "press" driver`);
 
-    // CTS: the generated request validator words a wrong type "must be string" at the field's path.
+    // CTS: the generated request validator (kin-openapi) words a wrong type "value must be a string" at the field's path.
     const wrong = await post(daemon.url, {
       name: "tfc_bad", module: "./m", condition: schedule, terraform_cloud_workspace: { execution_mode: 1 },
     });
     expect(wrong.status).toBe(400);
-    expect(await errorOf(wrong)).toBe("invalid request: request body /task/terraform_cloud_workspace/execution_mode must be string");
+    expect(await errorOf(wrong)).toBe(`request body has an error: doesn't match schema #/components/schemas/TaskRequest: Error at "/task/terraform_cloud_workspace/execution_mode": value must be a string`);
 
     // CTS: terraform_cloud_workspace is only for tasks on HCP Terraform; this daemon runs driver "stamp".
     const elsewhere = await post(daemon.url, {
@@ -128,7 +128,7 @@ describe("task-level fields drivers add, in the HTTP API", () => {
 
     const unknown = await post(daemon.url, { name: "typo", module: "./m", condition: schedule, stamp_setting: {} });
     expect(unknown.status).toBe(400);
-    expect(await errorOf(unknown)).toBe("invalid request: request body /task has unsupported key 'stamp_setting'");
+    expect(await errorOf(unknown)).toBe(`request body has an error: doesn't match schema #/components/schemas/TaskRequest: Error at "/task": property "stamp_setting" is unsupported`);
   });
 
   it("a driver field whose schema does not compile is reported and left to the kernel; the other fields keep working", async () => {

@@ -133,7 +133,9 @@ describe("API and CLI against the real engine", () => {
     writeFileSync(old, `task {\n  name = "a"\n  source = "m"\n  services = ["web"]\n}\n`);
     const oldIo = bufferIo([], env(), dir);
     expect(await runCli(["task", "create", "-task-file=old.hcl"], oldIo)).toBe(11);
-    expect(oldIo.stdout.join("")).toContain("'source' is deprecated");
+    // CTS's sentences (command/task_create.go), one per deprecated field.
+    expect(oldIo.stdout.join("")).toContain("the 'source' field in the task block is no longer supported");
+    expect(oldIo.stdout.join("")).toContain("the 'services' field in the task block is no longer supported");
     const down = bufferIo([], { CTS_ADDRESS: "http://127.0.0.1:9" });
     expect(await runCli(["task", "disable", "x"], down)).toBe(11);
     expect(down.stderr.join("")).toBe("==> Error: unable to disable 'x'\n");

@@ -85,7 +85,7 @@ describe("run history API", () => {
     expect(missingRun.body).toEqual({ error: { message: "run '0000000000001-abc' of task 'sched' does not exist" }, request_id: expect.any(String) });
     const missingTask = await get("/v1/tasks/nope/runs");
     expect(missingTask.status).toBe(404);
-    expect(missingTask.body).toEqual({ error: { message: "a task with the name 'nope' does not exist" }, request_id: expect.any(String) });
+    expect(missingTask.body).toEqual({ error: { message: "a task with name 'nope' does not exist or has not been initialized yet" }, request_id: expect.any(String) });
     expect((await get("/v1/tasks/nope/runs/0000000000001-abc")).status).toBe(404);
   });
 

@@ -87,7 +87,7 @@ describe("tasks API", () => {
     await app.request("/v1/tasks", json("POST", { task: webTask }));
     const cases: [string, unknown, string][] = [
       ["/v1/tasks", { task: webTask }, "already exists"],
-      ["/v1/tasks", { task: { ...webTask, name: "other", colour: "red" } }, "unsupported key 'colour'"],
+      ["/v1/tasks", { task: { ...webTask, name: "other", colour: "red" } }, 'property "colour" is unsupported'],
       ["/v1/tasks", { task: { ...webTask, name: "../etc" } }, "not valid"],
       ["/v1/tasks", { task: { ...webTask, name: "x", condition: {} } }, "exactly one key"],
       [
@@ -95,8 +95,8 @@ describe("tasks API", () => {
         { task: { ...webTask, name: "x", condition: { services: { names: ["a"] }, schedule: { cron: "* * * * *" } } } },
         "exactly one key",
       ],
-      ["/v1/tasks", { task: { name: "x", module: "m" } }, "missing required key 'condition'"],
-      ["/v1/tasks", { tsk: webTask }, "unsupported key 'tsk'"],
+      ["/v1/tasks", { task: { name: "x", module: "m" } }, 'Error at "/task/condition": property "condition" is missing'],
+      ["/v1/tasks", { tsk: webTask }, 'property "tsk" is unsupported'],
       ["/v1/tasks?run=later", { task: { ...webTask, name: "x" } }, "unsupported value 'later'"],
       ["/v1/tasks?run=now&run=now", { task: { ...webTask, name: "x" } }, "only once"],
       ["/v1/tasks?rnu=now", { task: { ...webTask, name: "x" } }, "unsupported query parameter 'rnu'"],

@@ -103,7 +103,7 @@ describe("service registration", () => {
     });
     try {
       const line = await until("the registration error", async () =>
-        daemon.logs.find((entry) => entry.includes("error registering service with Consul")));
+        daemon.logs.find((entry) => entry.includes("error registering Consul-Terraform-Sync as a service with Consul")));
       expect(line).toContain("service:write");
       expect((await fetch(`${daemon.url}/v1/health`)).status).toBe(200);
       expect(registerCalls).toBe(1);
@@ -130,10 +130,10 @@ describe("service registration", () => {
         return services["cts-reg-test"];
       });
       expect(answers).toEqual([]);
-      const retries = daemon.logs.filter((entry) => entry.includes("error registering service with Consul, retrying"));
+      const retries = daemon.logs.filter((entry) => entry.includes("error registering Consul-Terraform-Sync as a service with Consul, retrying"));
       expect(retries).toHaveLength(2);
       expect(retries[0]).toContain("429");
-      expect(daemon.logs.some((entry) => entry.includes("registered service with Consul"))).toBe(true);
+      expect(daemon.logs.some((entry) => entry.includes("Consul-Terraform-Sync registered as a service with Consul"))).toBe(true);
     } finally {
       await daemon.stop();
       await limited.stop();

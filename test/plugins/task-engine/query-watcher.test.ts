@@ -76,7 +76,7 @@ describe("SharedQueryWatcher", () => {
     await waitFor(() => errorsA.length === 1, "the first subscriber hears the rejection");
     const offB = watcher.subscribe(query, () => {}, (error) => errorsB.push(error));
     await waitFor(() => errorsB.length === 1, "the late subscriber hears it at once");
-    expect(errorsB[0]!.message).toBe("Cannot query /v1/kv/wq/dc?dc=dc9: 500 No path to datacenter");
+    expect(errorsB[0]!.message).toBe("Cannot query /v1/kv/wq/dc?dc=dc9: Unexpected response code: 500 No path to datacenter");
     expect(isPermanentConsulError(errorsB[0])).toBe(true);
     expect(errorsA).toHaveLength(1);
     expect(watcher.stats()).toEqual({ open: 1, subscribers: 2 });

@@ -8,6 +8,7 @@ import type { Context, Hono } from "hono";
 import { HttpError, requestIdOf, statusOfEngineError } from "../api-errors.ts";
 import type { RouteContext } from "../api-context.ts";
 import { errorMessage, type RunQuery } from "../../../../core/plugin-api/mod.ts";
+import { taskNotFound } from "./cts-task-errors.ts";
 
 export const DEFAULT_RUNS_LIMIT = 20;
 export const MAX_RUNS_LIMIT = 100;
@@ -41,7 +42,7 @@ export function runQueryOf(url: string): RunQuery {
 }
 
 function unknownTask(name: string): HttpError {
-  return new HttpError(404, `a task with the name '${name}' does not exist`);
+  return taskNotFound(name);
 }
 
 /** The engine's answer, with its errors mapped to CTS's statuses. */

@@ -14,6 +14,7 @@ import { compilingDriverFields, compilingRequestSchemas, taskCreateSchemaFor } f
 import { parseQuery, runRule } from "../query-rules.ts";
 import { taskNameFromPath } from "../task-path.ts";
 import { toApiTask } from "../task-representation.ts";
+import { taskAlreadyExists, taskNotFound } from "./cts-task-errors.ts";
 
 interface CreateBody {
   readonly task: Readonly<Record<string, unknown>> & { readonly name: string };
@@ -39,7 +40,7 @@ function nameOf(c: Context): string {
 }
 
 function requireTask(ctx: RouteContext, name: string): void {
-  if (!ctx.tasks.get(name)) throw new HttpError(404, `a task with the name '${name}' does not exist`);
+  if (!ctx.tasks.get(name)) throw taskNotFound(name);
 }
 
 export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
@@ -47,6 +48,7 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
   let validateCreate: BodyValidator<CreateBody> | undefined;
   const createValidator = () => validateCreate ??= bodyValidator<CreateBody>(
     ctx.ajv, taskCreateSchemaFor(ctx.blocks(), compilingRequestSchemas(ctx.logger), compilingDriverFields(ctx.logger)),
+    "#/components/schemas/TaskRequest",
   );
   const represent = (task: TaskConfig) => toApiTask(task, ctx.blocks());
   const validateUpdate = bodyValidator<{ enabled: boolean }>(ctx.ajv, taskUpdateRequestSchema);
@@ -68,7 +70,7 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
     } catch (error) {
       throw new HttpError(400, errorMessage(error));
     }
-    if (ctx.tasks.get(name)) throw new HttpError(400, `a task with the name '${name}' already exists`);
+    if (ctx.tasks.get(name)) throw taskAlreadyExists(name);
     let config;
     try {
       config = ctx.normalizeTask(body.task, ctx.blocks());
@@ -97,7 +99,7 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
     const name = nameOf(c);
     parseQuery(c.req.url, {});
     const state = ctx.tasks.get(name);
-    if (!state) throw new HttpError(404, `a task with the name '${name}' does not exist`);
+    if (!state) throw taskNotFound(name);
     return c.json({ request_id: requestIdOf(c), task: represent(state.config) });
   });
 
@@ -128,7 +130,7 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
     const name = nameOf(c);
     parseQuery(c.req.url, {});
     const state = ctx.tasks.get(name);
-    if (!state) throw new HttpError(404, `a task with the name '${name}' does not exist`);
+    if (!state) throw taskNotFound(name);
     const requestId = requestIdOf(c);
     log.info("deleting task", { task_name: name, request_id: requestId });
     const deleting = ctx.tasks.delete(name);

@@ -70,6 +70,12 @@ function checks(ctx: RouteContext): Response {
 async function registerService(ctx: RouteContext): Promise<Response> {
   const { state, authz, server } = ctx;
   const body = await readJsonBody(ctx.request, "Request decode failed");
+  // Consul CE has no namespaces: a registration naming one fails (CTS's e2e relies on it to see its
+  // own registration refused while it keeps running).
+  const namespace = field(body, "Namespace");
+  if (typeof namespace === "string" && namespace !== "" && namespace !== "default") {
+    throw badRequest(`Request decode failed: json: unknown field "Namespace" (Namespaces are a Consul Enterprise feature)`);
+  }
   const instance = parseService(body, state.nodeName, "Name");
   authz.require("service", instance.service, "write");
   const checkBodies = [field(body, "Check"), ...((field(body, "Checks") as unknown[] | null) ?? [])]
