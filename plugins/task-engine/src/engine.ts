@@ -8,7 +8,6 @@ import type {
 import { CtsError, errorMessage, formatGoDuration, isCtsError, isPermanentConsulError, sleep } from "../../../core/plugin-api/mod.ts";
 import type { EngineContext } from "./engine-context.ts";
 import { lockedRetryDelayMs } from "./retry.ts";
-import { sourcesFirst } from "./sources-first.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 
 export interface EngineDeps {
@@ -133,7 +132,8 @@ export class Engine {
     for (const [task, runtime] of runtimes) {
       if (generation !== this.#generation) return;
       try {
-        await sourcesFirst(runtime, () => generation === this.#generation);
+        await runtime.prepare();
+        if (generation === this.#generation) await runtime.startSources();
         if (generation !== this.#generation) {
           // Stepped down meanwhile: the step-down already let go of this runtime; undo what we started.
           runtime.stopWatching();
@@ -257,12 +257,11 @@ export class Engine {
       const runtime = new TaskRuntime({ config }, this.context);
       try {
         await this.#store.putTask({ config });
-        // Queries before terraform init/validate, as CTS (see sourcesFirst): Consul's rejection is the error.
-        if (config.enabled) await this.#startSourcesWithin(runtime, config.name);
         await runtime.prepare();
         if (!config.enabled) continue;
         // CTS's once-mode lines (controller/once.go): this, the run's own lines, then `task completed`.
         this.#logger.info("running task once", { task_name: config.name });
+        await this.#startSourcesWithin(runtime, config.name);
         const event = await runtime.request({ reason: { kind: "startup", detail: "once" }, force: true, retries: false });
         if (event && !event.success) throw new Error(event.error?.message ?? "apply failed");
       } catch (error) {

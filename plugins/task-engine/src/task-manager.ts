@@ -8,7 +8,6 @@ import type {
 } from "../../../core/plugin-api/mod.ts";
 import { CtsError, errorMessage, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import type { Engine } from "./engine.ts";
-import { sourcesFirst } from "./sources-first.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 import { taskStatus } from "./task-status.ts";
 import { readRun, readRuns } from "./run-history-reads.ts";
@@ -39,7 +38,8 @@ export class EngineTaskManager implements TaskManager {
       // Not in the store until the create succeeds (a failed run=now must leave nothing stored).
       const runtime = new TaskRuntime({ config: task }, this.#engine.context, [], false);
       try {
-        await sourcesFirst(runtime);
+        await runtime.prepare();
+        await runtime.startSources();
         if (run === "inspect") {
           if (!task.enabled) return { task, plan: { changesPresent: false, plan: `inspection skipped: task "${task.name}" is disabled` } };
           return { task, plan: await this.#inspect(runtime) };
