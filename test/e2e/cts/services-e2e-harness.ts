@@ -12,8 +12,8 @@ import { repoRoot, runCli, spawnCli, type CliResult } from "../../helpers/run-cl
 import { waitFor } from "../../plugins/driver-terraform/e2e-support.ts";
 import { tempDir, terraformTestEnv } from "../../plugins/driver-terraform/terraform-env.ts";
 
-/** Registry-free stand-ins for CTS's e2e/test_modules (see the README there). */
-export const ctsModules = join(repoRoot, "test", "fixtures", "cts-e2e-modules");
+/** Offline stand-ins for CTS's e2e/test_modules and the registry modules its tests use (see the README there). */
+export const ctsModules = join(repoRoot, "test", "fixtures", "cts-modules");
 
 export interface CtsDaemon {
   /** The daemon's cwd: `./test_modules/<name>` resolves here, as in CTS's e2e directory. */
