@@ -225,3 +225,32 @@ export async function waitForEvents(daemon: CtsDaemon, name: string, count: numb
   await waitFor(async () => (await eventCount(daemon, name)) > count,
     () => `no new event for ${name} after ${count}\n${daemon.output().slice(-4000)}`, 60_000);
 }
+
+/** `consul-terraform-sync start ...` run to its end; stdout and stderr together, as CTS's tests read them. */
+export function startToEnd(args: readonly string[]): Promise<CtsOutput> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(repoRoot, "dist", "main.js"), ...args], { cwd: ctsE2eDir, env: terraformTestEnv() });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+/** `<root>/<name>` holding config.hcl (CTS's base config + `extra`, `driverExtra` in the driver block); returns [dir, config path]. */
+export function writeCtsConfig(
+  root: string, name: string, consul: TestConsulDevServer, extra: string, driverExtra = "",
+): [string, string] {
+  const dir = path.join(root, name);
+  mkdirSync(dir, { recursive: true });
+  let config = ctsConfig(dir, consul, 0, extra);
+  if (driverExtra) config = config.replace(/(driver "terraform" \{\n)/, `$1${driverExtra}\n`);
+  const file = path.join(dir, "config.hcl");
+  writeFileSync(file, config);
+  return [dir, file];
+}

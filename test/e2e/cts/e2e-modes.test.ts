@@ -3,30 +3,11 @@
  * exits (the real terraform, the embedded Consul): TestE2EInspectMode, TestE2E_OnceMode,
  * TestE2EValidateError. The other one-shot scenarios are in e2e-start.test.ts.
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { repoRoot } from "../../helpers/run-cli.ts";
-import { terraformTestEnv } from "../../plugins/driver-terraform/terraform-env.ts";
-import { ctsConfig, ctsE2eDir, makeTempDir, startCtsConsul, webTask, webTaskName } from "./cts-e2e-harness.ts";
-
-/** `consul-terraform-sync start ...` run to its end; stdout and stderr together, as CTS's tests read them. */
-function start(args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "dist", "main.js"), ...args], { cwd: ctsE2eDir, env: terraformTestEnv() });
-    let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
+import { makeTempDir, startCtsConsul, startToEnd, webTask, webTaskName, writeCtsConfig } from "./cts-e2e-harness.ts";
 
 describe("CTS e2e e2e_test.go: -once, -inspect and start-up", () => {
   let consul: TestConsulDevServer;
@@ -40,20 +21,11 @@ describe("CTS e2e e2e_test.go: -once, -inspect and start-up", () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  /** A temp dir holding config.hcl (CTS's base config + `extra`); returns [dir, config path]. */
-  function setup(name: string, extra: string, driverExtra = ""): [string, string] {
-    const dir = path.join(root, name);
-    mkdirSync(dir, { recursive: true });
-    let config = ctsConfig(dir, consul, 0, extra);
-    if (driverExtra) config = config.replace(/(driver "terraform" \{\n)/, `$1${driverExtra}\n`);
-    const file = path.join(dir, "config.hcl");
-    writeFileSync(file, config);
-    return [dir, file];
-  }
+  const setup = (name: string, extra: string, driverExtra = "") => writeCtsConfig(root, name, consul, extra, driverExtra);
 
   it("TestE2EInspectMode: the plan is logged, nothing is applied, graceful shutdown", async () => {
     const [dir, config] = setup("inspect", webTask);
-    const result = await start(["start", `--config-file=${config}`, "-inspect"]);
+    const result = await startToEnd(["start", `--config-file=${config}`, "-inspect"]);
     expect(result.code, result.output).toBe(0);
     expect(result.output).toContain("graceful shutdown");
     expect(result.output).toContain("Plan: 2 to add, 0 to change, 0 to destroy.");
@@ -81,7 +53,7 @@ task {
   }
 }
 `);
-    const result = await start(["start", `--config-file=${config}`, "-once"]);
+    const result = await startToEnd(["start", `--config-file=${config}`, "-once"]);
     expect(result.code, result.output).toBe(0);
     expect(result.output).toContain("graceful shutdown");
     const completed = (task: string) => `task completed: task_name=${task}`;
@@ -104,7 +76,7 @@ task {
   }
 }
 `);
-    const result = await start(["start", `--config-file=${config}`]);
+    const result = await startToEnd(["start", `--config-file=${config}`]);
     expect(result.code).not.toBe(0);
     expect(result.output).toContain('module for task "cts_error_task" is missing the "services" variable');
   }, 60_000);

@@ -3,30 +3,11 @@
  * the embedded Consul): TestE2ELocalBackend (one task where CTS has two), TestE2E_FilterStatus,
  * TestE2EArgumentParsing (without tasks: only the flags matter), TestE2ERestart (as two -once runs).
  */
-import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { repoRoot } from "../../helpers/run-cli.ts";
-import { terraformTestEnv } from "../../plugins/driver-terraform/terraform-env.ts";
-import { ctsConfig, ctsE2eDir, dbTask, makeTempDir, startCtsConsul } from "./cts-e2e-harness.ts";
-
-/** `consul-terraform-sync start ...` run to its end; stdout and stderr together, as CTS's tests read them. */
-function start(args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "dist", "main.js"), ...args], { cwd: ctsE2eDir, env: terraformTestEnv() });
-    let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
+import { dbTask, makeTempDir, startCtsConsul, startToEnd, writeCtsConfig } from "./cts-e2e-harness.ts";
 
 describe("CTS e2e e2e_test.go: start-up", () => {
   let consul: TestConsulDevServer;
@@ -40,16 +21,7 @@ describe("CTS e2e e2e_test.go: start-up", () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  /** A temp dir holding config.hcl (CTS's base config + `extra`); returns [dir, config path]. */
-  function setup(name: string, extra: string, driverExtra = ""): [string, string] {
-    const dir = path.join(root, name);
-    mkdirSync(dir, { recursive: true });
-    let config = ctsConfig(dir, consul, 0, extra);
-    if (driverExtra) config = config.replace(/(driver "terraform" \{\n)/, `$1${driverExtra}\n`);
-    const file = path.join(dir, "config.hcl");
-    writeFileSync(file, config);
-    return [dir, file];
-  }
+  const setup = (name: string, extra: string, driverExtra = "") => writeCtsConfig(root, name, consul, extra, driverExtra);
 
   it("TestE2ELocalBackend: where each workspace's state lands", async () => {
     const cases: [string, string, (dir: string, task: string) => string][] = [
@@ -61,7 +33,7 @@ describe("CTS e2e e2e_test.go: start-up", () => {
     ];
     const results = await Promise.all(cases.map(async ([name, backend, statePath]) => {
       const [dir, config] = setup(`local_backend_${name}`, dbTask, backend);
-      return { name, dir, statePath, result: await start(["start", `-config-file=${config}`, "-once"]) };
+      return { name, dir, statePath, result: await startToEnd(["start", `-config-file=${config}`, "-once"]) };
     }));
     for (const { name, dir, statePath, result } of results) {
       expect(result.code, `${name}\n${result.output}`).toBe(0);
@@ -81,7 +53,7 @@ task {
 }
 `;
     const [[plainDir, plain], [filteredDir, filtered]] = [setup("filter_default", task("")), setup("filter_w_filter", task('filter = "Checks.Status != \\"\\""'))];
-    const results = await Promise.all([start(["start", `-config-file=${plain}`, "-once"]), start(["start", `-config-file=${filtered}`, "-once"])]);
+    const results = await Promise.all([startToEnd(["start", `-config-file=${plain}`, "-once"]), startToEnd(["start", `-config-file=${filtered}`, "-once"])]);
     for (const result of results) expect(result.code, result.output).toBe(0);
     const tfvars = (dir: string) => readFileSync(path.join(dir, "status_filter_task", "terraform.tfvars"), "utf8");
     const byDefault = tfvars(plainDir);
@@ -99,9 +71,9 @@ task {
     const [, config] = setup("argument_parsing", "");
     const emptyDir = path.join(root, "argument_parsing_emptydir");
     mkdirSync(emptyDir);
-    const withStart = await start(["start", "-config-dir", emptyDir, `-config-dir=${emptyDir}`, `-config-file=${config}`, "-once"]);
+    const withStart = await startToEnd(["start", "-config-dir", emptyDir, `-config-dir=${emptyDir}`, `-config-file=${config}`, "-once"]);
     expect(withStart.code, withStart.output).toBe(0);
-    const legacy = await start(["-config-dir", emptyDir, `-config-dir=${emptyDir}`, `-config-file=${config}`, "-once"]);
+    const legacy = await startToEnd(["-config-dir", emptyDir, `-config-dir=${emptyDir}`, `-config-file=${config}`, "-once"]);
     expect(legacy.code, legacy.output).toBe(0);
   }, 60_000);
   // TestE2ERestart runs the daemon twice on one config; the second start finds the workspaces and
@@ -109,7 +81,7 @@ task {
   it("TestE2ERestart: a second start on the same config and Consul state succeeds", async () => {
     const [dir, config] = setup("restart", dbTask);
     for (const round of [1, 2]) {
-      const result = await start(["start", `-config-file=${config}`, "-once"]);
+      const result = await startToEnd(["start", `-config-file=${config}`, "-once"]);
       expect(result.code, `round ${round}\n${result.output}`).toBe(0);
     }
     expect(readdirSync(path.join(dir, "e2e_task_api_db", "resources")).sort()).toEqual(["api.txt", "db.txt"]);
