@@ -43,7 +43,7 @@ export class ApiRequestError extends CtsError {
     super("CTS_ERR_BAD_REQUEST", message);
     this.status = status;
     this.requestId = requestId;
-    this.statusLine = `${status} ${statusText || STATUS_TEXT[status] || ""}`.trimEnd();
+    this.statusLine = `${status} ${statusText}`.trimEnd();
   }
 
   /**
@@ -55,12 +55,6 @@ export class ApiRequestError extends CtsError {
     return `${this.statusLine}: ${this.message}, see logs for more details (Request ID: ${this.requestId})`;
   }
 }
-
-/** Reason phrases of the statuses the daemon answers with, when the server sent none (HTTP/2). */
-const STATUS_TEXT: Readonly<Record<number, string>> = {
-  400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-  409: "Conflict", 500: "Internal Server Error", 503: "Service Unavailable",
-};
 
 export class CtsApiClient {
   readonly address: string;

@@ -6,6 +6,7 @@
  * Deno 2.9.5 against an mTLS server), which `Deno.createHttpClient` cannot do for `rejectUnauthorized`.
  */
 import { readFile, readdir, stat } from "node:fs/promises";
+import { STATUS_CODES } from "node:http";
 import { join } from "node:path";
 
 export interface ClientTlsFiles {
@@ -87,7 +88,8 @@ async function requestNode(request: HttpClientRequest): Promise<HttpClientRespon
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => resolve({
         status: res.statusCode ?? 0,
-        statusText: res.statusMessage ?? "",
+        // A server may send an empty reason phrase: then the standard one ("Not Found").
+        statusText: res.statusMessage || STATUS_CODES[res.statusCode ?? 0] || "",
         text: Buffer.concat(chunks).toString("utf8"),
       }));
       res.on("error", reject);
