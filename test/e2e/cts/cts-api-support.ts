@@ -6,6 +6,7 @@
 import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { repoRoot, spawnCli } from "../../helpers/run-cli.ts";
+import { until as pollUntil } from "../../helpers/until.ts";
 import { terraformTestEnv } from "../../plugins/driver-terraform/terraform-env.ts";
 
 /** The stand-ins for CTS's e2e/test_modules (terraform_data + local-exec only: no registry here). */
@@ -113,15 +114,9 @@ export function startCtsDaemon(configPath: string, cwd: string, port: number, fl
   };
 }
 
-/** Polls `probe` until it returns something other than undefined (a bound, not a timed assertion). */
-export async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
+/** Polls `probe` every 150 ms until it returns something other than undefined (a bound, not a timed assertion). */
+export function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
+  return pollUntil(what, probe, timeoutMs, 150);
 }
 
 export interface CtsEvent {

@@ -9,20 +9,14 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import { freePort } from "../../helpers/free-port.ts";
+import type { CtsEvent } from "./cts-api-support.ts";
 import { repoRoot, runCli, spawnCli, type CliResult } from "../../helpers/run-cli.ts";
 import { waitFor } from "../../plugins/driver-terraform/e2e-support.ts";
 import { tempDir, terraformTestEnv } from "../../plugins/driver-terraform/terraform-env.ts";
 
 export { waitFor };
 
-export interface CtsEvent {
-  readonly id: string;
-  readonly success: boolean;
-  readonly start_time: string;
-  readonly end_time: string;
-  readonly task_name: string;
-  readonly error?: { message: string } | null;
-}
+export type { CtsEvent };
 
 export interface CtsDaemon {
   readonly dir: string;

@@ -8,6 +8,7 @@ import type { ChildProcess } from "node:child_process";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "../../helpers/free-port.ts";
+import type { CtsEvent } from "./cts-api-support.ts";
 import { repoRoot, runCli, spawnCli, type CliResult } from "../../helpers/run-cli.ts";
 import { waitFor } from "../../plugins/driver-terraform/e2e-support.ts";
 import { tempDir, terraformTestEnv } from "../../plugins/driver-terraform/terraform-env.ts";
@@ -28,12 +29,7 @@ export interface CtsDaemon {
   stop(): Promise<void>;
 }
 
-export interface CtsEvent {
-  readonly id: string;
-  readonly success: boolean;
-  readonly start_time: string;
-  readonly error?: { message: string };
-}
+export type { CtsEvent };
 
 /** CTS's e2e baseConfig (its `terraform_provider "local"` included: no task lists it, so nothing downloads it) + tasks. */
 export function ctsConfig(port: number, consulAddress: string, tasksHcl: string): string {

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "../../helpers/free-port.ts";
 import { repoRoot, type Runtime, spawnCli } from "../../helpers/run-cli.ts";
+import { until } from "../../helpers/until.ts";
 
 /**
  * Node 20 cannot import the .ts recording driver fixture, so it is bundled to one ESM file with the
@@ -220,16 +221,7 @@ export async function stopCluster(instances: readonly HaInstance[]): Promise<voi
   await Promise.all(instances.map((instance) => instance.kill("SIGTERM")));
 }
 
-/** Polls until `probe` returns something other than undefined; throws after `limitMs` (a bound, not a timing assertion). */
-export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, limitMs = 60_000, everyMs = 25): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
+export { until } from "../../helpers/until.ts";
 
 /** The running instances that answer as leader right now. */
 export async function currentLeaders(instances: readonly HaInstance[]): Promise<HaInstance[]> {

@@ -7,6 +7,7 @@ import type { ClosableConsulClient } from "../../../plugins/consul-client/mod.ts
 import { kvLayoutOf, type KvLayout } from "../../../plugins/ha-consul/src/kv-layout.ts";
 import { LeaderElection } from "../../../plugins/ha-consul/src/leader-election.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { until as pollUntil } from "../../helpers/until.ts";
 import { type CaptureLogger, createCaptureLogger } from "../consul-client/capture-logger.ts";
 import { testClient } from "../consul-client/client-options.ts";
 
@@ -81,14 +82,8 @@ export function layoutOf(cluster: string): KvLayout {
 }
 
 /** Polls `probe` every 20 ms until it returns something other than undefined (gives up after `limitMs`). */
-export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, limitMs = 10_000): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+export function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, limitMs = 10_000): Promise<T> {
+  return pollUntil(what, probe, limitMs, 20);
 }
 
 /** The members that currently consider themselves leader. */
