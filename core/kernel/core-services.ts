@@ -1,12 +1,12 @@
 /**
  * @module The services the kernel itself provides in the root scope before any plugin runs:
  * config, run options, the runtime version, the task builder, process runner, file system, HTTP router, the three named registries,
- * the live event bus and the shutdown request. `loggerToken` is not here: it is provided per plugin scope.
+ * the live event bus, the secret masker and the shutdown request. `loggerToken` is not here: it is provided per plugin scope.
  */
 import {
   configToken, conditionRegistryToken, daemonEventsToken, driverRegistryToken, environmentToken, fileSystemToken, httpClientFactoryToken,
   httpRouterToken, loggerToken,
-  moduleInputRegistryToken, processRunnerToken, runOptionsToken, runtimeVersionToken, shutdownToken, taskBuilderToken,
+  moduleInputRegistryToken, processRunnerToken, runOptionsToken, runtimeVersionToken, secretMaskerToken, shutdownToken, taskBuilderToken,
   type ConditionFactory, type CtsConfig, type DriverFactory, type FileSystem, type ModuleInputFactory,
   type ProcessRunner, type RunOptions, type Shutdown, type Token,
 } from "../plugin-api/mod.ts";
@@ -20,6 +20,7 @@ import { ScopedContainer } from "./container/scoped-container.ts";
 import { VERSION } from "../version.ts";
 import { NamedRegistry } from "./registries/named-registry.ts";
 import { DaemonEventBus } from "./daemon-event-bus.ts";
+import { SecretList } from "./secret-list.ts";
 import type { Ajv } from "ajv";
 import { BlockOptions } from "./block-options.ts";
 import { createPluginAjv } from "./plugin-ajv.ts";
@@ -32,7 +33,7 @@ import { withValidatedDriver, withValidatedInput } from "./validated-factories.t
 export const coreTokens: readonly Token<unknown>[] = [
   configToken, runOptionsToken, processRunnerToken, fileSystemToken, httpRouterToken, driverRegistryToken,
   conditionRegistryToken, moduleInputRegistryToken, shutdownToken, loggerToken, httpClientFactoryToken, environmentToken,
-  runtimeVersionToken, taskBuilderToken, daemonEventsToken,
+  runtimeVersionToken, taskBuilderToken, daemonEventsToken, secretMaskerToken,
 ];
 
 export interface CoreServicesOptions {
@@ -85,6 +86,7 @@ export function createCoreServices(options: CoreServicesOptions): CoreServices {
   root.provide(moduleInputRegistryToken, moduleInputs);
   root.provide(shutdownToken, options.shutdown);
   root.provide(daemonEventsToken, new DaemonEventBus());
+  root.provide(secretMaskerToken, new SecretList());
   return { root, router, registries: [drivers, conditions, moduleInputs], fileSystem, ajv, blocks, blockRegistries };
 }
 

@@ -35,6 +35,8 @@ export type * from "./src/services/task-builder.ts";
 export type * from "./src/services/leadership.ts";
 export type * from "./src/services/task-ownership.ts";
 export type * from "./src/services/vault-secrets.ts";
+export { MASKED_SECRET } from "./src/services/secret-masker.ts";
+export type * from "./src/services/secret-masker.ts";
 export type * from "./src/services/terraform-root-module.ts";
 export type * from "./src/services/run-history.ts";
 export type * from "./src/services/daemon-events.ts";

@@ -17,6 +17,7 @@ import type { Leadership } from "./services/leadership.ts";
 import type { VaultSecrets } from "./services/vault-secrets.ts";
 import type { TerraformRootModule } from "./services/terraform-root-module.ts";
 import type { DaemonEvents } from "./services/daemon-events.ts";
+import type { SecretMasker } from "./services/secret-masker.ts";
 import { createToken, type Token } from "./token.ts";
 
 /** A logger named after the plugin that asks for it. */
@@ -35,6 +36,8 @@ export const httpClientFactoryToken: Token<HttpClientFactory> = createToken("cor
 export const environmentToken: Token<Readonly<Record<string, string | undefined>>> = createToken("core.environment");
 /** The daemon's live event bus (`GET /v1/events`, the status page); provided by the kernel. */
 export const daemonEventsToken: Token<DaemonEvents> = createToken("core.daemonEvents");
+/** Every secret the daemon knows; what it records or serves goes through `mask` (provided by the kernel). */
+export const secretMaskerToken: Token<SecretMasker> = createToken("core.secretMasker");
 export const httpRouterToken: Token<HttpRouter> = createToken("core.httpRouter");
 export const driverRegistryToken: Token<Registry<DriverFactory>> = createToken("core.driverRegistry");
 export const conditionRegistryToken: Token<Registry<ConditionFactory>> = createToken("core.conditionRegistry");
