@@ -37,4 +37,6 @@ export const builtinPlugins: readonly BuiltinPlugin[] = [
   { id: "metrics", load: () => import("../../plugins/metrics/mod.ts"), when: (_config, run) => run.mode === "daemon" },
   { id: "service-registration", load: () => import("../../plugins/service-registration/mod.ts"), when: (_config, run) => run.mode === "daemon" },
   { id: "status-page", load: () => import("../../plugins/status-page/mod.ts"), when: (_config, run) => run.mode === "daemon" },
+  // Loaded only when configured: `plugin "notifier-webhook" { options = { url = "...", ... } }`.
+  { id: "notifier-webhook", load: () => import("../../plugins/notifier-webhook/mod.ts"), when: () => false },
 ];
