@@ -38,6 +38,8 @@ export default definePlugin({
   init({ events, masker, httpClients, logger, metricsSources, environment, version }, ctx: PluginContext<NotifierOptions>) {
     const { destinationOf, destinations } = destinationResolver(ctx.options, environment);
     for (const destination of destinations) {
+      // Chat webhook URLs are credentials themselves (Slack's, Teams'): never logged or served either.
+      masker.add(destination.url, "notifier-webhook.url");
       masker.add(destination.secret, "notifier-webhook.secret");
       for (const [name, value] of Object.entries(destination.headers)) masker.add(value, `notifier-webhook.headers.${name}`);
     }
