@@ -48,7 +48,7 @@ async function measure(path: string | undefined): Promise<{ median: number; p99:
   const kernel = await createKernel({
     config: testConfig({ plugins }),
     runOptions: { mode: "daemon", inspectTasks: [], resetStorage: false },
-    logSink: createLogSink({ level: "ERR", write: () => {} }),
+    logSink: createLogSink({ level: "ERROR", write: () => {} }),
     builtins: path === undefined ? [] : [{ id: "notifier-webhook", load: () => import("../plugins/notifier-webhook/mod.ts") }],
     httpListen: false,
   });
