@@ -5,7 +5,7 @@
  * `GET /metrics`. Written against the contract alone, as a third party would write it.
  */
 import {
-  daemonEventsToken, definePlugin, environmentToken, errorMessage, httpClientFactoryToken, loggerToken, metricsSourceRegistryToken,
+  daemonEventsToken, definePlugin, environmentToken, errorMessage, loggerToken, metricsSourceRegistryToken,
   runtimeVersionToken, secretMaskerToken, type PluginContext, type RunRecord,
 } from "../../core/plugin-api/mod.ts";
 import { DeliveryMetrics } from "./src/delivery-metrics.ts";
@@ -29,13 +29,12 @@ export default definePlugin({
   deps: {
     events: daemonEventsToken,
     masker: secretMaskerToken,
-    httpClients: httpClientFactoryToken,
     logger: loggerToken,
     metricsSources: metricsSourceRegistryToken,
     environment: environmentToken,
     version: runtimeVersionToken,
   },
-  init({ events, masker, httpClients, logger, metricsSources, environment, version }, ctx: PluginContext<NotifierOptions>) {
+  init({ events, masker, logger, metricsSources, environment, version }, ctx: PluginContext<NotifierOptions>) {
     const { destinationOf, destinations } = destinationResolver(ctx.options, environment);
     for (const destination of destinations) {
       // Chat webhook URLs are credentials themselves (Slack's, Teams'): never logged or served either.
@@ -46,9 +45,8 @@ export default definePlugin({
     const settings = deliverySettings(ctx.options);
     const metrics = new DeliveryMetrics();
     metricsSources.register(metrics);
-    const http = httpClients.create();
     const stopping = new AbortController();
-    const senderDeps = { http, settings, logger, masker, metrics, userAgent: `cts-runtime/${version}`, signal: stopping.signal };
+    const senderDeps = { settings, logger, masker, metrics, userAgent: `cts-runtime/${version}`, signal: stopping.signal };
     const queue = new DeliveryQueue(settings.queueSize, (delivery) => send(delivery, senderDeps), metrics, logger);
     const policy = new NotifyPolicy();
 
@@ -83,7 +81,6 @@ export default definePlugin({
       clearTimeout(timer);
       if (queue.length > 0) logger.warn("stopping with notifications unsent", { pending: queue.length });
       stopping.abort();
-      http.close();
     }, { timeoutMs: settings.drainTimeoutMs + 5_000 });
   },
 });

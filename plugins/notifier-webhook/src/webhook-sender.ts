@@ -2,9 +2,11 @@
  * @module One notification's delivery: POST, signed afresh per attempt, retried with capped
  * exponential backoff (half fixed, half random, so many daemons do not retry in step) on transport
  * errors, timeouts, 408, 429 and 5xx; any other status is the receiver's final answer. A 429's or
- * 503's `Retry-After` (seconds) is honoured up to the maximum backoff.
+ * 503's `Retry-After` (seconds) is honoured up to the maximum backoff. Sent with `fetch`, whose
+ * answer body is cancelled unread (a receiver cannot make the daemon buffer a huge answer) and
+ * whose redirects are not followed (a 3xx is the receiver's answer, not a new destination).
  */
-import { errorMessage, sleep, type HttpClient, type Logger, type SecretMasker } from "../../../core/plugin-api/mod.ts";
+import { errorMessage, sleep, type Logger, type SecretMasker } from "../../../core/plugin-api/mod.ts";
 import type { DeliveryMetrics } from "./delivery-metrics.ts";
 import type { DeliverySettings, Destination } from "./notifier-options.ts";
 import { SIGNATURE_HEADER, signatureHeader } from "./webhook-signature.ts";
@@ -18,7 +20,6 @@ export interface Delivery {
 }
 
 export interface SenderDeps {
-  readonly http: HttpClient;
   readonly settings: DeliverySettings;
   readonly logger: Logger;
   readonly masker: SecretMasker;
@@ -56,10 +57,11 @@ export async function send(delivery: Delivery, deps: SenderDeps): Promise<boolea
       if (delivery.destination.secret !== "") {
         headers[SIGNATURE_HEADER] = await signatureHeader(delivery.destination.secret, delivery.body, Date.now());
       }
-      const response = await deps.http.request({
-        method: "POST", url: delivery.destination.url, headers, body: delivery.body,
-        timeoutMs: settings.timeoutMs, signal: deps.signal,
+      const response = await fetch(delivery.destination.url, {
+        method: "POST", headers, body: delivery.body, redirect: "manual",
+        signal: AbortSignal.any([deps.signal, AbortSignal.timeout(settings.timeoutMs)]),
       });
+      await response.body?.cancel().catch(() => {});
       if (response.status >= 200 && response.status < 300) {
         metrics.attempt(true);
         logger.info("notification delivered", { ...where, status: response.status, attempts: attempt });
@@ -67,7 +69,7 @@ export async function send(delivery: Delivery, deps: SenderDeps): Promise<boolea
       }
       metrics.attempt(false);
       problem = `HTTP ${response.status}`;
-      retryAfter = response.headers["retry-after"];
+      retryAfter = response.headers.get("retry-after") ?? undefined;
       again = retryable(response.status);
     } catch (error) {
       metrics.attempt(false);
