@@ -12,6 +12,11 @@ export interface BuiltinPlugin {
   readonly load: () => Promise<unknown>;
   /** Loads the plugin only when this returns true (default: always). */
   readonly when?: (config: CtsConfig, run: RunOptions) => boolean;
+  /**
+   * The plugin is also published as a package: a `plugin` block that loads a package with the same
+   * id replaces the built-in (a newer or patched copy wins) instead of being refused as a duplicate.
+   */
+  readonly replaceable?: boolean;
 }
 
 export const builtinPlugins: readonly BuiltinPlugin[] = [
@@ -26,8 +31,12 @@ export const builtinPlugins: readonly BuiltinPlugin[] = [
   { id: "ha-consul", load: () => import("../../plugins/ha-consul/mod.ts"), when: (config) => config.high_availability !== undefined },
   { id: "consul-inputs", load: () => import("../../plugins/consul-inputs/mod.ts") },
   { id: "condition-schedule", load: () => import("../../plugins/condition-schedule/mod.ts") },
+  // Also published as a package (@example/cts-condition-nodes): an installed copy loaded by a plugin block replaces it.
+  { id: "condition-nodes", load: () => import("../../plugins/condition-nodes/mod.ts"), replaceable: true },
   { id: "http-api", load: () => import("../../plugins/http-api/mod.ts"), when: (_config, run) => run.mode === "daemon" },
   { id: "metrics", load: () => import("../../plugins/metrics/mod.ts"), when: (_config, run) => run.mode === "daemon" },
   { id: "service-registration", load: () => import("../../plugins/service-registration/mod.ts"), when: (_config, run) => run.mode === "daemon" },
   { id: "status-page", load: () => import("../../plugins/status-page/mod.ts"), when: (_config, run) => run.mode === "daemon" },
+  // Loaded only when configured: `plugin "notifier-webhook" { options = { url = "...", ... } }`.
+  { id: "notifier-webhook", load: () => import("../../plugins/notifier-webhook/mod.ts"), when: () => false },
 ];

@@ -1,13 +1,14 @@
 /**
  * @module The services the kernel itself provides in the root scope before any plugin runs:
- * config, run options, the runtime version, the task builder, process runner, file system, HTTP router, the three named registries,
+ * config, run options, the runtime version, the task builder, process runner, file system, HTTP router, the named registries
+ * (drivers, conditions, module inputs, metrics sources),
  * the live event bus, the secret masker and the shutdown request. `loggerToken` is not here: it is provided per plugin scope.
  */
 import {
   configToken, conditionRegistryToken, daemonEventsToken, driverRegistryToken, environmentToken, fileSystemToken, httpClientFactoryToken,
-  httpRouterToken, loggerToken,
+  httpRouterToken, loggerToken, metricsSourceRegistryToken,
   moduleInputRegistryToken, processRunnerToken, runOptionsToken, runtimeVersionToken, secretMaskerToken, shutdownToken, taskBuilderToken,
-  type ConditionFactory, type CtsConfig, type DriverFactory, type FileSystem, type ModuleInputFactory,
+  type ConditionFactory, type CtsConfig, type DriverFactory, type FileSystem, type MetricsSource, type ModuleInputFactory,
   type ProcessRunner, type RunOptions, type Shutdown, type Token,
 } from "../plugin-api/mod.ts";
 import { createTaskBuilder } from "../config/task-builder.ts";
@@ -33,7 +34,7 @@ import { withValidatedDriver, withValidatedInput } from "./validated-factories.t
 export const coreTokens: readonly Token<unknown>[] = [
   configToken, runOptionsToken, processRunnerToken, fileSystemToken, httpRouterToken, driverRegistryToken,
   conditionRegistryToken, moduleInputRegistryToken, shutdownToken, loggerToken, httpClientFactoryToken, environmentToken,
-  runtimeVersionToken, taskBuilderToken, daemonEventsToken, secretMaskerToken,
+  runtimeVersionToken, taskBuilderToken, daemonEventsToken, secretMaskerToken, metricsSourceRegistryToken,
 ];
 
 export interface CoreServicesOptions {
@@ -66,6 +67,7 @@ export function createCoreServices(options: CoreServicesOptions): CoreServices {
   const conditions = new NamedRegistry<ConditionFactory>("condition", (factory) => withValidatedInput(factory, "condition", blocks));
   const moduleInputs = new NamedRegistry<ModuleInputFactory>("module input", (factory) => withValidatedInput(factory, "module_input", blocks));
   const blockRegistries: BlockRegistries = { drivers, conditions, moduleInputs };
+  const metricsSources = new NamedRegistry<MetricsSource>("metrics source");
   const fileSystem = options.fileSystem ?? createFileSystem();
   root.provide(configToken, options.config);
   root.provide(runOptionsToken, options.runOptions);
@@ -84,10 +86,11 @@ export function createCoreServices(options: CoreServicesOptions): CoreServices {
   root.provide(driverRegistryToken, drivers);
   root.provide(conditionRegistryToken, conditions);
   root.provide(moduleInputRegistryToken, moduleInputs);
+  root.provide(metricsSourceRegistryToken, metricsSources);
   root.provide(shutdownToken, options.shutdown);
   root.provide(daemonEventsToken, new DaemonEventBus());
   root.provide(secretMaskerToken, new SecretList());
-  return { root, router, registries: [drivers, conditions, moduleInputs], fileSystem, ajv, blocks, blockRegistries };
+  return { root, router, registries: [drivers, conditions, moduleInputs, metricsSources], fileSystem, ajv, blocks, blockRegistries };
 }
 
 /** The default shutdown service when the caller passes none: remembers requests, ends nothing. */

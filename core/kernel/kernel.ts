@@ -195,7 +195,7 @@ class PluginKernel implements Kernel {
           disposals: this.#disposals,
           started: () => this.#startHooksBegan,
         }), timeoutMs, "CTS_ERR_PLUGIN_INIT", `initialize plugin "${id}"`);
-        this.#log.debug("initialized plugin", { plugin: id, kind: plugin.definition.kind });
+        this.#log.debug("initialized plugin", { plugin: id, kind: plugin.definition.kind, source: plugin.source });
       } catch (error) {
         throw await this.#fail(`initialize plugin "${id}"`, error);
       }

@@ -86,8 +86,20 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadedPl
   const failed = settled.find((result) => result.status === "rejected");
   if (failed) throw (failed as PromiseRejectedResult).reason;
   const loaded = settled.map((result) => (result as PromiseFulfilledResult<LoadedPlugin>).value);
-  assertUniqueIds(loaded);
-  return loaded;
+  const kept = withoutReplacedBuiltins(loaded, builtins);
+  assertUniqueIds(kept);
+  return kept;
+}
+
+/** A replaceable built-in gives way to a third-party package with its id (the package is its published form). */
+function withoutReplacedBuiltins(plugins: readonly LoadedPlugin[], builtins: readonly BuiltinPlugin[]): LoadedPlugin[] {
+  const replaceable = new Set(builtins.filter((builtin) => builtin.replaceable).map((builtin) => `${BUILTIN_PREFIX}${builtin.id}`));
+  const thirdPartyIds = new Set(plugins.filter((plugin) => isThirdParty(plugin)).map((plugin) => plugin.definition.id));
+  return plugins.filter((plugin) => !(replaceable.has(plugin.source) && thirdPartyIds.has(plugin.definition.id)));
+}
+
+function isThirdParty(plugin: LoadedPlugin): boolean {
+  return !plugin.source.startsWith(BUILTIN_PREFIX) && !plugin.source.startsWith("inline:");
 }
 
 async function importOrThrow(load: () => Promise<unknown>, origin: string): Promise<unknown> {

@@ -40,4 +40,5 @@ export type * from "./src/services/secret-masker.ts";
 export type * from "./src/services/terraform-root-module.ts";
 export type * from "./src/services/run-history.ts";
 export type * from "./src/services/daemon-events.ts";
+export type * from "./src/services/metrics.ts";
 export * from "./src/core-tokens.ts";

@@ -3,8 +3,8 @@
  * computed from the services at scrape time. Answered by every HA member, leader or not.
  */
 import {
-  consulClientToken, daemonEventsToken, definePlugin, httpRouterToken, leadershipToken, queryWatcherToken, runtimeVersionToken,
-  taskManagerToken,
+  consulClientToken, daemonEventsToken, definePlugin, httpRouterToken, leadershipToken, metricsSourceRegistryToken, queryWatcherToken,
+  runtimeVersionToken, taskManagerToken,
 } from "../../core/plugin-api/mod.ts";
 import { collectMetrics, type MetricsSources } from "./src/collect.ts";
 import { EXPOSITION_CONTENT_TYPE, renderExposition } from "./src/exposition.ts";
@@ -34,8 +34,9 @@ export default definePlugin({
     watcher: queryWatcherToken,
     version: runtimeVersionToken,
     daemonEvents: daemonEventsToken,
+    contributed: metricsSourceRegistryToken,
   },
-  init({ router, tasks, leadership, consul, watcher, version, daemonEvents }, ctx) {
+  init({ router, tasks, leadership, consul, watcher, version, daemonEvents, contributed }, ctx) {
     let runs: RunCounter | undefined;
     if (tasks.onEvent) {
       const counter = (runs = new RunCounter());
@@ -51,7 +52,7 @@ export default definePlugin({
       skipped.record(event.run);
     }));
     const sources: MetricsSources = {
-      version, tasks, leadership, consul, watcher, ...(runs ? { runs } : {}), durations, skipped,
+      version, tasks, leadership, consul, watcher, ...(runs ? { runs } : {}), durations, skipped, contributed,
     };
     router.mount(METRICS_PATH, (request) => {
       if (new URL(request.url).pathname !== METRICS_PATH) return new Response("not found\n", { status: 404 });

@@ -13,7 +13,7 @@ import type { TaskConfig } from "./config.ts";
 import type { BlockProblem, JsonSchema } from "./json-schema.ts";
 import type { Named } from "./registry.ts";
 import type { ConsulQuery, ConsulQueryResult } from "./services/consul-client.ts";
-import type { InputVariable } from "./task-inputs.ts";
+import type { InputVariable, InputVariableDeclaration } from "./task-inputs.ts";
 import type { Logger } from "./services/logger.ts";
 
 /** Why a run happened; recorded in the task's event. */
@@ -131,6 +131,12 @@ export interface ConditionFactory extends Named {
    */
   readonly publishes?: InputVariable;
   /**
+   * How a Terraform driver declares the variable this block publishes (variables.tf: type,
+   * description). For a variable of a third-party block; CTS's own are declared as CTS does.
+   * @default `type = any`
+   */
+  readonly variableDeclaration?: InputVariableDeclaration;
+  /**
    * Refinement (additive): deprecated field names → their current names (CTS: `source_includes_var`
    * → `use_as_module_input`). Before it checks the block, the kernel moves a value written under an
    * old name to the new one (unless that is set too) and warns "<old> is deprecated; use <new>".
@@ -167,6 +173,8 @@ export interface ModuleInputFactory extends Named {
   readonly api?: BlockApiFace;
   /** As `ConditionFactory.publishes`. */
   readonly publishes?: InputVariable;
+  /** As `ConditionFactory.variableDeclaration`. */
+  readonly variableDeclaration?: InputVariableDeclaration;
   /** As `ConditionFactory.renamedFields`. */
   readonly renamedFields?: Readonly<Record<string, string>>;
   /** As `ConditionFactory.template`. */

@@ -18,6 +18,7 @@ import type { VaultSecrets } from "./services/vault-secrets.ts";
 import type { TerraformRootModule } from "./services/terraform-root-module.ts";
 import type { DaemonEvents } from "./services/daemon-events.ts";
 import type { SecretMasker } from "./services/secret-masker.ts";
+import type { MetricsSource } from "./services/metrics.ts";
 import { createToken, type Token } from "./token.ts";
 
 /** A logger named after the plugin that asks for it. */
@@ -42,6 +43,8 @@ export const httpRouterToken: Token<HttpRouter> = createToken("core.httpRouter")
 export const driverRegistryToken: Token<Registry<DriverFactory>> = createToken("core.driverRegistry");
 export const conditionRegistryToken: Token<Registry<ConditionFactory>> = createToken("core.conditionRegistry");
 export const moduleInputRegistryToken: Token<Registry<ModuleInputFactory>> = createToken("core.moduleInputRegistry");
+/** Metrics plugins contribute to `GET /metrics` (read by plugins/metrics at scrape time; provided by the kernel). */
+export const metricsSourceRegistryToken: Token<Registry<MetricsSource>> = createToken("core.metricsSourceRegistry");
 
 /** Provided by plugins/consul-client. */
 export const consulClientToken: Token<ConsulClient> = createToken("consul.client");

@@ -49,6 +49,20 @@ export type BuiltinInputVariable = "services" | "catalog_services" | "consul_kv"
 export type InputVariable = BuiltinInputVariable | (string & {});
 
 /**
+ * How a Terraform driver declares a variable a third-party block publishes, in the root module's
+ * variables.tf (CTS's own three are declared as CTS declares them). Without one the variable is
+ * declared `type = any`, which passes the value through to the module's own declaration.
+ */
+export interface InputVariableDeclaration {
+  /** A Terraform type expression, `terraform fmt`-clean, e.g. `list(object({ id = string }))`. @default "any" */
+  readonly type?: string;
+  /** The variable's `description`. */
+  readonly description?: string;
+  /** One comment line written above the block (CTS writes `# Service definition protocol v0`), without `#`. */
+  readonly comment?: string;
+}
+
+/**
  * One input of a task as its driver sees it before any data arrives: the variable it fills, the block
  * it comes from and whether its changes run the task. The engine lists every block that renders a
  * variable, so a driver declares exactly those variables instead of guessing from block type names.
@@ -61,6 +75,8 @@ export interface TaskInputSpec {
   readonly type: string;
   /** True for the condition: a change of this input runs the task. A module input never triggers. */
   readonly triggers: boolean;
+  /** How the block's owner declares the variable (its factory's `variableDeclaration`), when it says. */
+  readonly declaration?: InputVariableDeclaration;
 }
 
 /**

@@ -38,6 +38,8 @@ export function desiredVariables(
   out.push({ key: "services", value: encodeHclValue(services, 0), sensitive: false });
   if (model.catalogServices) out.push({ key: "catalog_services", value: encodeHclValue(inputs.catalog_services ?? {}, 0), sensitive: false });
   if (model.consulKv) out.push({ key: "consul_kv", value: encodeHclValue(inputs.consul_kv ?? {}, 0), sensitive: false });
+  // Third-party blocks' variables (a `nodes` condition): null until their source published.
+  for (const input of model.otherInputs ?? []) out.push({ key: input.name, value: encodeHclValue(inputs[input.name] ?? null, 0), sensitive: false });
   for (const [key, value] of Object.entries(model.variables)) out.push({ key, value: encodeHclValue(value, 0), sensitive: false });
   for (const provider of model.providers) {
     out.push({ key: provider.name, value: encodeHclValue(rootModule.providerValue(provider), 0), sensitive: true });

@@ -57,6 +57,7 @@ function renderModule(model: RootModuleModel): string {
   head.push(["services", "var.services"]);
   if (model.catalogServices) head.push(["catalog_services", "var.catalog_services"]);
   if (model.consulKv) head.push(["consul_kv", "var.consul_kv"]);
+  for (const input of model.otherInputs ?? []) head.push([input.name, `var.${input.name}`]);
   const variables = sortedKeys(model.variables).map((name): [string, string] => [name, `var.${name}`]);
   const body = alignAttributes(head, 2).join("\n") +
     (variables.length ? `\n\n${alignAttributes(variables, 2).join("\n")}` : "");

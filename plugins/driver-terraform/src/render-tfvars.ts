@@ -3,13 +3,15 @@
  * render it (tfvars-templates.ts): variables in template order (condition, then module inputs), an
  * empty `services` last when nothing renders it, quoted keys, one entry a line, a comma after each
  * service. Unlike CTS, every key and value is escaped, so any Consul data reads back unchanged.
+ * A variable a third-party block publishes follows at its block's place, encoded as plain HCL.
  */
 import type { TaskInputs } from "../../../core/plugin-api/mod.ts";
 import { HclByteWriter } from "./hcl-byte-writer.ts";
-import { quoteHclString } from "./hcl-value.ts";
+import { encodeHclValue, quoteHclString } from "./hcl-value.ts";
 import { renderPreamble } from "./preamble.ts";
 import { writeServiceEntry } from "./render-service-instance.ts";
 import type { TfvarsTemplate } from "./tfvars-templates.ts";
+import { BUILTIN_INPUT_VARIABLES } from "./root-module-model.ts";
 
 /** Without a task's templates: `services`, then `catalog_services` and `consul_kv` when present. */
 function templatesOf(inputs: TaskInputs): TfvarsTemplate[] {
@@ -18,8 +20,6 @@ function templatesOf(inputs: TaskInputs): TfvarsTemplate[] {
   if (inputs.consul_kv) templates.push({ variable: "consul_kv", renders: true });
   return templates;
 }
-
-const WRITTEN_VARIABLES: ReadonlySet<string> = new Set(["services", "catalog_services", "consul_kv"]);
 
 /** Writes the variable's entries into the writer of the whole file. */
 function writeEntries(w: HclByteWriter, inputs: TaskInputs, variable: TfvarsTemplate["variable"]): void {
@@ -33,6 +33,15 @@ function writeEntries(w: HclByteWriter, inputs: TaskInputs, variable: TfvarsTemp
   } else {
     for (const [key, value] of Object.entries(inputs.consul_kv ?? {})) w.text(`\n  ${quoteHclString(key)} = ${quoteHclString(value)}`);
   }
+}
+
+/**
+ * A third-party block's variable, its value encoded as `terraform fmt` writes it. Before its source
+ * published anything (the file init writes) it is left out: `terraform validate` needs no values.
+ */
+function writeOtherInput(w: HclByteWriter, variable: string, value: unknown): void {
+  if (value === undefined) return;
+  w.text(`\n${variable} = ${encodeHclValue(value, 0)}\n`);
 }
 
 /** The variables part alone (no preamble; starts with a newline, as CTS's first template does). */
@@ -50,9 +59,10 @@ function writeBody(w: HclByteWriter, inputs: TaskInputs, templates: readonly Tfv
       w.text("\n");
       continue;
     }
-    // This driver writes CTS's variables only; a third-party variable is left out of the file (its
-    // template still reaches terraform.tfvars.tmpl), as before templates came from their blocks.
-    if (!WRITTEN_VARIABLES.has(template.variable)) continue;
+    if (!BUILTIN_INPUT_VARIABLES.has(template.variable)) {
+      writeOtherInput(w, template.variable, inputs[template.variable]);
+      continue;
+    }
     if (template.variable === "services") servicesRendered = true;
     w.text(`\n${template.variable} = {`);
     writeEntries(w, inputs, template.variable);

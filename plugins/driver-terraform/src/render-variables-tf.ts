@@ -1,6 +1,7 @@
 /**
  * @module variables.tf: the Consul-derived input variables (`services` always; `catalog_services`
- * and `consul_kv` when rendered) and one object variable per provider.
+ * and `consul_kv` when rendered; each variable a third-party block publishes, as its owner declares
+ * it) and one object variable per provider.
  *
  * The `services` type is CTS's "service definition protocol v0" attribute for attribute, so every
  * module written for CTS accepts it; comments and descriptions are CTS's too (modules' docs and
@@ -9,7 +10,9 @@
 import { alignAttributes, quoteHclString } from "./hcl-value.ts";
 import { inferHclType } from "./hcl-type.ts";
 import { renderPreamble } from "./preamble.ts";
-import type { TerraformProviderModel as ProviderModel, TerraformRootModuleModel as RootModuleModel } from "../../../core/plugin-api/mod.ts";
+import type {
+  TerraformInputVariable, TerraformProviderModel as ProviderModel, TerraformRootModuleModel as RootModuleModel,
+} from "../../../core/plugin-api/mod.ts";
 
 const SERVICES_VARIABLE = `# Service definition protocol v0
 variable "services" {
@@ -53,6 +56,16 @@ variable "consul_kv" {
 }
 `;
 
+/** A third-party block's variable, as its owner declares it (`type = any` when it does not). */
+function otherInputVariable(input: TerraformInputVariable): string {
+  const { comment, description, type } = input.declaration ?? {};
+  const attributes: [string, string][] = [];
+  if (description !== undefined) attributes.push(["description", quoteHclString(description)]);
+  attributes.push(["type", type ?? "any"]);
+  const heading = comment !== undefined ? `# ${comment}\n` : "";
+  return `${heading}variable ${quoteHclString(input.name)} {\n${alignAttributes(attributes, 2).join("\n")}\n}\n`;
+}
+
 function providerVariable(provider: ProviderModel): string {
   const value: Record<string, unknown> = { ...provider.arguments };
   if (provider.alias !== undefined) value.alias = provider.alias;
@@ -73,6 +86,7 @@ export function renderVariablesTf(model: RootModuleModel): string {
   const blocks = [SERVICES_VARIABLE];
   if (model.catalogServices) blocks.push(CATALOG_SERVICES_VARIABLE);
   if (model.consulKv) blocks.push(CONSUL_KV_VARIABLE);
+  blocks.push(...(model.otherInputs ?? []).map(otherInputVariable));
   blocks.push(...model.providers.map(providerVariable));
   return renderPreamble(model.taskName, model.description) + blocks.join("\n");
 }

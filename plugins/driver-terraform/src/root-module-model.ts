@@ -2,9 +2,11 @@
  * @module Everything the generated root module depends on, derived once from the task config so
  * that each renderer is a pure function of this model.
  */
-import type {
-  ProviderConfig, TaskConfig, TaskInputSpec, TerraformProviderModel, TerraformRootModuleModel,
+import {
+  CtsError, type ProviderConfig, type TaskConfig, type TaskInputSpec, type TerraformInputVariable, type TerraformProviderModel,
+  type TerraformRootModuleModel,
 } from "../../../core/plugin-api/mod.ts";
+import { isHclIdentifier } from "./hcl-value.ts";
 import type { TfvarsTemplate } from "./tfvars-templates.ts";
 
 export type ProviderModel = TerraformProviderModel;
@@ -21,11 +23,35 @@ export function isLocalModuleSource(source: string): boolean {
     source === "." || source === ".." || /^[A-Za-z]:[\\/]/.test(source);
 }
 
-/** Which Consul-derived variables to declare: those the engine says the task's blocks render. */
-export function renderedInputs(inputs: readonly TaskInputSpec[]): { catalogServices: boolean; consulKv: boolean } {
+/** CTS's own input variables, declared and written as CTS does; every other one is a third party's. */
+export const BUILTIN_INPUT_VARIABLES: ReadonlySet<string> = new Set(["services", "catalog_services", "consul_kv"]);
+
+/** Names Terraform refuses for variables (they are module block arguments). */
+const RESERVED_VARIABLE_NAMES: ReadonlySet<string> = new Set([
+  "source", "version", "providers", "count", "for_each", "lifecycle", "depends_on", "locals",
+]);
+
+/**
+ * Which input variables to declare: those the engine says the task's blocks render. A third-party
+ * variable becomes a root-module variable too, so its name must be one Terraform accepts.
+ */
+export function renderedInputs(
+  taskName: string, inputs: readonly TaskInputSpec[],
+): { catalogServices: boolean; consulKv: boolean; otherInputs?: readonly TerraformInputVariable[] } {
+  const otherInputs = inputs.filter((input) => !BUILTIN_INPUT_VARIABLES.has(input.variable)).map((input): TerraformInputVariable => {
+    if (!isHclIdentifier(input.variable) || RESERVED_VARIABLE_NAMES.has(input.variable)) {
+      throw new CtsError(
+        "CTS_ERR_DRIVER",
+        `Cannot initialise task "${taskName}": ${input.block} "${input.type}" publishes the variable "${input.variable}", ` +
+          "which Terraform does not accept as a variable name (an identifier other than a module argument)",
+      );
+    }
+    return { name: input.variable, ...(input.declaration ? { declaration: input.declaration } : {}) };
+  });
   return {
     catalogServices: inputs.some((input) => input.variable === "catalog_services"),
     consulKv: inputs.some((input) => input.variable === "consul_kv"),
+    ...(otherInputs.length > 0 ? { otherInputs } : {}),
   };
 }
 

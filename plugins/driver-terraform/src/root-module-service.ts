@@ -23,7 +23,7 @@ export async function buildTerraformRootModule(source: TerraformRootModuleSource
     description: task.description,
     moduleSource: source.moduleSource ?? task.module,
     moduleVersion: source.moduleVersion ?? task.version,
-    ...renderedInputs(source.inputs),
+    ...renderedInputs(task.name, source.inputs),
     providers,
     requiredProviders: taskRequiredProviders(providers, source.requiredProviders),
     ...(source.backend ? { backend: source.backend } : {}),

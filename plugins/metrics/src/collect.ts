@@ -3,7 +3,7 @@
  * sampled in the background, so a scrape always shows the current state.
  */
 import type {
-  ConsulClient, Leadership, QueryWatcher, TaskEvent, TaskManager, TaskStatus,
+  ConsulClient, Leadership, MetricsSource, QueryWatcher, Registry, TaskEvent, TaskManager, TaskStatus,
 } from "../../../core/plugin-api/mod.ts";
 import type { MetricFamily, Sample } from "./exposition.ts";
 import type { RunCounter } from "./run-counter.ts";
@@ -20,6 +20,8 @@ export interface MetricsSources {
   readonly runs?: RunCounter;
   readonly durations?: RunDurations;
   readonly skipped?: SkippedTriggers;
+  /** Other plugins' metrics (`metricsSourceRegistryToken`), appended in registration order. */
+  readonly contributed?: Registry<MetricsSource>;
 }
 
 const STATUSES: readonly TaskStatus[] = ["successful", "errored", "critical", "unknown"];
@@ -32,6 +34,15 @@ function gauge(name: string, help: string, samples: readonly Sample[]): MetricFa
 
 function epochSeconds(rfc3339: string): number {
   return Date.parse(rfc3339) / 1000;
+}
+
+/** A contributed source's families; one that throws costs its own families, never the scrape. */
+function contributedFamilies(source: MetricsSource): readonly MetricFamily[] {
+  try {
+    return source.collect();
+  } catch {
+    return [];
+  }
 }
 
 export function collectMetrics(sources: MetricsSources): MetricFamily[] {
@@ -79,5 +90,6 @@ export function collectMetrics(sources: MetricsSources): MetricFamily[] {
   }
   if (sources.durations) families.push(sources.durations.family());
   if (sources.skipped) families.push(sources.skipped.family());
+  for (const name of sources.contributed?.names() ?? []) families.push(...contributedFamilies(sources.contributed!.get(name)!));
   return families;
 }

@@ -2,24 +2,13 @@
  * @module Prometheus text exposition format 0.0.4: metric families rendered as `# HELP`,
  * `# TYPE` and `name{labels} value` lines, with the format's escaping rules.
  */
+import type { MetricFamily, MetricSample } from "../../../core/plugin-api/mod.ts";
+
+// The family shapes are the contract's: other plugins contribute families (metricsSourceRegistryToken).
+export type { MetricFamily, MetricType } from "../../../core/plugin-api/mod.ts";
+export type Sample = MetricSample;
 
 export const EXPOSITION_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
-
-export type MetricType = "gauge" | "counter" | "histogram";
-
-export interface Sample {
-  readonly labels?: Readonly<Record<string, string>>;
-  readonly value: number;
-  /** Appended to the family name: a histogram's `_bucket`, `_sum` and `_count`. */
-  readonly suffix?: string;
-}
-
-export interface MetricFamily {
-  readonly name: string;
-  readonly help: string;
-  readonly type: MetricType;
-  readonly samples: readonly Sample[];
-}
 
 /** Label values escape backslash, double quote and newline. */
 export function escapeLabelValue(value: string): string {

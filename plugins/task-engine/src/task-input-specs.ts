@@ -18,20 +18,25 @@ export function taskInputSpecs(
   moduleInputs: Registry<ModuleInputFactory>,
 ): TaskInputSpec[] {
   const specs: TaskInputSpec[] = [];
-  const add = (block: TaskInputSpec["block"], type: string, create: (() => InputSource) | undefined): void => {
+  const add = (
+    block: TaskInputSpec["block"], type: string, owner: ConditionFactory | ModuleInputFactory | undefined,
+    create: (() => InputSource) | undefined,
+  ): void => {
     let variable: TaskInputSpec["variable"] | undefined;
     try {
       variable = create?.().variable;
     } catch {
       return;
     }
-    if (variable !== undefined) specs.push({ variable, block, type, triggers: block === "condition" });
+    if (variable === undefined) return;
+    const declaration = owner?.variableDeclaration;
+    specs.push({ variable, block, type, triggers: block === "condition", ...(declaration ? { declaration } : {}) });
   };
   const condition = conditions.get(task.condition.type);
-  add("condition", task.condition.type, condition && (() => condition.create(task.condition as Record<string, unknown>, task.name, task)));
+  add("condition", task.condition.type, condition, condition && (() => condition.create(task.condition as Record<string, unknown>, task.name, task)));
   for (const input of task.module_input) {
     const factory = moduleInputs.get(input.type);
-    add("module_input", input.type, factory && (() => factory.create(input as unknown as Record<string, unknown>, task.name, task)));
+    add("module_input", input.type, factory, factory && (() => factory.create(input as unknown as Record<string, unknown>, task.name, task)));
   }
   return specs;
 }

@@ -138,6 +138,18 @@ describe("plugin loader", () => {
     expect(error.message).toContain(`id "twin" is already used by "builtin:twin"`);
   });
 
+  it("lets a package with the id of a replaceable built-in (its published form) replace it", async () => {
+    const path = await moduleFile(
+      "published.mjs",
+      "export default { $$type: '@cts-runtime/plugin', apiVersion: 1, id: 'published', kind: 'condition', deps: {} };\n",
+    );
+    const kernel = await createKernel(options({
+      builtins: [{ ...builtin("published", { default: plain("published") }), replaceable: true }],
+      config: testConfig({ plugins: [{ name: "published", source: path, options: {} }] }),
+    }));
+    expect(kernel.plugins).toEqual([{ id: "published", kind: "condition", source: path }]);
+  });
+
   it("reports a missing file and a failing import as CTS_ERR_PLUGIN_LOAD", async () => {
     const missing = await failure({ config: testConfig({ plugins: [{ name: "gone", source: join(dir, "gone.mjs"), options: {} }] }) });
     expect(missing.code).toBe("CTS_ERR_PLUGIN_LOAD");

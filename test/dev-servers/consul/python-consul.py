@@ -3,6 +3,7 @@
 Run by python-consul.test.ts with /usr/bin/python3 and the server port as argv[1].
 Prints one "ok <step>" line per passed step; any failure raises (non-zero exit).
 """
+import json
 import sys
 import threading
 import time
@@ -86,3 +87,47 @@ assert c.http.put(consul.base.CB.bool(), "/v1/agent/service/deregister/py-web-1"
 index, nodes = c.health.service("py-web")
 assert nodes == []
 ok("health")
+
+# Catalog nodes, as the nodes condition watches them: a blocking list that wakes when a node joins,
+# node-meta and filter selecting on the node's fields (0.7.1's catalog.nodes sends neither, so they
+# go through the client's own HTTP layer), and a deregistration that wakes it again.
+def register_node(name, address, meta):
+    body = json.dumps({"Node": name, "Address": address, "NodeMeta": meta,
+                       "TaggedAddresses": {"lan": address, "wan": "198.51.100.1"}})
+    assert c.http.put(consul.base.CB.bool(), "/v1/catalog/register", data=body) is True
+
+
+index, before = c.catalog.nodes()
+result = {}
+
+
+def node_blocker():
+    result["value"] = c.catalog.nodes(index=index, wait="20s")
+
+
+thread = threading.Thread(target=node_blocker)
+thread.start()
+time.sleep(0.2)
+register_node("py-node-a", "10.9.0.1", {"rack": "r1", "role": "edge"})
+thread.join(25)
+new_index, after = result["value"]
+assert int(new_index) > int(index), (new_index, index)
+added = [n for n in after if n["Node"] == "py-node-a"]
+assert len(added) == 1 and len(after) == len(before) + 1, after
+assert added[0]["Address"] == "10.9.0.1" and added[0]["Meta"] == {"rack": "r1", "role": "edge"}, added
+assert added[0]["TaggedAddresses"]["wan"] == "198.51.100.1" and added[0]["Datacenter"], added
+register_node("py-node-b", "10.9.0.2", {"rack": "r2", "role": "edge"})
+list_nodes = consul.base.CB.json(index=True)
+_, by_meta = c.http.get(list_nodes, "/v1/catalog/nodes", params=[("node-meta", "role:edge"), ("node-meta", "rack:r2")])
+assert [n["Node"] for n in by_meta] == ["py-node-b"], by_meta
+_, filtered = c.http.get(list_nodes, "/v1/catalog/nodes", params={"filter": 'Meta.role == "edge" and Address matches "^10\\.9\\."'})
+assert [n["Node"] for n in filtered] == ["py-node-a", "py-node-b"], filtered
+index, _ = c.catalog.nodes()
+thread = threading.Thread(target=node_blocker)
+thread.start()
+time.sleep(0.2)
+assert c.catalog.deregister("py-node-a") is True
+thread.join(25)
+_, after_leave = result["value"]
+assert "py-node-a" not in [n["Node"] for n in after_leave], after_leave
+ok("catalog-nodes")

@@ -1,6 +1,6 @@
 /**
  * @module The testkit's condition conformance suite over every built-in condition and module
- * input, against the embedded Consul server through the real client and shared watcher.
+ * input (the nodes plugin's too), against the embedded Consul server through the real client and shared watcher.
  */
 import { afterAll, beforeAll } from "vitest";
 import { type ConditionConformanceCase, describeConditionConformance } from "../../../core/plugin-testkit/mod.ts";
@@ -8,6 +8,7 @@ import {
   catalogServicesConditionFactory, consulKvConditionFactory, consulKvModuleInputFactory, servicesConditionFactory, servicesModuleInputFactory,
 } from "../../../plugins/consul-inputs/mod.ts";
 import { scheduleConditionFactory } from "../../../plugins/condition-schedule/mod.ts";
+import { nodesConditionFactory, nodesModuleInputFactory } from "../../../plugins/condition-nodes/mod.ts";
 import { type ConsulHarness, startConsulHarness } from "./helpers/consul-harness.ts";
 
 let consul: ConsulHarness;
@@ -33,6 +34,14 @@ const newValue = async () => {
   return () => consul.kvPut("conf/key", "v");
 };
 
+/** A node joins; undone by the node leaving (a service's deregistration leaves its node in the catalog). */
+const newNode = async () => {
+  await consul.request("PUT", "/v1/catalog/register", { Node: "conf-node", Address: "10.3.0.1" });
+  return async () => {
+    await consul.request("PUT", "/v1/catalog/deregister", { Node: "conf-node" });
+  };
+};
+
 const cases: ConditionConformanceCase[] = [
   { label: "condition services (names)", factory: servicesConditionFactory, config: { names: ["conf-web", "conf-none"] }, condition: true, change: newInstance },
   { label: "condition services (regexp)", factory: servicesConditionFactory, config: { regexp: "^conf-" }, condition: true, change: newService },
@@ -43,6 +52,8 @@ const cases: ConditionConformanceCase[] = [
   { label: "condition schedule", factory: scheduleConditionFactory, config: { cron: "* * * * * * *" }, condition: true, watches: false, change: async () => async () => {} },
   { label: "module_input services", factory: servicesModuleInputFactory, config: { names: ["conf-web"] }, condition: false, change: newInstance },
   { label: "module_input consul-kv", factory: consulKvModuleInputFactory, config: { path: "conf/key" }, condition: false, change: newValue },
+  { label: "condition nodes", factory: nodesConditionFactory, config: { filter: `Node != "nobody"` }, condition: true, change: newNode },
+  { label: "module_input nodes", factory: nodesModuleInputFactory, config: { node_meta: {} }, condition: false, change: newNode },
 ];
 
 describeConditionConformance("built-in Consul sources", { watcher: () => consul.watcher, cases });

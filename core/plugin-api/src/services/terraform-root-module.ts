@@ -5,7 +5,7 @@
  * through it instead of keeping a copy that drifts from CTS's layout.
  */
 import type { ProviderConfig, TaskConfig } from "../config.ts";
-import type { TaskInputSpec } from "../task-inputs.ts";
+import type { InputVariableDeclaration, TaskInputSpec } from "../task-inputs.ts";
 
 /** A `terraform { backend "<type>" { ... } }` block. */
 export interface TerraformBackendBlock {
@@ -25,6 +25,12 @@ export interface TerraformProviderModel {
   readonly sensitive?: boolean;
 }
 
+/** A variable a third-party condition or module input publishes, as the root module declares it. */
+export interface TerraformInputVariable {
+  readonly name: string;
+  readonly declaration?: InputVariableDeclaration;
+}
+
 /** Everything the rendered files depend on, derived once from the task, so rendering is pure. */
 export interface TerraformRootModuleModel {
   readonly taskName: string;
@@ -36,6 +42,12 @@ export interface TerraformRootModuleModel {
   /** Whether `catalog_services` / `consul_kv` are declared and passed to the module. */
   readonly catalogServices: boolean;
   readonly consulKv: boolean;
+  /**
+   * The variables third-party blocks publish (not `services`, `catalog_services`, `consul_kv`), in
+   * block order: declared in variables.tf, passed to the module in main.tf, valued in terraform.tfvars.
+   * @default none
+   */
+  readonly otherInputs?: readonly TerraformInputVariable[];
   /** Sorted by name; an ID the config does not define still gets an (empty) provider, as in CTS. */
   readonly providers: readonly TerraformProviderModel[];
   /** `required_providers` entries for the task's providers only. */
