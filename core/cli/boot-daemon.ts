@@ -44,6 +44,7 @@ export async function bootDaemon(options: BootOptions): Promise<BootedDaemon | n
   const config = loaded.config;
   const logger = logSink.logger("ctrl");
   logger.info(`cts-runtime v${VERSION} starting`, { mode: options.runOptions.mode, files: config.sources.join(",") });
+  for (const notice of loaded.notices) logger.info(notice.message, { field: notice.path, file: notice.file });
   // As CTS does at start-up: the whole effective config, secrets redacted, for debugging.
   logger.debug("configuration", { config: redactConfig(config) });
   try {

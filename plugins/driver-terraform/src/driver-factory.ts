@@ -6,6 +6,7 @@ import type {
   DriverConfig, DriverFactory, FileSystem, Logger, ProcessRunner,
 } from "../../../core/plugin-api/mod.ts";
 import { normalizeTerraformOptions, terraformOptionsSchema } from "./options.ts";
+import { removedFieldProblems } from "./removed-fields.ts";
 import { sharedStateProblems } from "./shared-state.ts";
 import {
   locateTerraformBinary, readTerraformVersion, type TerraformBinary, type TerraformVersion,
@@ -56,7 +57,7 @@ export function createTerraformDriverFactory(deps: TerraformFactoryDeps): Driver
   return {
     name: deps.name ?? "terraform",
     optionsSchema: terraformOptionsSchema,
-    validate: sharedStateProblems,
+    validate: (options, config) => [...removedFieldProblems(options), ...sharedStateProblems(options, config)],
     async verify(driver, signal) {
       const binary = await binaryFor(driver, signal);
       return `${binary.flavour} ${binary.version}`;
