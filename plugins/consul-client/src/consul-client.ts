@@ -1,6 +1,6 @@
 /** @module Assembles the ConsulClient service from its parts (transport, blocking queries, typed APIs). */
 import type {
-  ConsulClient, ConsulConfig, ConsulConnectionState, DaemonEvents, FileSystem, HttpClientFactory, Logger,
+  ConsulClient, ConsulConfig, ConsulConnectionState, DaemonEvents, FileSystem, HttpAgent, HttpClientFactory, Logger,
 } from "../../../core/plugin-api/mod.ts";
 import { clientAgentOptions, readTlsFiles } from "../../../core/plugin-api/mod.ts";
 import { AgentApi } from "./agent-api.ts";
@@ -51,11 +51,25 @@ export async function createConsulClient(options: ConsulClientOptions): Promise<
     ...basicAuthOf(consul.auth),
   });
   const monitor = new ConnectionMonitor(logger, endpoint.baseUrl, options.events);
+  logger.debug("Consul client ready", { address: endpoint.baseUrl, tls: endpoint.secure });
+  return assembleClient(transport, { options, monitor, agent, baseUrl: endpoint.baseUrl });
+}
+
+interface SharedParts {
+  readonly options: ConsulClientOptions;
+  readonly monitor: ConnectionMonitor;
+  readonly agent: HttpAgent;
+  readonly baseUrl: string;
+}
+
+/** The typed APIs over one transport; a namespaced view shares the connection pool and the outage state. */
+function assembleClient(transport: ConsulTransport, shared: SharedParts): ClosableConsulClient {
+  const { options, monitor, agent } = shared;
   const blocking = new BlockingQueries({
     transport,
     allowManyAbortListeners: (signal) => options.http.allowManyAbortListeners(signal),
     monitor,
-    logger,
+    logger: options.logger,
     spacer: new FetchSpacer(options.fetchGapMs ?? MIN_FETCH_GAP_MS),
     backoff: options.backoff ?? DEFAULT_BACKOFF,
   });
@@ -63,10 +77,8 @@ export async function createConsulClient(options: ConsulClientOptions): Promise<
   const kv = new KvApi(call);
   const sessions = new SessionApi(call);
   const agentApi = new AgentApi(call);
-  logger.debug("Consul client ready", { address: endpoint.baseUrl, tls: endpoint.secure });
-
-  return Object.freeze({
-    address: endpoint.baseUrl,
+  const client: ClosableConsulClient = Object.freeze({
+    address: shared.baseUrl,
     query: (query, opts) => blocking.query(query, opts),
     watch: (query, onResult, signal, onError) => blocking.watch(query, onResult, signal, onError),
     kvGet: (key, opts) => kv.get(key, opts),
@@ -82,9 +94,11 @@ export async function createConsulClient(options: ConsulClientOptions): Promise<
     deregisterService: (id, opts) => agentApi.deregisterService(id, opts),
     agentSelf: () => agentApi.self(),
     connectionState: (): ConsulConnectionState => monitor.state,
+    inNamespace: (namespace) => (namespace === "" ? client : assembleClient(transport.inNamespace(namespace), shared)),
     close: () => agent.destroy(),
     socketCount: () => agent.socketCount(),
   } satisfies ClosableConsulClient);
+  return client;
 }
 
 /** CTS sends basic auth only when `auth.enabled` (which defaults to true when a username or password is set). */
