@@ -20,6 +20,7 @@ import { taskIssues } from "./task-rules.ts";
 import { driverTaskFields, unknownTaskField } from "./task-fields.ts";
 import { readVariableFiles } from "./variable-files.ts";
 import { ineffectiveFieldNotes } from "./ineffective-fields.ts";
+import { syslogIssues } from "./syslog-rules.ts";
 import { weakDecode } from "./weak-decode.ts";
 
 type Json = Record<string, unknown>;
@@ -120,7 +121,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
         return withFiles;
       }),
   });
-  issues.push(...configIssues(raw, config, fileOf));
+  issues.push(...configIssues(raw, config, fileOf), ...syslogIssues(config, fileOf));
   if (raw.service !== undefined) {
     warnings.push({ file: fileOf("service") ?? "", path: "service", message: "deprecated: use condition/module_input blocks" });
   }
