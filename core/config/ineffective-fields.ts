@@ -21,6 +21,7 @@ export const INEFFECTIVE_FIELDS: readonly IneffectiveField[] = [
     why: "CTS takes the client type from the -client-type flag only and ignores this field; use start -client-type=development",
   },
   { path: "consul.kv_namespace", level: "WARN", why: "CTS reads it and never uses it" },
+  { path: "service.description", level: "WARN", why: "CTS reads it and never uses it" },
   { path: "license_path", level: "INFO", why: NO_LICENCE },
   { path: "license.path", level: "INFO", why: NO_LICENCE },
   { path: "license.auto_retrieval.enabled", level: "INFO", why: NO_LICENCE },
@@ -35,18 +36,19 @@ export interface IneffectiveNotes {
 export function ineffectiveFieldNotes(raw: Readonly<Record<string, unknown>>, fileOf: (path: string) => string | undefined): IneffectiveNotes {
   const notes: IneffectiveNotes = { warnings: [], notices: [] };
   for (const field of INEFFECTIVE_FIELDS) {
-    if (valueAt(raw, field.path) === undefined) continue;
-    const note = { file: fileOf(field.path) ?? "", path: field.path, message: `accepted without effect: ${field.why}` };
-    (field.level === "WARN" ? notes.warnings : notes.notices).push(note);
+    for (const path of pathsSetting(raw, field.path.split("."), "")) {
+      const note = { file: fileOf(path) ?? "", path, message: `accepted without effect: ${field.why}` };
+      (field.level === "WARN" ? notes.warnings : notes.notices).push(note);
+    }
   }
   return notes;
 }
 
-function valueAt(value: unknown, path: string): unknown {
-  let current = value;
-  for (const key of path.split(".")) {
-    if (typeof current !== "object" || current === null || Array.isArray(current)) return undefined;
-    current = (current as Record<string, unknown>)[key];
-  }
-  return current;
+/** Where `keys` is set under `value`, as CTS-style paths (`service[1].description` in a list of blocks). */
+function pathsSetting(value: unknown, keys: readonly string[], at: string): string[] {
+  if (keys.length === 0) return value === undefined ? [] : [at];
+  if (Array.isArray(value)) return value.flatMap((item, index) => pathsSetting(item, keys, `${at}[${index}]`));
+  if (typeof value !== "object" || value === null) return [];
+  const [key, ...rest] = keys as [string, ...string[]];
+  return pathsSetting((value as Record<string, unknown>)[key], rest, at ? `${at}.${key}` : key);
 }
