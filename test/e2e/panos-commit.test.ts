@@ -85,7 +85,7 @@ describe.concurrent("PAN-OS auto_commit", () => {
     expect(`${result.stdout}${result.stderr}`).not.toContain(PASSWORD);
   });
 
-  it("does nothing without auto_commit (CTS's handler then only logs)", async () => {
+  it("sends nothing without auto_commit (pins CTS: its handler then only logs)", async () => {
     const panos = await responder();
     const result = await runOnce("no-auto-commit", `terraform_provider "panos" {
   hostname = "${panos.hostname}"

@@ -3,7 +3,7 @@
  * TerraformDriver per task. The binary is located and its version read once, then shared.
  */
 import type {
-  DriverConfig, DriverFactory, FileSystem, HttpClientFactory, Logger, ProcessRunner,
+  DriverConfig, DriverFactory, FileSystem, HttpClientFactory, Logger, ProcessRunner, SecretMasker,
 } from "../../../core/plugin-api/mod.ts";
 import { afterApply } from "./after-apply.ts";
 import { panosCommits } from "./panos/panos-handler.ts";
@@ -26,6 +26,7 @@ export interface TerraformFactoryDeps {
   /** For CTS's PAN-OS handler (`terraform_provider "panos" { auto_commit = true }`): its HTTP client and `PANOS_*` settings. */
   readonly http?: HttpClientFactory;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly secrets?: SecretMasker;
 }
 
 export function createTerraformDriverFactory(deps: TerraformFactoryDeps): DriverFactory {
@@ -69,7 +70,9 @@ export function createTerraformDriverFactory(deps: TerraformFactoryDeps): Driver
     },
     async create(task, ctx) {
       const options = normalizeTerraformOptions(ctx.driver.options);
-      const commits = await panosCommits(ctx, { fs: deps.fs, env: deps.env ?? {}, ...(deps.http ? { http: deps.http } : {}) });
+      const commits = await panosCommits(ctx, {
+        fs: deps.fs, env: deps.env ?? {}, ...(deps.http ? { http: deps.http } : {}), ...(deps.secrets ? { secrets: deps.secrets } : {}),
+      });
       const driver = new TerraformDriver(task, ctx, {
         processes: deps.processes,
         fs: deps.fs,

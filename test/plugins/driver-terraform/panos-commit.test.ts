@@ -25,19 +25,21 @@ async function commitAgainst(options: Partial<PanosApiServerOptions>, args: Reco
   };
   const settings = await panosSettings(provider, {}, createFileSystem());
   const logger = captureLogger();
+  const learnt: string[] = [];
   const commit = new PanosCommit({
-    api: new PanosXmlApi(createHttpClientFactory().create({ tls: { verify: settings.verifyCertificate } }), settings),
+    api: new PanosXmlApi(createHttpClientFactory().create({ tls: { verify: settings.verifyCertificate } }), settings, (key) => learnt.push(key)),
     username: settings.username, logger, retryWaitMs: () => 10,
   });
   const outcome = await commit.run(AbortSignal.timeout(30_000)).then(() => undefined, (error: unknown) => error as Error);
-  return { server, logger, outcome, types: server.requests.map((request) => request.fields.type) };
+  return { server, logger, outcome, learnt, types: server.requests.map((request) => request.fields.type) };
 }
 
 describe.concurrent("PAN-OS commit", () => {
-  it("nothing to commit for a superuser (job 0) is success without a job", async () => {
-    const { outcome, types } = await commitAgainst({ nothingToCommit: "superuser" });
+  it("nothing to commit for a superuser (job 0) is success without a job; the generated key is handed to the secret masker", async () => {
+    const { outcome, types, learnt, server } = await commitAgainst({ nothingToCommit: "superuser" });
     expect(outcome).toBeUndefined();
     expect(types).toEqual(["keygen", "commit"]);
+    expect(learnt).toEqual([server.apiKey]);
   });
 
   it("nothing to commit for a custom-role admin (code 13) is success too, as in CTS", async () => {

@@ -37,11 +37,14 @@ type Xml = Record<string, unknown>;
 export class PanosXmlApi {
   readonly #http: HttpClient;
   readonly #settings: PanosSettings;
+  readonly #keyLearnt: (key: string) => void;
   #key: string;
 
-  constructor(http: HttpClient, settings: PanosSettings) {
+  /** `keyLearnt` hears the key keygen returns (a secret learnt at run time, for the secret masker). */
+  constructor(http: HttpClient, settings: PanosSettings, keyLearnt: (key: string) => void = () => {}) {
     this.#http = http;
     this.#settings = settings;
+    this.#keyLearnt = keyLearnt;
     this.#key = settings.apiKey;
   }
 
@@ -51,6 +54,7 @@ export class PanosXmlApi {
     const answer = await this.#post("generate an API key", { type: "keygen", user: this.#settings.username, password: this.#settings.password }, signal);
     const key = text(obj(answer.result).key);
     if (key === "") throw new CtsError("CTS_ERR_DRIVER", "Cannot generate an API key on PAN-OS: the answer holds no key");
+    this.#keyLearnt(key);
     this.#key = key;
   }
 
