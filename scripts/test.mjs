@@ -35,6 +35,7 @@ await step("python3-consul available", () => $({ cwd: root, nothrow: true })`sh 
 await step("go-tfe available", () => $({ cwd: root, nothrow: true })`sh scripts/setup-go-tfe.sh`);
 await step("python3-hvac available", () => $({ cwd: root, nothrow: true })`sh scripts/setup-debian-python.sh hvac python3-hvac`);
 await step("chromium available", () => $({ cwd: root, nothrow: true })`sh scripts/setup-chromium.sh`);
+await step("rsyslog available", () => $({ cwd: root, nothrow: true })`sh scripts/setup-rsyslog.sh`);
 
 await fs.remove(reportFile);
 const vitest = await $({ cwd: root, nothrow: true, stdio: ["ignore", "inherit", "inherit"] })`npx vitest run --reporter=default --reporter=json --outputFile.json=${reportFile} ${extraArgs}`;

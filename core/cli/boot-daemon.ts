@@ -7,9 +7,8 @@ import type { ConfigPath } from "./config-paths.ts";
 import { prepareKernel } from "./prepare-kernel.ts";
 import { redactConfig } from "../config/redact.ts";
 import type { Kernel } from "../kernel/kernel.ts";
-import { createLogSink, type LogSink } from "../logging/log-sink.ts";
-import { parseLogLevel } from "../logging/log-level.ts";
-import { writeLogLine } from "../runtime/process-io.ts";
+import type { LogSink } from "../logging/log-sink.ts";
+import { createDaemonLog, type DaemonLog } from "./daemon-log.ts";
 import { listFilesUnder, readTextFile } from "../runtime/config-files.ts";
 import { apiTlsOptions } from "../http/api-tls-options.ts";
 import { errorMessage, isCtsError, type CtsConfig, type CtsErrorCode, type Logger, type PluginDefinition, type RunOptions, type Shutdown } from "../plugin-api/mod.ts";
@@ -28,22 +27,29 @@ export interface BootedDaemon {
   readonly config: CtsConfig;
   readonly logger: Logger;
   readonly logSink: LogSink;
+  /** Call last: hands the syslog copy (`syslog { enabled }`) what it still holds. */
+  readonly closeLog: () => Promise<void>;
 }
 
 /** Returns the running daemon, or the exit code to end with (the reason is already printed). */
 export async function bootDaemon(options: BootOptions): Promise<BootedDaemon | number> {
+  let log: DaemonLog | undefined;
   const prepared = await prepareKernel({
     ...options,
-    logSinkFor: (config) =>
-      createLogSink({ level: parseLogLevel(config.log_level) ?? "INFO", json: config.log_json, write: writeLogLine }),
+    logSinkFor: (config) => (log = createDaemonLog(config)).sink,
     httpListenFor: (config) => (options.runOptions.mode === "daemon" ? httpListenOf(config) : Promise.resolve(false as const)),
   });
-  if (typeof prepared === "number") return prepared;
+  const closeLog = () => log?.close() ?? Promise.resolve();
+  if (typeof prepared === "number") {
+    await closeLog();
+    return prepared;
+  }
 
   const { kernel, loaded, logSink } = prepared;
   const config = loaded.config;
   const logger = logSink.logger("ctrl");
   logger.info(`cts-runtime v${VERSION} starting`, { mode: options.runOptions.mode, files: config.sources.join(",") });
+  for (const notice of loaded.notices) logger.info(notice.message, { field: notice.path, file: notice.file });
   // As CTS does at start-up: the whole effective config, secrets redacted, for debugging.
   logger.debug("configuration", { config: redactConfig(config) });
   try {
@@ -52,9 +58,10 @@ export async function bootDaemon(options: BootOptions): Promise<BootedDaemon | n
     logger.error("cannot start", { error: errorMessage(error) });
     options.io.err(`==> Error: ${errorMessage(error)}\n`);
     await kernel.stop().catch(() => {});
+    await closeLog();
     return causedBy(error, "CTS_ERR_DRIVER_BINARY") ? ExitCode.driverError : ExitCode.runtimeError;
   }
-  return { kernel, config, logger, logSink };
+  return { kernel, config, logger, logSink, closeLog };
 }
 
 /** The kernel wraps a plugin's start-up error; CTS's exit code depends on the root cause. */

@@ -8,6 +8,7 @@ import type {
 } from "../plugin-api/mod.ts";
 import { DEFAULT_BUFFER_PERIOD, type RawBufferPeriod, resolveBufferPeriod } from "./buffer-period.ts";
 import { resolveEnvTemplates } from "./env-templates.ts";
+import { transportConfig } from "./transport-config.ts";
 import { parseGoDuration } from "../plugin-api/mod.ts";
 
 type Json = Record<string, unknown>;
@@ -71,7 +72,6 @@ function consul(raw: Json, env: Env, port: number, apiTls: boolean): ConsulConfi
   const auth = obj(raw.auth);
   const registration = obj(raw.service_registration);
   const check = obj(registration.default_check);
-  const transport = obj(raw.transport);
   return {
     address: (raw.address as string | undefined) ?? env.CONSUL_HTTP_ADDR ?? "localhost:8500",
     token: (raw.token as string | undefined) ?? env.CONSUL_TOKEN ?? env.CONSUL_HTTP_TOKEN ?? "",
@@ -83,15 +83,7 @@ function consul(raw: Json, env: Env, port: number, apiTls: boolean): ConsulConfi
       password: (auth.password as string | undefined) ?? "",
     },
     tls: clientTls(obj(raw.tls), env, "CONSUL"),
-    transport: {
-      dial_keep_alive: ms(transport.dial_keep_alive, 30_000),
-      dial_timeout: ms(transport.dial_timeout, 30_000),
-      disable_keep_alives: (transport.disable_keep_alives as boolean | undefined) ?? false,
-      idle_conn_timeout: ms(transport.idle_conn_timeout, 5_000),
-      max_idle_conns: (transport.max_idle_conns as number | undefined) ?? 0,
-      max_idle_conns_per_host: (transport.max_idle_conns_per_host as number | undefined) ?? 100,
-      tls_handshake_timeout: ms(transport.tls_handshake_timeout, 10_000),
-    },
+    transport: transportConfig(obj(raw.transport)),
     service_registration: {
       enabled: (registration.enabled as boolean | undefined) ?? true,
       service_name: (registration.service_name as string | undefined) ?? "consul-terraform-sync",
@@ -138,6 +130,7 @@ function vault(raw: Json, env: Env, homeVaultToken: string | undefined): VaultCo
     renew_token: bool(raw.renew_token, boolText(env.VAULT_RENEW_TOKEN) ?? (token !== "" && agentFile === "")),
     unwrap_token: bool(raw.unwrap_token, boolText(env.VAULT_UNWRAP_TOKEN) ?? false),
     tls: clientTls(obj(raw.tls), env, "VAULT", true),
+    transport: transportConfig(obj(raw.transport)),
   };
 }
 

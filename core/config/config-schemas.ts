@@ -54,8 +54,6 @@ async function findSchemaDir(): Promise<string> {
 
 const HINTS: Readonly<Record<string, string>> = {
   provider: `did you mean "terraform_provider"?`,
-  license: "license is a CTS Enterprise setting and has no meaning here",
-  license_path: "license_path is a CTS Enterprise setting and has no meaning here",
 };
 
 /** One issue per ajv error, with CTS-style paths; `offsets` shift top-level list indexes. */

@@ -19,6 +19,8 @@ import { shapeBody } from "./shape-blocks.ts";
 import { taskIssues } from "./task-rules.ts";
 import { driverTaskFields, unknownTaskField } from "./task-fields.ts";
 import { readVariableFiles } from "./variable-files.ts";
+import { ineffectiveFieldNotes } from "./ineffective-fields.ts";
+import { syslogIssues } from "./syslog-rules.ts";
 import { weakDecode } from "./weak-decode.ts";
 
 type Json = Record<string, unknown>;
@@ -48,6 +50,8 @@ export interface LoadedConfig {
   fileOf(instancePath: string): string | undefined;
   /** Accepted but noteworthy settings (deprecated fields, ignored buffer periods), to log at WARN. */
   readonly warnings: readonly ConfigIssue[];
+  /** Settings accepted without effect that need no warning (CTS Enterprise's licence), to log at INFO. */
+  readonly notices: readonly ConfigIssue[];
 }
 
 const LIST_KEYS = ["task", "terraform_provider", "plugin", "service"];
@@ -117,12 +121,13 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
         return withFiles;
       }),
   });
-  issues.push(...configIssues(raw, config, fileOf));
+  issues.push(...configIssues(raw, config, fileOf), ...syslogIssues(config, fileOf));
   if (raw.service !== undefined) {
     warnings.push({ file: fileOf("service") ?? "", path: "service", message: "deprecated: use condition/module_input blocks" });
   }
   if (issues.length > 0) throw new ConfigError([...undeclared, ...issues]);
-  return { config: deepFreeze(config), fileOf, warnings };
+  const notes = ineffectiveFieldNotes(raw, fileOf);
+  return { config: deepFreeze(config), fileOf, warnings: [...warnings, ...notes.warnings], notices: notes.notices };
 }
 
 /** An unknown-field issue for each field of the file's tasks that core does not read. */

@@ -11,6 +11,7 @@ export type {
 export { CtsError, errorMessage, isCtsError } from "./src/errors.ts";
 export { sleep } from "./src/sleep.ts";
 export { readTlsFiles } from "./src/tls-files.ts";
+export { clientAgentOptions } from "./src/client-transport.ts";
 export { formatGoDuration, isGoDuration, parseGoDuration } from "./src/go-duration.ts";
 export { pageRuns, retainedRuns, runIdTime } from "./src/run-retention.ts";
 export type { TlsMaterial } from "./src/tls-files.ts";

@@ -4,9 +4,8 @@
  * bridging an AbortSignal to papi.
  */
 import { EventEmitter, setMaxListeners } from "node:events";
-import { Agent as HttpAgent } from "node:http";
-import { Agent as HttpsAgent } from "node:https";
 import type { CancelContext, HttpAgent as AgentHandle, HttpAgentOptions } from "../plugin-api/mod.ts";
+import { timedAgent } from "./connection-timeouts.ts";
 
 export function createConsulHttpAgent(options: HttpAgentOptions): AgentHandle {
   const common = {
@@ -15,16 +14,17 @@ export function createConsulHttpAgent(options: HttpAgentOptions): AgentHandle {
     ...(options.maxFreeSockets !== undefined ? { maxFreeSockets: options.maxFreeSockets } : {}),
     ...(options.idleTimeoutMs ? { timeout: options.idleTimeoutMs } : {}),
   };
+  const timeouts = { connectMs: options.connectTimeoutMs, tlsHandshakeMs: options.tlsHandshakeTimeoutMs };
   const agent = options.secure
-    ? new HttpsAgent({
+    ? timedAgent(true, {
       ...common,
       ...(options.ca && options.ca.length > 0 ? { ca: [...options.ca] } : {}),
       ...(options.cert ? { cert: options.cert } : {}),
       ...(options.key ? { key: options.key } : {}),
       ...(options.servername ? { servername: options.servername } : {}),
       rejectUnauthorized: options.rejectUnauthorized ?? true,
-    })
-    : new HttpAgent(common);
+    }, timeouts)
+    : timedAgent(false, common, timeouts);
   const count = (sockets: NodeJS.ReadOnlyDict<unknown[]> | undefined): number =>
     Object.values(sockets ?? {}).reduce((sum: number, list) => sum + (list?.length ?? 0), 0);
   return {

@@ -1,4 +1,6 @@
-# A CTS configuration that uses every block cts-runtime understands (feature reference §1).
+# A CTS configuration for one instance with the Terraform driver: every block of such a daemon, and
+# every field it sets is acted on (none of README.md's "Settings accepted without effect"; the
+# high_availability block and the terraform-cloud driver are in README.md's examples).
 # Validate it with: cts-runtime validate -config-file examples/configs/cts-reference.hcl
 # Its JSON twin, cts-reference.json, means exactly the same.
 

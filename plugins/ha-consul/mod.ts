@@ -4,7 +4,8 @@
  * config has a `high_availability` block.
  */
 import {
-  configToken, consulClientToken, CtsError, daemonEventsToken, defineService, definePlugin, fileSystemToken, httpRouterToken,
+  configToken, type ConsulClient, consulClientToken, CtsError, type CtsConfig, daemonEventsToken, defineService, definePlugin,
+  fileSystemToken, httpRouterToken,
   leadershipToken, loggerToken, runOptionsToken, taskStoreToken,
 } from "../../core/plugin-api/mod.ts";
 import { createClusterStatusHandler } from "./src/cluster-status.ts";
@@ -21,8 +22,9 @@ import { SharedCluster } from "./src/shared-cluster.ts";
 const leaderElectionService = defineService({
   token: leadershipToken,
   deps: { config: configToken, consul: consulClientToken, logger: loggerToken },
-  create({ config, consul, logger }): LeaderElection | SharedCluster {
+  create({ config, consul: client, logger }): LeaderElection | SharedCluster {
     const ha = config.high_availability!;
+    const consul = storageClient(client, config);
     const clusterOptions = {
       consul,
       layout: kvLayoutOf(ha),
@@ -46,8 +48,13 @@ const leaderElectionService = defineService({
 const consulTaskStoreService = defineService({
   token: taskStoreToken,
   deps: { config: configToken, consul: consulClientToken },
-  create: ({ config, consul }) => new ConsulTaskStore(consul, kvLayoutOf(config.high_availability!)),
+  create: ({ config, consul }) => new ConsulTaskStore(storageClient(consul, config), kvLayoutOf(config.high_availability!)),
 });
+
+/** The cluster's KV keys, sessions and transactions live in `storage "consul" { namespace }` (Consul Enterprise), as in CTS. */
+function storageClient(consul: ConsulClient, config: CtsConfig): ConsulClient {
+  return consul.inNamespace(config.high_availability?.cluster.storage.namespace ?? "");
+}
 
 export const haConsulPlugin = definePlugin({
   id: "ha-consul",

@@ -56,6 +56,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     return stopped ? code : ExitCode.interrupt;
   } finally {
     unhook();
+    await booted.closeLog();
   }
 }
 

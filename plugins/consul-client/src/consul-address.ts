@@ -8,8 +8,9 @@ export interface ConsulEndpoint {
 }
 
 /**
- * CTS accepts `localhost:8500` as well as full URLs. A bare address uses https when TLS is enabled;
- * an explicit scheme wins, and `https://` turns TLS on even when the tls block is empty.
+ * CTS accepts `localhost:8500` as well as full URLs. As in Consul's Go client, https is used when TLS
+ * is enabled (also for an `http://` address: TLS that was asked for is never dropped) and for an
+ * `https://` address even when the tls block is disabled.
  */
 export function parseConsulAddress(address: string, tlsEnabled: boolean): ConsulEndpoint {
   const raw = address.trim() || "localhost:8500";
@@ -23,8 +24,8 @@ export function parseConsulAddress(address: string, tlsEnabled: boolean): Consul
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot use Consul address "${raw}": scheme must be http or https`);
   }
-  const secure = url.protocol === "https:";
-  const port = url.port || (hasScheme ? (secure ? "443" : "80") : "8500");
+  const secure = url.protocol === "https:" || tlsEnabled;
+  const port = url.port || (hasScheme ? (url.protocol === "https:" ? "443" : "80") : "8500");
   const prefix = url.pathname.replace(/\/+$/, "");
-  return { baseUrl: `${url.protocol}//${url.hostname}:${port}${prefix}`, secure };
+  return { baseUrl: `${secure ? "https:" : "http:"}//${url.hostname}:${port}${prefix}`, secure };
 }

@@ -1,8 +1,8 @@
 /** @module Assembles the ConsulClient service from its parts (transport, blocking queries, typed APIs). */
 import type {
-  ConsulClient, ConsulConfig, ConsulConnectionState, DaemonEvents, FileSystem, HttpClientFactory, Logger,
+  ConsulClient, ConsulConfig, ConsulConnectionState, DaemonEvents, FileSystem, HttpAgent, HttpClientFactory, Logger,
 } from "../../../core/plugin-api/mod.ts";
-import { readTlsFiles } from "../../../core/plugin-api/mod.ts";
+import { clientAgentOptions, readTlsFiles } from "../../../core/plugin-api/mod.ts";
 import { AgentApi } from "./agent-api.ts";
 import { DEFAULT_BACKOFF, type BackoffPolicy } from "./backoff.ts";
 import { BlockingQueries } from "./blocking-queries.ts";
@@ -11,7 +11,6 @@ import { parseConsulAddress } from "./consul-address.ts";
 import { ConsulCall } from "./consul-call.ts";
 import { ConsulTransport } from "./consul-transport.ts";
 import { FetchSpacer, MIN_FETCH_GAP_MS } from "./fetch-spacer.ts";
-import { durationMs } from "./go-duration.ts";
 import { KvApi } from "./kv-api.ts";
 import { SessionApi } from "./session-api.ts";
 
@@ -41,36 +40,36 @@ export async function createConsulClient(options: ConsulClientOptions): Promise<
   const { consul, logger } = options;
   const tls = consul.tls;
   const endpoint = parseConsulAddress(consul.address, tls.enabled);
-  const transportCfg = consul.transport ?? {};
-  const material = endpoint.secure ? await readTlsFiles(tls, options.fs, "Consul") : { ca: [] };
-  const maxIdle = transportCfg["max_idle_conns_per_host"];
-  const agent = options.http.createAgent({
-    secure: endpoint.secure,
-    keepAlive: transportCfg["disable_keep_alives"] !== true,
-    keepAliveMsecs: durationMs(transportCfg["dial_keep_alive"]) ?? 30_000,
-    idleTimeoutMs: durationMs(transportCfg["idle_conn_timeout"]) ?? 5_000,
-    ...(typeof maxIdle === "number" && maxIdle > 0 ? { maxFreeSockets: maxIdle } : {}),
-    ca: material.ca,
-    ...(material.cert ? { cert: material.cert } : {}),
-    ...(material.key ? { key: material.key } : {}),
-    ...(tls.server_name ? { servername: tls.server_name } : {}),
-    rejectUnauthorized: tls.verify !== false,
-  });
-  const auth = consul.auth;
-  const useAuth = auth && (auth.enabled || auth.username !== "" || auth.password !== "");
+  // CTS applies the TLS block only when it is enabled; an https:// address alone verifies against the system roots.
+  const material = endpoint.secure && tls.enabled ? await readTlsFiles(tls, options.fs, "Consul") : undefined;
+  const agent = options.http.createAgent(clientAgentOptions(endpoint.secure, tls, consul.transport, material));
   const transport = new ConsulTransport({
     baseUrl: endpoint.baseUrl,
     agent: agent.agent,
     cancelContext: (signal) => options.http.cancelContext(signal),
     token: consul.token ?? "",
-    ...(useAuth ? { basicAuth: { username: auth.username, password: auth.password } } : {}),
+    ...basicAuthOf(consul.auth),
   });
   const monitor = new ConnectionMonitor(logger, endpoint.baseUrl, options.events);
+  logger.debug("Consul client ready", { address: endpoint.baseUrl, tls: endpoint.secure });
+  return assembleClient(transport, { options, monitor, agent, baseUrl: endpoint.baseUrl });
+}
+
+interface SharedParts {
+  readonly options: ConsulClientOptions;
+  readonly monitor: ConnectionMonitor;
+  readonly agent: HttpAgent;
+  readonly baseUrl: string;
+}
+
+/** The typed APIs over one transport; a namespaced view shares the connection pool and the outage state. */
+function assembleClient(transport: ConsulTransport, shared: SharedParts): ClosableConsulClient {
+  const { options, monitor, agent } = shared;
   const blocking = new BlockingQueries({
     transport,
     allowManyAbortListeners: (signal) => options.http.allowManyAbortListeners(signal),
     monitor,
-    logger,
+    logger: options.logger,
     spacer: new FetchSpacer(options.fetchGapMs ?? MIN_FETCH_GAP_MS),
     backoff: options.backoff ?? DEFAULT_BACKOFF,
   });
@@ -78,10 +77,8 @@ export async function createConsulClient(options: ConsulClientOptions): Promise<
   const kv = new KvApi(call);
   const sessions = new SessionApi(call);
   const agentApi = new AgentApi(call);
-  logger.debug("Consul client ready", { address: endpoint.baseUrl, tls: endpoint.secure });
-
-  return Object.freeze({
-    address: endpoint.baseUrl,
+  const client: ClosableConsulClient = Object.freeze({
+    address: shared.baseUrl,
     query: (query, opts) => blocking.query(query, opts),
     watch: (query, onResult, signal, onError) => blocking.watch(query, onResult, signal, onError),
     kvGet: (key, opts) => kv.get(key, opts),
@@ -97,7 +94,14 @@ export async function createConsulClient(options: ConsulClientOptions): Promise<
     deregisterService: (id, opts) => agentApi.deregisterService(id, opts),
     agentSelf: () => agentApi.self(),
     connectionState: (): ConsulConnectionState => monitor.state,
+    inNamespace: (namespace) => (namespace === "" ? client : assembleClient(transport.inNamespace(namespace), shared)),
     close: () => agent.destroy(),
     socketCount: () => agent.socketCount(),
   } satisfies ClosableConsulClient);
+  return client;
+}
+
+/** CTS sends basic auth only when `auth.enabled` (which defaults to true when a username or password is set). */
+function basicAuthOf(auth: ConsulConfig["auth"] | undefined): { basicAuth?: { username: string; password: string } } {
+  return auth?.enabled ? { basicAuth: { username: auth.username, password: auth.password } } : {};
 }

@@ -46,14 +46,21 @@ export interface ConsulTransportOptions {
   readonly cancelContext: (signal: AbortSignal | undefined) => CancelContext;
   readonly token: string;
   readonly basicAuth?: { readonly username: string; readonly password: string };
+  /** Consul Enterprise namespace (`ns`) sent with every KV, session and transaction request. */
+  readonly namespace?: string;
 }
+
+/** The endpoints a namespace applies to: KV, sessions and transactions (the storage of CTS's HA cluster). */
+const NAMESPACED_PATH = /^\/v1\/(kv\/|session\/|txn$)/;
 
 export class ConsulTransport {
   readonly #client: PapiClient;
   readonly #secrets: string[];
   readonly #cancelContext: ConsulTransportOptions["cancelContext"];
+  readonly #options: ConsulTransportOptions;
 
   constructor(options: ConsulTransportOptions) {
+    this.#options = options;
     this.#cancelContext = options.cancelContext;
     const headers: Record<string, string> = {};
     if (options.token) headers["x-consul-token"] = options.token;
@@ -64,6 +71,11 @@ export class ConsulTransport {
     this.#client = new ctor({ baseUrl: options.baseUrl, agent: options.agent, headers });
     this.#secrets = [options.token, auth?.password ?? "", headers["authorization"] ?? ""]
       .filter((secret) => secret.length >= 3);
+  }
+
+  /** The same transport (connection pool, credentials) with KV, session and transaction requests in `namespace`. */
+  inNamespace(namespace: string): ConsulTransport {
+    return new ConsulTransport({ ...this.#options, namespace });
   }
 
   /** Replaces every secret this transport knows with `<redacted>`; used on every outgoing message. */
@@ -83,7 +95,7 @@ export class ConsulTransport {
       // param keeps keys such as `a/{b}` intact.
       path: "{path}",
       params: { path: { encode: false, toString: () => request.path } },
-      query: request.query ? { ...request.query } : {},
+      query: { ...request.query, ...(this.#options.namespace && NAMESPACED_PATH.test(request.path) ? { ns: this.#options.namespace } : {}) },
       buffer: true,
       ...(cancel.ctx ? { ctx: cancel.ctx } : {}),
       ...(request.timeoutMs ? { timeout: request.timeoutMs } : {}),

@@ -6,10 +6,9 @@
  * `FakeHandler: '<name>'` and, with `err = true`, fails the run with "error <name>" — except the
  * task's first run when `success_first = true`.
  */
-import type {
-  ApplyResult, Driver, DriverFactory, Logger, ProcessResult, ProcessRunner, ProviderConfig,
-} from "../../../core/plugin-api/mod.ts";
+import type { DriverFactory, Logger, ProcessResult, ProcessRunner, ProviderConfig } from "../../../core/plugin-api/mod.ts";
 import { CtsError } from "../../../core/plugin-api/mod.ts";
+import { afterApply } from "./after-apply.ts";
 
 /** What CTS's Printer client logs for each Terraform command it stands in for. */
 const PRINTED: Readonly<Record<string, string>> = {
@@ -77,21 +76,7 @@ export function developmentFactory(factory: DriverFactory, print: (line: string)
     async create(task, ctx) {
       const driver = await factory.create(task, ctx);
       const handlers = fakeHandlers(task.providers, ctx.providers);
-      if (handlers.length === 0) return driver;
-      const wrapped: Driver = {
-        init: (signal) => driver.init(signal),
-        render: (inputs, signal) => driver.render(inputs, signal),
-        plan: (signal) => driver.plan(signal),
-        async apply(signal): Promise<void | ApplyResult> {
-          const result = await driver.apply(signal);
-          runHandlers(handlers, print);
-          return result;
-        },
-        destroy: (signal) => driver.destroy(signal),
-        version: () => driver.version(),
-        ...(driver.dispose ? { dispose: () => driver.dispose!() } : {}),
-      };
-      return wrapped;
+      return handlers.length === 0 ? driver : afterApply(driver, () => runHandlers(handlers, print));
     },
   };
 }

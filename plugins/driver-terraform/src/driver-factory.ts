@@ -3,9 +3,12 @@
  * TerraformDriver per task. The binary is located and its version read once, then shared.
  */
 import type {
-  DriverConfig, DriverFactory, FileSystem, Logger, ProcessRunner,
+  DriverConfig, DriverFactory, FileSystem, HttpClientFactory, Logger, ProcessRunner, SecretMasker,
 } from "../../../core/plugin-api/mod.ts";
+import { afterApply } from "./after-apply.ts";
+import { panosCommits } from "./panos/panos-handler.ts";
 import { normalizeTerraformOptions, terraformOptionsSchema } from "./options.ts";
+import { removedFieldProblems } from "./removed-fields.ts";
 import { sharedStateProblems } from "./shared-state.ts";
 import {
   locateTerraformBinary, readTerraformVersion, type TerraformBinary, type TerraformVersion,
@@ -20,6 +23,10 @@ export interface TerraformFactoryDeps {
   readonly name?: string;
   /** Aborted when the daemon stops: a wait for a held state lock ends then. */
   readonly stopping?: AbortSignal;
+  /** For CTS's PAN-OS handler (`terraform_provider "panos" { auto_commit = true }`): its HTTP client and `PANOS_*` settings. */
+  readonly http?: HttpClientFactory;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly secrets?: SecretMasker;
 }
 
 export function createTerraformDriverFactory(deps: TerraformFactoryDeps): DriverFactory {
@@ -56,19 +63,26 @@ export function createTerraformDriverFactory(deps: TerraformFactoryDeps): Driver
   return {
     name: deps.name ?? "terraform",
     optionsSchema: terraformOptionsSchema,
-    validate: sharedStateProblems,
+    validate: (options, config) => [...removedFieldProblems(options), ...sharedStateProblems(options, config)],
     async verify(driver, signal) {
       const binary = await binaryFor(driver, signal);
       return `${binary.flavour} ${binary.version}`;
     },
     async create(task, ctx) {
       const options = normalizeTerraformOptions(ctx.driver.options);
-      return new TerraformDriver(task, ctx, {
+      const commits = await panosCommits(ctx, {
+        fs: deps.fs, env: deps.env ?? {}, ...(deps.http ? { http: deps.http } : {}), ...(deps.secrets ? { secrets: deps.secrets } : {}),
+      });
+      const driver = new TerraformDriver(task, ctx, {
         processes: deps.processes,
         fs: deps.fs,
         options,
         binary: (signal) => binaryFor(ctx.driver, signal),
         ...(deps.stopping ? { stopping: deps.stopping } : {}),
+      });
+      if (commits.length === 0) return driver;
+      return afterApply(driver, async (signal) => {
+        for (const commit of commits) await commit.run(signal);
       });
     },
   };

@@ -27,7 +27,7 @@ export const terraformOptionsSchema: JsonSchema = {
     path: { type: "string" },
     log: { type: "boolean" },
     persist_log: { type: "boolean" },
-    working_dir: { type: "string" },
+    working_dir: { type: "string", description: "Removed in CTS 0.5; refused with the fields to use instead (removed-fields.ts)" },
     lock_timeout: {
       type: "string",
       format: "go-duration",

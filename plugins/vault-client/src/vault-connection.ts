@@ -5,7 +5,9 @@
  * configured token is a response-wrapping token.
  */
 import vault from "node-vault";
-import { type FileSystem, readTlsFiles, type VaultConfig } from "../../../core/plugin-api/mod.ts";
+import {
+  clientAgentOptions, type FileSystem, type HttpClientFactory, readTlsFiles, type VaultConfig,
+} from "../../../core/plugin-api/mod.ts";
 import { vaultFailure } from "./vault-failure.ts";
 
 /** CTS gives each Vault read at start-up 5 seconds. */
@@ -13,19 +15,11 @@ export const REQUEST_TIMEOUT_MS = 5_000;
 
 export type VaultClient = ReturnType<typeof vault>;
 
-export async function connectVault(config: VaultConfig, fs: FileSystem): Promise<VaultClient> {
-  const tls = await readTlsFiles(config.tls, fs, "Vault");
+export async function connectVault(config: VaultConfig, fs: FileSystem, http?: HttpClientFactory): Promise<VaultClient> {
   const client = vault({
     endpoint: config.address,
     ...(config.namespace ? { namespace: config.namespace } : {}),
-    requestOptions: {
-      timeout: REQUEST_TIMEOUT_MS,
-      ...(tls.ca.length > 0 ? { ca: [...tls.ca] } : {}),
-      ...(tls.cert ? { cert: tls.cert } : {}),
-      ...(tls.key ? { key: tls.key } : {}),
-      ...(config.tls.verify === false ? { strictSSL: false } : {}),
-      ...(config.tls.server_name ? { agentOptions: { servername: config.tls.server_name } } : {}),
-    },
+    requestOptions: { timeout: REQUEST_TIMEOUT_MS, ...await connectionOptions(config, fs, http) },
   });
   client.token = await configuredToken(config, fs);
   if (config.unwrap_token) {
@@ -46,4 +40,26 @@ async function configuredToken(config: VaultConfig, fs: FileSystem): Promise<str
   } catch (error) {
     throw vaultFailure(`read vault_agent_token_file "${config.vault_agent_token_file}"`, config.address, error);
   }
+}
+
+/**
+ * How node-vault reaches Vault: CTS applies the `tls` block only when it is enabled (the default for
+ * Vault) and honours every `transport` field, so both go into one connection pool from the kernel.
+ * Without the kernel's HTTP service (tests that build the service by hand) only the TLS files apply.
+ */
+async function connectionOptions(config: VaultConfig, fs: FileSystem, http: HttpClientFactory | undefined): Promise<Record<string, unknown>> {
+  const material = config.tls.enabled ? await readTlsFiles(config.tls, fs, "Vault") : undefined;
+  const secure = /^https:/i.test(config.address);
+  if (http) {
+    const pool = http.createAgent(clientAgentOptions(secure, config.tls, config.transport, material));
+    return secure ? { httpsAgent: pool.agent } : { httpAgent: pool.agent };
+  }
+  if (!material) return {};
+  return {
+    ...(material.ca.length > 0 ? { ca: [...material.ca] } : {}),
+    ...(material.cert ? { cert: material.cert } : {}),
+    ...(material.key ? { key: material.key } : {}),
+    ...(config.tls.verify === false ? { strictSSL: false } : {}),
+    ...(config.tls.server_name ? { agentOptions: { servername: config.tls.server_name } } : {}),
+  };
 }

@@ -19,6 +19,7 @@ export function vaultFailure(what: string, address: string, error: unknown): Cts
     const why = status === 404 && errors.length === 0 ? "no secret at this path" : errors.join("; ") || `HTTP ${status}`;
     return new CtsError("CTS_ERR_VAULT", `Cannot ${what}: Vault answered ${status}: ${why}`);
   }
-  const reason = failure.code ?? (error instanceof Error ? error.message : String(error));
+  // A timed-out connection's message says which limit (dial_timeout, tls_handshake_timeout) ran out.
+  const reason = failure.code === "ETIMEDOUT" && error instanceof Error ? error.message : failure.code ?? (error instanceof Error ? error.message : String(error));
   return new CtsError("CTS_ERR_VAULT", `Cannot ${what}: Vault at ${address} is unreachable (${reason})`);
 }

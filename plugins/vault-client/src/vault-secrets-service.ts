@@ -3,7 +3,9 @@
  * templates need no secret never talks to Vault), keeps the token renewed, and reads secrets with
  * consul-template's KV v2 path rule, keeping renewable leases alive.
  */
-import { CtsError, errorMessage, type FileSystem, type Logger, type VaultConfig, type VaultSecret, type VaultSecrets } from "../../../core/plugin-api/mod.ts";
+import {
+  CtsError, errorMessage, type FileSystem, type HttpClientFactory, type Logger, type VaultConfig, type VaultSecret, type VaultSecrets,
+} from "../../../core/plugin-api/mod.ts";
 import { kvV2DataPath, type MountInfo } from "./kv-v2-path.ts";
 import { renderSecrets, type SecretRequest, secretRequests } from "./secret-template.ts";
 import { LeaseKeeper } from "./lease-keeper.ts";
@@ -21,8 +23,12 @@ export class VaultSecretsService implements VaultSecrets {
   readonly #rendered = new Map<string, Promise<VaultSecret>>();
   #probing: Promise<void> = Promise.resolve();
 
-  constructor(config: VaultConfig | undefined, fs: FileSystem, logger: Logger) {
+  readonly #http: HttpClientFactory | undefined;
+
+  /** `http`: the kernel's HTTP service, whose connection pool carries the `transport` block's settings. */
+  constructor(config: VaultConfig | undefined, fs: FileSystem, logger: Logger, http?: HttpClientFactory) {
     this.#config = config;
+    this.#http = http;
     this.#fs = fs;
     this.#logger = logger;
     this.#leases = new LeaseKeeper(logger);
@@ -130,7 +136,7 @@ export class VaultSecretsService implements VaultSecrets {
 
   async #open(): Promise<VaultClient> {
     const config = this.#config!;
-    const client = await connectVault(config, this.#fs);
+    const client = await connectVault(config, this.#fs, this.#http);
     if (config.renew_token) {
       try {
         const self = await client.tokenLookupSelf();

@@ -14,8 +14,12 @@ describe("consul client helpers", () => {
     expect(parseConsulAddress("https://consul.example.com", false)).toEqual({
       baseUrl: "https://consul.example.com:443", secure: true,
     });
-    expect(parseConsulAddress("http://proxy:8080/consul/", true)).toEqual({
+    expect(parseConsulAddress("http://proxy:8080/consul/", false)).toEqual({
       baseUrl: "http://proxy:8080/consul", secure: false,
+    });
+    // CTS (Consul's Go client): TLS that was asked for is never dropped for an http:// address.
+    expect(parseConsulAddress("http://proxy:8080/consul/", true)).toEqual({
+      baseUrl: "https://proxy:8080/consul", secure: true,
     });
     expect(parseConsulAddress("[::1]:8500", false).baseUrl).toBe("http://[::1]:8500");
     expect(() => parseConsulAddress("ftp://x", false)).toThrow(/^Cannot use Consul address "ftp:\/\/x": scheme/);

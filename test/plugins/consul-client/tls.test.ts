@@ -80,8 +80,26 @@ describe("consul client TLS", () => {
     expect(clientNames.slice(before)).toEqual(["cts-client"]);
   });
 
-  it("uses https for an https:// address even with an empty tls block", async () => {
-    const result = await leader({ tls: tls({ enabled: false, verify: false }) }, `https://127.0.0.1:${port}`);
+  it("uses https for an https:// address even with an empty tls block, verified against the system roots (CTS)", async () => {
+    const error = await leader({ tls: tls({ enabled: false }) }, `https://127.0.0.1:${port}`).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^Cannot query \/v1\/status\/leader: .*(self.signed|issuer|certificate)/i);
+  });
+
+  it("ignores the tls block's files, server name and verify when enabled = false, as CTS does", async () => {
+    const before = clientNames.length;
+    const disabled = { ca_cert: join(dir, "ca.pem"), cert: join(dir, "client.pem"), key: join(dir, "client.key"), server_name: "consul.test" };
+    const error = await leader({ tls: tls({ ...disabled, enabled: false }) }, `https://127.0.0.1:${port}`).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^Cannot query \/v1\/status\/leader: .*(self.signed|issuer|certificate)/i);
+    const skipped = await leader({ tls: tls({ enabled: false, verify: false }) }, `https://127.0.0.1:${port}`).catch((e: unknown) => e);
+    expect((skipped as Error).message).toMatch(/(self.signed|issuer|certificate)/i);
+    expect(clientNames.slice(before)).toEqual([]);
+    // The same files with the block enabled: verified, and the client certificate is presented.
+    expect((await leader({ tls: tls(disabled) }, `https://127.0.0.1:${port}`)).data).toBe("127.0.0.1:8300");
+    expect(clientNames.slice(before)).toEqual(["cts-client"]);
+  });
+
+  it("uses https for an http:// address when tls is enabled (TLS that was asked for is never dropped)", async () => {
+    const result = await leader({ tls: tls({ ca_cert: join(dir, "ca.pem"), server_name: "consul.test" }) }, `http://127.0.0.1:${port}`);
     expect(result.data).toBe("127.0.0.1:8300");
   });
 

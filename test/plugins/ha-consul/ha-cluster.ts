@@ -86,6 +86,8 @@ export interface ClusterSpec {
   readonly registration?: boolean;
   /** Extra lines inside `high_availability.cluster` (e.g. `mode = "shared"`). */
   readonly clusterHcl?: string;
+  /** Extra lines inside `storage "consul"` (e.g. `namespace = "team-a"`). */
+  readonly storageHcl?: string;
 }
 
 export interface ApiAnswer {
@@ -199,7 +201,7 @@ high_availability {
     name = "${spec.cluster}"${spec.clusterHcl ? `\n    ${spec.clusterHcl}` : ""}
     storage "consul" {
       parent_path = "consul-terraform-sync/"
-      session_ttl = "${spec.sessionTtl}"
+      session_ttl = "${spec.sessionTtl}"${spec.storageHcl ? `\n      ${spec.storageHcl}` : ""}
     }
   }
   instance {

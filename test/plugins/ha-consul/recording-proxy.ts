@@ -3,13 +3,15 @@
  * (method, path, query, X-Consul-Index, body), so a test or bench can see what the cluster members
  * read, how often and how many bytes, over real HTTP and whatever the server itself offers.
  */
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface RecordedExchange {
   readonly method: string;
   readonly path: string;
+  /** The query as the client sent it (before `stripNamespace` took `ns` out). */
   readonly query: URLSearchParams;
+  readonly headers: IncomingHttpHeaders;
   /** The response's X-Consul-Index (0 when absent). */
   readonly index: number;
   readonly status: number;
@@ -29,14 +31,25 @@ export interface RecordingProxy {
   close(): Promise<void>;
 }
 
-export async function startRecordingProxy(target: { hostname: string; port: number }): Promise<RecordingProxy> {
+export interface RecordingProxyOptions {
+  /**
+   * Records `ns` and forwards the request without it: the embedded Consul refuses namespaces as
+   * Consul CE does, so a client configured for a Consul Enterprise namespace can run against it.
+   */
+  readonly stripNamespace?: boolean;
+}
+
+export async function startRecordingProxy(
+  target: { hostname: string; port: number }, options: RecordingProxyOptions = {},
+): Promise<RecordingProxy> {
   const exchanges: RecordedExchange[] = [];
   let holding = false;
   const held: (() => void)[] = [];
   const server: Server = createServer((incoming, outgoing) => {
     const url = new URL(incoming.url ?? "/", "http://proxy");
     const upstream = httpRequest({
-      hostname: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers,
+      hostname: target.hostname, port: target.port, method: incoming.method, path: forwardedPath(incoming.url ?? "/", options),
+      headers: incoming.headers,
     }, (answer: IncomingMessage) => {
       if (holding && Number(url.searchParams.get("index") ?? 0) > 0) {
         answer.pause();
@@ -53,7 +66,7 @@ export async function startRecordingProxy(target: { hostname: string; port: numb
       answer.on("end", () => {
         const body = Buffer.concat(chunks);
         exchanges.push({
-          method: incoming.method ?? "GET", path: url.pathname, query: url.searchParams,
+          method: incoming.method ?? "GET", path: url.pathname, query: url.searchParams, headers: incoming.headers,
           index: Number(answer.headers["x-consul-index"] ?? 0), status: answer.statusCode ?? 0, body: body.toString("utf8"), bytes: body.length,
         });
       });
@@ -83,4 +96,12 @@ export async function startRecordingProxy(target: { hostname: string; port: numb
       server.close(() => resolve());
     }),
   };
+}
+
+/** The path and query as received (byte for byte), less `ns` when namespaces are stripped. */
+function forwardedPath(raw: string, options: RecordingProxyOptions): string {
+  if (!options.stripNamespace) return raw;
+  const [path, query = ""] = raw.split("?", 2) as [string, string?];
+  const kept = query.split("&").filter((pair) => pair !== "" && !pair.startsWith("ns="));
+  return kept.length > 0 ? `${path}?${kept.join("&")}` : path;
 }

@@ -167,4 +167,12 @@ export interface ConsulClient {
 
   /** Connection health, for status output and logs. */
   connectionState(): ConsulConnectionState;
+
+  /**
+   * Refinement (additive): this client with every KV, session and transaction request
+   * (`/v1/kv/...`, `/v1/session/...`, `/v1/txn`, also through `query`/`watch`) sent in a Consul
+   * Enterprise namespace (`ns`), as CTS does for `high_availability.cluster.storage "consul" {
+   * namespace }`; other requests are unchanged. An empty namespace returns this client.
+   */
+  inNamespace(namespace: string): ConsulClient;
 }
