@@ -60,6 +60,12 @@ const inputBody = (prefix: string, source: string): Record<string, Effect> => ({
   [`${prefix}.datacenter`]: acted(`${source}:datacenter`),
   [`${prefix}.namespace`]: acted(`${source}:namespace`),
 });
+const NODES_QUERY = "plugins/condition-nodes/src/nodes-query.ts";
+const nodesBody = (prefix: string): Record<string, Effect> => ({
+  [`${prefix}.datacenter`]: acted(`${NODES_QUERY}:datacenter`),
+  [`${prefix}.filter`]: acted(`${NODES_QUERY}:filter`),
+  [`${prefix}.node_meta`]: acted(`${NODES_QUERY}:node_meta`),
+});
 
 const EFFECTS: Readonly<Record<string, Effect>> = {
   log_level: acted("core/cli/daemon-log.ts:log_level"),
@@ -199,6 +205,8 @@ const EFFECTS: Readonly<Record<string, Effect>> = {
   "task.condition.consul-kv.recurse": acted("plugins/consul-inputs/src/consul-kv-source.ts:recurse"),
   "task.condition.consul-kv.use_as_module_input": acted(`${INPUT_OPTIONS}:use_as_module_input`),
   "task.condition.consul-kv.source_includes_var": acted(`${INPUT_OPTIONS}:source_includes_var`),
+  ...nodesBody("task.condition.nodes"),
+  "task.condition.nodes.use_as_module_input": acted("plugins/condition-nodes/src/nodes-factories.ts:use_as_module_input"),
   "task.condition.schedule.cron": acted("plugins/condition-schedule/src/schedule-condition.ts:cron"),
   ...inputBody("task.module_input.services", "plugins/consul-inputs/src/services-source.ts"),
   "task.module_input.services.names": acted("plugins/consul-inputs/src/services-source.ts:names"),
@@ -206,6 +214,7 @@ const EFFECTS: Readonly<Record<string, Effect>> = {
   "task.module_input.services.filter": acted("plugins/consul-inputs/src/services-source.ts:filter"),
   "task.module_input.services.cts_user_defined_meta": acted(`${INPUT_OPTIONS}:cts_user_defined_meta`),
   "task.module_input.services.cts_user_defined_meta_by_service": acted(`${INPUT_OPTIONS}:cts_user_defined_meta_by_service`),
+  ...nodesBody("task.module_input.nodes"),
   ...inputBody("task.module_input.consul-kv", "plugins/consul-inputs/src/consul-kv-source.ts"),
   "task.module_input.consul-kv.path": acted("plugins/consul-inputs/src/consul-kv-source.ts:path"),
   "task.module_input.consul-kv.recurse": acted("plugins/consul-inputs/src/consul-kv-source.ts:recurse"),
