@@ -20,6 +20,7 @@ import { taskIssues } from "./task-rules.ts";
 import { driverTaskFields, unknownTaskField } from "./task-fields.ts";
 import { readVariableFiles } from "./variable-files.ts";
 import { weakDecode } from "./weak-decode.ts";
+import { type ConfigSecret, envTemplateSecrets } from "./config-secrets.ts";
 
 type Json = Record<string, unknown>;
 
@@ -48,6 +49,11 @@ export interface LoadedConfig {
   fileOf(instancePath: string): string | undefined;
   /** Accepted but noteworthy settings (deprecated fields, ignored buffer periods), to log at WARN. */
   readonly warnings: readonly ConfigIssue[];
+  /**
+   * The values `{{ env }}` templates put into the config, for the secret masker (the kernel adds the
+   * config's own secret fields itself).
+   */
+  readonly templateSecrets: readonly ConfigSecret[];
 }
 
 const LIST_KEYS = ["task", "terraform_provider", "plugin", "service"];
@@ -122,7 +128,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     warnings.push({ file: fileOf("service") ?? "", path: "service", message: "deprecated: use condition/module_input blocks" });
   }
   if (issues.length > 0) throw new ConfigError([...undeclared, ...issues]);
-  return { config: deepFreeze(config), fileOf, warnings };
+  return { config: deepFreeze(config), fileOf, warnings, templateSecrets: envTemplateSecrets(raw, options.env) };
 }
 
 /** An unknown-field issue for each field of the file's tasks that core does not read. */
