@@ -9,10 +9,10 @@ import { redactConfig } from "../config/redact.ts";
 import type { Kernel } from "../kernel/kernel.ts";
 import { createLogSink, type LogSink } from "../logging/log-sink.ts";
 import { parseLogLevel } from "../logging/log-level.ts";
-import { writeLogLine } from "../runtime/process-io.ts";
+import { logsToTerminal, writeLogLine } from "../runtime/process-io.ts";
 import { listFilesUnder, readTextFile } from "../runtime/config-files.ts";
 import { apiTlsOptions } from "../http/api-tls-options.ts";
-import { errorMessage, isCtsError, type CtsConfig, type CtsErrorCode, type Logger, type PluginDefinition, type RunOptions, type Shutdown } from "../plugin-api/mod.ts";
+import { apiSettings, errorMessage, secretMaskerToken, isCtsError, type CtsConfig, type CtsErrorCode, type Logger, type PluginDefinition, type RunOptions, type Shutdown } from "../plugin-api/mod.ts";
 import { VERSION } from "../version.ts";
 
 export interface BootOptions {
@@ -21,6 +21,8 @@ export interface BootOptions {
   readonly io: CliIo;
   readonly shutdown: Shutdown;
   readonly plugins?: readonly PluginDefinition[];
+  /** Listen here instead of `api.address` (`cts-runtime dev` keeps its demo on loopback). */
+  readonly listenAddress?: string;
 }
 
 export interface BootedDaemon {
@@ -34,9 +36,11 @@ export interface BootedDaemon {
 export async function bootDaemon(options: BootOptions): Promise<BootedDaemon | number> {
   const prepared = await prepareKernel({
     ...options,
-    logSinkFor: (config) =>
-      createLogSink({ level: parseLogLevel(config.log_level) ?? "INFO", json: config.log_json, write: writeLogLine }),
-    httpListenFor: (config) => (options.runOptions.mode === "daemon" ? httpListenOf(config) : Promise.resolve(false as const)),
+    logSinkFor: (config, secrets) => createLogSink({
+      level: parseLogLevel(config.log_level) ?? "INFO", json: config.log_json, write: writeLogLine, secrets, keepColour: logsToTerminal(),
+    }),
+    httpListenFor: (config) =>
+      (options.runOptions.mode === "daemon" ? httpListenOf(config, options.listenAddress) : Promise.resolve(false as const)),
   });
   if (typeof prepared === "number") return prepared;
 
@@ -50,7 +54,7 @@ export async function bootDaemon(options: BootOptions): Promise<BootedDaemon | n
     await kernel.start();
   } catch (error) {
     logger.error("cannot start", { error: errorMessage(error) });
-    options.io.err(`==> Error: ${errorMessage(error)}\n`);
+    options.io.err(`==> Error: ${kernel.resolve(secretMaskerToken).mask(errorMessage(error))}\n`);
     await kernel.stop().catch(() => {});
     return causedBy(error, "CTS_ERR_DRIVER_BINARY") ? ExitCode.driverError : ExitCode.runtimeError;
   }
@@ -66,8 +70,9 @@ function causedBy(error: unknown, code: CtsErrorCode): boolean {
   return false;
 }
 
-async function httpListenOf(config: CtsConfig) {
+async function httpListenOf(config: CtsConfig, listenAddress: string | undefined) {
   const tls = await apiTlsOptions(config.tls, { readText: readTextFile, listFiles: listFilesUnder });
-  // CTS binds all interfaces on `port`.
-  return { hostname: "0.0.0.0", port: config.port, ...(tls ? { tls } : {}) };
+  // CTS binds all interfaces on `port`; `api.address` (beyond CTS) picks one.
+  const hostname = listenAddress ?? (apiSettings(config).address || "0.0.0.0");
+  return { hostname, port: config.port, ...(tls ? { tls } : {}) };
 }

@@ -8,7 +8,7 @@ import {
   httpRouterToken, loggerToken,
   moduleInputRegistryToken, processRunnerToken, runOptionsToken, runtimeVersionToken, secretMaskerToken, shutdownToken, taskBuilderToken,
   type ConditionFactory, type CtsConfig, type DriverFactory, type FileSystem, type ModuleInputFactory,
-  type ProcessRunner, type RunOptions, type Shutdown, type Token,
+  type ProcessRunner, type RunOptions, type SecretMasker, type Shutdown, type Token,
 } from "../plugin-api/mod.ts";
 import { createTaskBuilder } from "../config/task-builder.ts";
 import { KernelHttpRouter } from "../http/http-router.ts";
@@ -21,6 +21,7 @@ import { VERSION } from "../version.ts";
 import { NamedRegistry } from "./registries/named-registry.ts";
 import { DaemonEventBus } from "./daemon-event-bus.ts";
 import { SecretList } from "./secret-list.ts";
+import { configSecrets } from "../config/config-secrets.ts";
 import type { Ajv } from "ajv";
 import { BlockOptions } from "./block-options.ts";
 import { createPluginAjv } from "./plugin-ajv.ts";
@@ -44,11 +45,14 @@ export interface CoreServicesOptions {
   readonly fileSystem?: FileSystem;
   /** @default the process environment */
   readonly environment?: Readonly<Record<string, string | undefined>>;
+  /** @default an empty SecretList */
+  readonly secrets?: SecretMasker;
 }
 
 export interface CoreServices {
   readonly root: ScopedContainer;
   readonly router: KernelHttpRouter;
+  readonly secrets: SecretMasker;
   readonly registries: readonly NamedRegistry<{ name: string }>[];
   readonly fileSystem: FileSystem;
   /** One ajv for plugin options and plugin-owned blocks. */
@@ -59,7 +63,10 @@ export interface CoreServices {
 
 export function createCoreServices(options: CoreServicesOptions): CoreServices {
   const root = ScopedContainer.createRoot();
-  const router = new KernelHttpRouter();
+  const secrets = options.secrets ?? new SecretList();
+  // Tokens and passwords of the config are known from the start (plugins add what they learn later).
+  for (const secret of configSecrets(options.config)) secrets.add(secret.value, secret.source);
+  const router = new KernelHttpRouter(secrets);
   const ajv = createPluginAjv();
   const blocks = new BlockOptions(ajv);
   const drivers = new NamedRegistry<DriverFactory>("driver", (factory) => withValidatedDriver(factory, blocks));
@@ -85,9 +92,9 @@ export function createCoreServices(options: CoreServicesOptions): CoreServices {
   root.provide(conditionRegistryToken, conditions);
   root.provide(moduleInputRegistryToken, moduleInputs);
   root.provide(shutdownToken, options.shutdown);
-  root.provide(daemonEventsToken, new DaemonEventBus());
-  root.provide(secretMaskerToken, new SecretList());
-  return { root, router, registries: [drivers, conditions, moduleInputs], fileSystem, ajv, blocks, blockRegistries };
+  root.provide(daemonEventsToken, new DaemonEventBus(undefined, secrets));
+  root.provide(secretMaskerToken, secrets);
+  return { root, router, secrets, registries: [drivers, conditions, moduleInputs], fileSystem, ajv, blocks, blockRegistries };
 }
 
 /** The default shutdown service when the caller passes none: remembers requests, ends nothing. */
