@@ -5,7 +5,7 @@
  */
 import {
   definePlugin, defineService, driverRegistryToken, fileSystemToken, loggerToken, processRunnerToken, runOptionsToken,
-  terraformRootModuleToken,
+  secretMaskerToken, terraformRootModuleToken,
 } from "../../core/plugin-api/mod.ts";
 import { developmentFactory, printerProcessRunner } from "./src/development-client.ts";
 import { createTerraformDriverFactory } from "./src/driver-factory.ts";
@@ -24,16 +24,17 @@ export default definePlugin({
   provides: [defineService({ token: terraformRootModuleToken, deps: {}, create: () => terraformRootModule })],
   deps: {
     drivers: driverRegistryToken, processes: processRunnerToken, fs: fileSystemToken, logger: loggerToken, run: runOptionsToken,
+    secrets: secretMaskerToken,
   },
-  init({ drivers, processes, fs, logger, run }, { signal }) {
+  init({ drivers, processes, fs, logger, run, secrets }, { signal }) {
     // Like CTS, the binary is found at start-up: the kernel calls the factory's verify once.
     if (run.clientType === "development") {
       const printer = printerProcessRunner(processes, logger.child("client.printer"));
       // CTS's fake handler prints to stdout (its e2e output shows the line).
       const print = (line: string) => void globalThis.console.log(line.trimEnd());
-      drivers.register(developmentFactory(createTerraformDriverFactory({ processes: printer, fs, logger, stopping: signal }), print));
+      drivers.register(developmentFactory(createTerraformDriverFactory({ processes: printer, fs, logger, stopping: signal, secrets }), print));
       return;
     }
-    drivers.register(createTerraformDriverFactory({ processes, fs, logger, stopping: signal }));
+    drivers.register(createTerraformDriverFactory({ processes, fs, logger, stopping: signal, secrets }));
   },
 });

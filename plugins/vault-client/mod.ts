@@ -3,7 +3,9 @@
  * `{{ with secret }}` reads against the Vault of the `vault {}` block (built on the npm
  * `node-vault` package), renews the token and renewable leases, and never logs a value.
  */
-import { configToken, defineService, definePlugin, fileSystemToken, loggerToken, vaultSecretsToken } from "../../core/plugin-api/mod.ts";
+import {
+  configToken, defineService, definePlugin, fileSystemToken, loggerToken, secretMaskerToken, vaultSecretsToken,
+} from "../../core/plugin-api/mod.ts";
 import { VaultSecretsService } from "./src/vault-secrets-service.ts";
 
 export default definePlugin({
@@ -15,8 +17,8 @@ export default definePlugin({
   provides: [
     defineService({
       token: vaultSecretsToken,
-      deps: { config: configToken, fs: fileSystemToken, logger: loggerToken },
-      create: ({ config, fs, logger }) => new VaultSecretsService(config.vault, fs, logger),
+      deps: { config: configToken, fs: fileSystemToken, logger: loggerToken, secrets: secretMaskerToken },
+      create: ({ config, fs, logger, secrets }) => new VaultSecretsService(config.vault, fs, logger, secrets),
       dispose: (service) => service.stop(),
     }),
   ],

@@ -89,7 +89,7 @@ export async function failureLog(client: TfcClient, run: Resource, signal: Abort
   return "";
 }
 
-/** A plan or apply log, paged with limit/offset, without the STX/ETX framing. */
+/** A plan or apply log, paged with limit/offset, without the STX/ETX framing, cleaned (TfcClient.cleanLog). */
 export async function readLog(client: TfcClient, url: string, signal: AbortSignal): Promise<string> {
   let text = "";
   for (let page = 0; page < 50; page++) {
@@ -98,5 +98,5 @@ export async function readLog(client: TfcClient, url: string, signal: AbortSigna
     text += chunk;
     if (chunk === "" || chunk.includes("\u0003")) break;
   }
-  return text.replace(/[\u0002\u0003]/g, "");
+  return client.cleanLog(text.replace(/[\u0002\u0003]/g, ""));
 }

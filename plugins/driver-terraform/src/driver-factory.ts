@@ -3,7 +3,7 @@
  * TerraformDriver per task. The binary is located and its version read once, then shared.
  */
 import type {
-  DriverConfig, DriverFactory, FileSystem, Logger, ProcessRunner,
+  DriverConfig, DriverFactory, FileSystem, Logger, ProcessRunner, SecretMasker,
 } from "../../../core/plugin-api/mod.ts";
 import { normalizeTerraformOptions, terraformOptionsSchema } from "./options.ts";
 import { sharedStateProblems } from "./shared-state.ts";
@@ -20,6 +20,8 @@ export interface TerraformFactoryDeps {
   readonly name?: string;
   /** Aborted when the daemon stops: a wait for a held state lock ends then. */
   readonly stopping?: AbortSignal;
+  /** The daemon's secrets, masked in Terraform's captured output. @default none */
+  readonly secrets?: Pick<SecretMasker, "mask">;
 }
 
 export function createTerraformDriverFactory(deps: TerraformFactoryDeps): DriverFactory {
@@ -69,6 +71,7 @@ export function createTerraformDriverFactory(deps: TerraformFactoryDeps): Driver
         options,
         binary: (signal) => binaryFor(ctx.driver, signal),
         ...(deps.stopping ? { stopping: deps.stopping } : {}),
+        ...(deps.secrets ? { secrets: deps.secrets } : {}),
       });
     },
   };

@@ -3,7 +3,9 @@
  * templates need no secret never talks to Vault), keeps the token renewed, and reads secrets with
  * consul-template's KV v2 path rule, keeping renewable leases alive.
  */
-import { CtsError, errorMessage, type FileSystem, type Logger, type VaultConfig, type VaultSecret, type VaultSecrets } from "../../../core/plugin-api/mod.ts";
+import {
+  CtsError, errorMessage, type FileSystem, type Logger, type SecretMasker, type VaultConfig, type VaultSecret, type VaultSecrets,
+} from "../../../core/plugin-api/mod.ts";
 import { kvV2DataPath, type MountInfo } from "./kv-v2-path.ts";
 import { renderSecrets, type SecretRequest, secretRequests } from "./secret-template.ts";
 import { LeaseKeeper } from "./lease-keeper.ts";
@@ -14,6 +16,8 @@ export class VaultSecretsService implements VaultSecrets {
   readonly #config: VaultConfig | undefined;
   readonly #fs: FileSystem;
   readonly #logger: Logger;
+  /** The daemon's masker: every value a template prints, and the token, are secrets from then on. */
+  readonly #secrets: Pick<SecretMasker, "add"> | undefined;
   readonly #leases: LeaseKeeper;
   #client: Promise<VaultClient> | undefined;
   readonly #mounts: MountInfo[] = [];
@@ -21,10 +25,11 @@ export class VaultSecretsService implements VaultSecrets {
   readonly #rendered = new Map<string, Promise<VaultSecret>>();
   #probing: Promise<void> = Promise.resolve();
 
-  constructor(config: VaultConfig | undefined, fs: FileSystem, logger: Logger) {
+  constructor(config: VaultConfig | undefined, fs: FileSystem, logger: Logger, secrets?: Pick<SecretMasker, "add">) {
     this.#config = config;
     this.#fs = fs;
     this.#logger = logger;
+    this.#secrets = secrets;
     this.#leases = new LeaseKeeper(logger);
   }
 
@@ -83,7 +88,7 @@ export class VaultSecretsService implements VaultSecrets {
         throw new CtsError("CTS_ERR_VAULT", `Cannot resolve ${where}: ${errorMessage(error)}`);
       }
     })));
-    return renderSecrets(text, where, (request) => secrets.get(requestKey(request))!);
+    return renderSecrets(text, where, (request) => secrets.get(requestKey(request))!, (value) => this.#secrets?.add(value, `vault:${where}`));
   }
 
   stop(): void {
@@ -131,6 +136,8 @@ export class VaultSecretsService implements VaultSecrets {
   async #open(): Promise<VaultClient> {
     const config = this.#config!;
     const client = await connectVault(config, this.#fs);
+    // The token may come from a file or an unwrap: only now is it known.
+    if (client.token) this.#secrets?.add(String(client.token), "vault.token");
     if (config.renew_token) {
       try {
         const self = await client.tokenLookupSelf();
