@@ -49,6 +49,13 @@ export function bodyValidator<T>(ajv: Ajv, schema: JsonSchema, schemaRef?: strin
   };
 }
 
+/** A request body that stopped arriving: the client went away, or was cut off at the request deadline. */
+export class IncompleteBodyError extends HttpError {
+  constructor(cause: unknown) {
+    super(400, `invalid request: the request body did not arrive whole (${(cause as Error).message})`);
+  }
+}
+
 /**
  * Reads a JSON body; empty or malformed JSON is a 400, not a crash. A body that stops arriving (the
  * client went away, or was cut off at the request deadline) is a 400 too: the client's doing, so
@@ -59,7 +66,7 @@ export async function readJson(request: Request): Promise<unknown> {
   try {
     text = await request.text();
   } catch (error) {
-    throw new HttpError(400, `invalid request: the request body did not arrive whole (${(error as Error).message})`);
+    throw new IncompleteBodyError(error);
   }
   if (text.trim() === "") throw new HttpError(400, "invalid request: request body is empty, expected a JSON object");
   try {

@@ -9,7 +9,7 @@ import { bodyLimit } from "hono/body-limit";
 import { errorMessage } from "../../../core/plugin-api/mod.ts";
 import type { ApiDeps, RouteContext } from "./api-context.ts";
 import { apiError, HttpError, legacyError } from "./api-errors.ts";
-import { createAjv } from "./body-validator.ts";
+import { createAjv, IncompleteBodyError } from "./body-validator.ts";
 import { ApiBlocks } from "./api-blocks.ts";
 import { mountEventRoutes } from "./routes/event-routes.ts";
 import { mountMetaRoutes } from "./routes/meta-routes.ts";
@@ -83,7 +83,8 @@ export function createApiApp(deps: ApiDeps): Hono {
   );
   app.notFound((c) => legacyError(c, 404, `no endpoint at ${c.req.method} ${c.req.path}`));
   app.onError((error, c) => {
-    if (!(error instanceof HttpError)) log.error("unexpected error handling request", { uri: c.req.url, error: errorMessage(error) });
+    if (error instanceof IncompleteBodyError) log.debug("the client went away before its request arrived", { uri: c.req.url, error: errorMessage(error) });
+    else if (!(error instanceof HttpError)) log.error("unexpected error handling request", { uri: c.req.url, error: errorMessage(error) });
     return errorResponse(c, error);
   });
   return app;
