@@ -130,9 +130,10 @@ async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
     const https = await import("node:https");
     const { clientCertificateAccepted, pemCertificates, sharesSubject } = await import("./client-cert-issuers.ts");
     const cas = tls.ca !== undefined ? pemCertificates(tls.ca) : [];
-    // OpenSSL's verdict is the gate. Only where it is known to be wrong (two trusted CAs of one name:
-    // it tries one of them) does the handshake go on, to a re-check of exactly that failure below.
-    // Deno's node:https verifies with rustls, which tries every CA of a name.
+    // Node refuses a client on OpenSSL's verdict (and OpenSSL itself one without a certificate). Only
+    // where that verdict is known to be wrong (two trusted CAs of one name: it tries one of them) does
+    // the connection go on, to the re-check of exactly that failure below. Deno's node:https verifies
+    // with rustls, which tries every CA of a name.
     const recheckClients = tls.requestCert === true && sharesSubject(cas) && !("Deno" in globalThis);
     server = createAdaptorServer({
       fetch: handler,

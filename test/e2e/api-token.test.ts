@@ -95,7 +95,8 @@ vault {
 
   it("refuses every data endpoint without the token: 401, CTS's error shape, WWW-Authenticate: Bearer", async () => {
     for (const path of ["/v1/status", "/v1/tasks", "/v1/status/tasks", "/v1/events", "/metrics", "/ui/overview.json", "/v1/nothing"]) {
-      for (const headers of [{}, { Authorization: "Bearer not-the-token" }, { Authorization: `Basic ${token}` }]) {
+      const attempts: Record<string, string>[] = [{}, { Authorization: "Bearer not-the-token" }, { Authorization: `Basic ${token}` }];
+      for (const headers of attempts) {
         const response = await fetch(`${api}${path}`, { headers });
         expect(response.status, path).toBe(401);
         expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
