@@ -24,7 +24,8 @@ export interface ServeHttpOptions {
   /**
    * How long a request (headers and body) may take to arrive; the connection then gets 408 and is
    * closed. Answers are not bounded: a long-poll or an event stream may last as long as it likes.
-   * @default 15000 (CTS's read timeout)
+   * Given, it is enforced on Deno too (served by Deno's node:http layer instead of Deno.serve).
+   * @default 15000 on Node; none on Deno
    */
   readonly requestTimeoutMs?: number;
   /** Told of server errors that are not one request's (accept failing for want of descriptors). */
@@ -196,7 +197,8 @@ async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
 /** Serves `fetch` until close(); resolves once listening. */
 export function serveHttp(options: ServeHttpOptions): Promise<HttpServerHandle> {
   const deno = (globalThis as { Deno?: DenoServeLike }).Deno;
-  // Deno.serve cannot verify client certificates; its node:https layer can.
-  if (deno && !options.tls?.requestCert) return serveDeno(deno, options);
+  // Deno.serve can neither verify client certificates nor bound how long a request takes to arrive
+  // (a slow client holds its connection for ever); Deno's node:http(s) layer does both.
+  if (deno && !options.tls?.requestCert && options.requestTimeoutMs === undefined) return serveDeno(deno, options);
   return serveNode(options);
 }

@@ -4,7 +4,7 @@
  * one byte at a time are answered 408 and closed at the request deadline (api.request_timeout,
  * 2s here) while the API keeps answering; clients that go away mid-body are no daemon error (DEBUG,
  * not ERROR); and of 500 `/v1/events` clients (in waves of 50) only api.max_event_streams get a
- * stream, the others 503 with Retry-After, while the API answers.
+ * stream, the others 503 with Retry-After, while the API answers. The deadline holds on Deno too.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { request } from "node:http";
@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { cliCommand } from "../helpers/run-cli.ts";
+import { cliCommand, type Runtime } from "../helpers/run-cli.ts";
 import { until } from "../helpers/until.ts";
 import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
 
@@ -58,6 +58,38 @@ function openStream(port: number, streams: (() => void)[]): Promise<{ status: nu
   });
 }
 
+/** The daemon under `ulimit -n 256`, with a 2 s request deadline and room for MAX_STREAMS streams. */
+function startDaemon(runtime: Runtime, dir: string, consulAddress: string, port: number, onOutput: (chunk: string) => void): ChildProcess {
+  const file = join(dir, `cts-${runtime}.hcl`);
+  writeFileSync(file, `log_level = "DEBUG"
+port      = ${port}
+working_dir = ${JSON.stringify(join(dir, "sync-tasks"))}
+api {
+  request_timeout   = "2s"
+  max_event_streams = ${MAX_STREAMS}
+}
+consul {
+  address = "${consulAddress}"
+  service_registration {
+    enabled = false
+  }
+}
+`);
+  const command = cliCommand(runtime, ["start", `-config-file=${file}`]);
+  const quoted = [command.file, ...command.args].map((arg) => `'${arg}'`).join(" ");
+  const child = spawn("/bin/sh", ["-c", `ulimit -n 256 && exec ${quoted}`], { cwd: dir, env: terraformTestEnv() });
+  child.stdout!.on("data", onOutput);
+  child.stderr!.on("data", onOutput);
+  return child;
+}
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (child === undefined || child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
 describe("bounded connections under ulimit -n 256", () => {
   let consul: TestConsulDevServer;
   let daemon: ChildProcess;
@@ -69,35 +101,12 @@ describe("bounded connections under ulimit -n 256", () => {
   beforeAll(async () => {
     consul = await startConsulDevServer();
     port = await freePort();
-    const file = join(tmp.path, "cts.hcl");
-    writeFileSync(file, `log_level = "DEBUG"
-port      = ${port}
-working_dir = ${JSON.stringify(join(tmp.path, "sync-tasks"))}
-api {
-  request_timeout   = "2s"
-  max_event_streams = ${MAX_STREAMS}
-}
-consul {
-  address = "${consul.address}"
-  service_registration {
-    enabled = false
-  }
-}
-`);
-    const command = cliCommand("node", ["start", `-config-file=${file}`]);
-    const quoted = [command.file, ...command.args].map((arg) => `'${arg}'`).join(" ");
-    daemon = spawn("/bin/sh", ["-c", `ulimit -n 256 && exec ${quoted}`], { cwd: tmp.path, env: terraformTestEnv() });
-    daemon.stdout!.on("data", (chunk) => (logs += chunk));
-    daemon.stderr!.on("data", (chunk) => (logs += chunk));
+    daemon = startDaemon("node", tmp.path, consul.address, port, (chunk) => (logs += chunk));
     await until("the API", async () => ((await fetch(`http://127.0.0.1:${port}/v1/health`).catch(() => undefined))?.ok ? true : undefined), 30_000);
   }, 60_000);
 
   afterAll(async () => {
-    if (daemon?.exitCode === null) {
-      const exited = new Promise((resolve) => daemon.once("exit", resolve));
-      daemon.kill("SIGTERM");
-      await exited;
-    }
+    await stop(daemon);
     await consul?.stop();
     tmp.remove();
   });
@@ -147,4 +156,25 @@ consul {
     }, 10_000);
     expect(daemon.exitCode).toBeNull();
   }, 60_000);
+});
+
+describe("the request deadline on Deno", () => {
+  it("closes slow-body requests with 408 there too (Deno.serve has no deadline: the node:http layer serves)", async () => {
+    const consul = await startConsulDevServer();
+    const tmp = tempDir("api-bounds-deno");
+    const port = await freePort();
+    let logs = "";
+    const daemon = startDaemon("deno", tmp.path, consul.address, port, (chunk) => (logs += chunk));
+    try {
+      await until(`the Deno daemon\n${logs}`, async () => ((await fetch(`http://127.0.0.1:${port}/v1/health`).catch(() => undefined))?.ok ? true : undefined), 60_000);
+      const clients = Array.from({ length: 20 }, () => slowBody(port));
+      await until("every slow client closed by the daemon", () => (clients.every((client) => client.closed) ? true : undefined), 30_000);
+      expect(clients.filter((client) => client.answer.startsWith("HTTP/1.1 408"))).toHaveLength(20);
+      expect((await fetch(`http://127.0.0.1:${port}/v1/status`)).status).toBe(200);
+    } finally {
+      await stop(daemon);
+      await consul.stop();
+      tmp.remove();
+    }
+  }, 120_000);
 });
