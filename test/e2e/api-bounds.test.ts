@@ -6,7 +6,6 @@
  * not ERROR); and of 500 `/v1/events` clients (in waves of 50) only api.max_event_streams get a
  * stream, the others 503 with Retry-After, while the API answers. The deadline holds on Deno too.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { writeFileSync } from "node:fs";
@@ -14,7 +13,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { cliCommand, type Runtime } from "../helpers/run-cli.ts";
+import { answers, type DaemonProcess, startDaemon, waitForDaemon } from "../helpers/daemon-process.ts";
+import type { Runtime } from "../helpers/run-cli.ts";
 import { until } from "../helpers/until.ts";
 import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
 
@@ -59,7 +59,7 @@ function openStream(port: number, streams: (() => void)[]): Promise<{ status: nu
 }
 
 /** The daemon under `ulimit -n 256`, with a 2 s request deadline and room for MAX_STREAMS streams. */
-function startDaemon(runtime: Runtime, dir: string, consulAddress: string, port: number, onOutput: (chunk: string) => void): ChildProcess {
+async function startBoundedDaemon(runtime: Runtime, dir: string, consulAddress: string, port: number): Promise<DaemonProcess> {
   const file = join(dir, `cts-${runtime}.hcl`);
   writeFileSync(file, `log_level = "DEBUG"
 port      = ${port}
@@ -75,25 +75,14 @@ consul {
   }
 }
 `);
-  const command = cliCommand(runtime, ["start", `-config-file=${file}`]);
-  const quoted = [command.file, ...command.args].map((arg) => `'${arg}'`).join(" ");
-  const child = spawn("/bin/sh", ["-c", `ulimit -n 256 && exec ${quoted}`], { cwd: dir, env: terraformTestEnv() });
-  child.stdout!.on("data", onOutput);
-  child.stderr!.on("data", onOutput);
-  return child;
-}
-
-async function stop(child: ChildProcess | undefined): Promise<void> {
-  if (child === undefined || child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
+  const daemon = startDaemon(runtime, file, { cwd: dir, env: terraformTestEnv(), fileLimit: 256 });
+  await waitForDaemon(daemon, answers(`http://127.0.0.1:${port}/v1/health`), 60_000);
+  return daemon;
 }
 
 describe("bounded connections under ulimit -n 256", () => {
   let consul: TestConsulDevServer;
-  let daemon: ChildProcess;
-  let logs = "";
+  let daemon: DaemonProcess;
   let port = 0;
   const tmp = tempDir("api-bounds");
   const status = async () => (await fetch(`http://127.0.0.1:${port}/v1/status`)).status;
@@ -101,12 +90,11 @@ describe("bounded connections under ulimit -n 256", () => {
   beforeAll(async () => {
     consul = await startConsulDevServer();
     port = await freePort();
-    daemon = startDaemon("node", tmp.path, consul.address, port, (chunk) => (logs += chunk));
-    await until("the API", async () => ((await fetch(`http://127.0.0.1:${port}/v1/health`).catch(() => undefined))?.ok ? true : undefined), 30_000);
+    daemon = await startBoundedDaemon("node", tmp.path, consul.address, port);
   }, 60_000);
 
   afterAll(async () => {
-    await stop(daemon);
+    await daemon?.stop();
     await consul?.stop();
     tmp.remove();
   });
@@ -124,9 +112,9 @@ describe("bounded connections under ulimit -n 256", () => {
     await until("every slow client closed by the daemon", () => (clients.every((client) => client.closed) ? true : undefined), 30_000);
     expect(clients.filter((client) => client.answer.startsWith("HTTP/1.1 408"))).toHaveLength(200);
     expect(await status()).toBe(200);
-    expect(logs).not.toMatch(/\[ERROR\]/);
-    expect(logs.match(/\[DEBUG\] api: the client went away before its request arrived/g)?.length).toBeGreaterThanOrEqual(20);
-    expect(daemon.exitCode).toBeNull();
+    expect(daemon.output()).not.toMatch(/\[ERROR\]/);
+    expect(daemon.output().match(/\[DEBUG\] api: the client went away before its request arrived/g)?.length).toBeGreaterThanOrEqual(20);
+    expect(daemon.process.exitCode).toBeNull();
   }, 60_000);
 
   it("keeps at most api.max_event_streams of 500 /v1/events clients, answering the rest 503 with Retry-After", async () => {
@@ -154,7 +142,7 @@ describe("bounded connections under ulimit -n 256", () => {
       for (const close of again) close();
       return answer.status === 200 ? true : undefined;
     }, 10_000);
-    expect(daemon.exitCode).toBeNull();
+    expect(daemon.process.exitCode).toBeNull();
   }, 60_000);
 });
 
@@ -163,16 +151,14 @@ describe("the request deadline on Deno", () => {
     const consul = await startConsulDevServer();
     const tmp = tempDir("api-bounds-deno");
     const port = await freePort();
-    let logs = "";
-    const daemon = startDaemon("deno", tmp.path, consul.address, port, (chunk) => (logs += chunk));
+    const daemon = await startBoundedDaemon("deno", tmp.path, consul.address, port);
     try {
-      await until(`the Deno daemon\n${logs}`, async () => ((await fetch(`http://127.0.0.1:${port}/v1/health`).catch(() => undefined))?.ok ? true : undefined), 60_000);
       const clients = Array.from({ length: 20 }, () => slowBody(port));
       await until("every slow client closed by the daemon", () => (clients.every((client) => client.closed) ? true : undefined), 30_000);
       expect(clients.filter((client) => client.answer.startsWith("HTTP/1.1 408"))).toHaveLength(20);
       expect((await fetch(`http://127.0.0.1:${port}/v1/status`)).status).toBe(200);
     } finally {
-      await stop(daemon);
+      await daemon.stop();
       await consul.stop();
       tmp.remove();
     }

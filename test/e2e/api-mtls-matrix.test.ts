@@ -7,7 +7,7 @@
  * Node re-checks exactly that case, and only where the bundle has such CAs). With one CA, Node refuses
  * on OpenSSL's verdict alone, and OpenSSL refuses a client without a certificate in the handshake.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { request } from "node:https";
 import { connect } from "node:tls";
@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { CLIENT_CASES, type ClientCase, makeMtlsCerts, type MtlsCerts } from "../helpers/mtls-certs.ts";
-import { repoRoot, type Runtime, spawnCli } from "../helpers/run-cli.ts";
+import { startDaemon, waitForDaemon } from "../helpers/daemon-process.ts";
+import { repoRoot, type Runtime } from "../helpers/run-cli.ts";
 import { until } from "../helpers/until.ts";
 
 const ROUTES = ["/v1/status", "/ui/", "/v1/events", "/metrics"] as const;
@@ -67,24 +68,22 @@ interface Server {
   stop(): Promise<void>;
 }
 
-function stopper(child: ChildProcess): () => Promise<void> {
-  return async () => {
-    if (child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
-  };
-}
-
 async function startGoReference(binary: string, certs: MtlsCerts, bundlePath: string): Promise<Server> {
   const child = spawn(binary, [certs.serverCertPath, certs.serverKeyPath, bundlePath], { stdio: ["ignore", "pipe", "ignore"] });
   let out = "";
   child.stdout!.on("data", (chunk) => (out += chunk));
   const port = await until("the Go reference server's port", () => (/^\d+\n/.test(out) ? Number(out.trim()) : undefined), 20_000);
-  return { port, stop: stopper(child) };
+  return {
+    port,
+    async stop() {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
 }
 
-async function startDaemon(runtime: Runtime, certs: MtlsCerts, bundlePath: string, consul: TestConsulDevServer): Promise<Server> {
+async function startMtlsDaemon(runtime: Runtime, certs: MtlsCerts, bundlePath: string, consul: TestConsulDevServer): Promise<Server> {
   const port = await freePort();
   const file = join(certs.dir, `cts-${runtime}-${port}.hcl`);
   writeFileSync(file, `port = ${port}
@@ -102,12 +101,9 @@ consul {
   }
 }
 `);
-  const child = spawnCli(runtime, ["start", `-config-file=${file}`], { cwd: certs.dir });
-  let out = "";
-  child.stdout!.on("data", (chunk) => (out += chunk));
-  child.stderr!.on("data", (chunk) => (out += chunk));
-  await until(`the ${runtime} daemon\n${out}`, async () => ((await verdict(port, "/v1/health", certs, "valid")).accepted ? true : undefined), 60_000);
-  return { port, stop: stopper(child) };
+  const daemon = startDaemon(runtime, file, { cwd: certs.dir });
+  await waitForDaemon(daemon, async () => (await verdict(port, "/v1/health", certs, "valid")).accepted, 60_000);
+  return { port, stop: () => daemon.stop() };
 }
 
 describe("mTLS client certificates judged as Go's crypto/tls judges them", () => {
@@ -129,7 +125,7 @@ describe("mTLS client certificates judged as Go's crypto/tls judges them", () =>
     const started = await Promise.all(([
       ["node", "one CA"], ["node", "two same-subject CAs"], ["deno", "two same-subject CAs"],
     ] as const).map(async ([runtime, bundle]) =>
-      ({ label: `${runtime}, ${bundle}`, runtime, bundle, server: await startDaemon(runtime, certs, bundles[bundle], consul) })));
+      ({ label: `${runtime}, ${bundle}`, runtime, bundle, server: await startMtlsDaemon(runtime, certs, bundles[bundle], consul) })));
     daemons.push(...started);
   }, 120_000);
 

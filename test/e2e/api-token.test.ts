@@ -6,7 +6,6 @@
  * from CTS_TOKEN or -token; the API listens on loopback only and refuses a Host that is not a
  * loopback name (DNS rebinding).
  */
-import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { request } from "node:http";
 import { networkInterfaces } from "node:os";
@@ -16,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startVaultDevServer, type VaultDevServer } from "../../core/dev-servers/vault/mod.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { runCli, spawnCli } from "../helpers/run-cli.ts";
-import { until } from "../helpers/until.ts";
+import { answers, type DaemonProcess, startDaemon, waitForDaemon } from "../helpers/daemon-process.ts";
+import { runCli } from "../helpers/run-cli.ts";
 import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
 
 const token = `tok-${randomBytes(12).toString("hex")}`;
@@ -43,8 +42,7 @@ function externalAddress(): string | undefined {
 describe("the API token and a loopback listen address", () => {
   let consul: TestConsulDevServer;
   let vault: VaultDevServer;
-  let daemon: ChildProcess;
-  let logs = "";
+  let daemon: DaemonProcess;
   let port = 0;
   let api = "";
   const tmp = tempDir("api-token");
@@ -76,18 +74,12 @@ vault {
   address = "${vault.url}"
 }
 `);
-    daemon = spawnCli("node", ["start", `-config-file=${file}`], { cwd: tmp.path, env: terraformTestEnv({ VAULT_TOKEN: vault.rootToken }) });
-    daemon.stdout!.on("data", (chunk) => (logs += chunk));
-    daemon.stderr!.on("data", (chunk) => (logs += chunk));
-    await until("the API", async () => ((await fetch(`${api}/v1/health`).catch(() => undefined))?.ok ? true : undefined), 30_000);
+    daemon = startDaemon("node", file, { cwd: tmp.path, env: terraformTestEnv({ VAULT_TOKEN: vault.rootToken }) });
+    await waitForDaemon(daemon, answers(`${api}/v1/health`));
   }, 60_000);
 
   afterAll(async () => {
-    if (daemon?.exitCode === null) {
-      const exited = new Promise((resolve) => daemon.once("exit", resolve));
-      daemon.kill("SIGTERM");
-      await exited;
-    }
+    await daemon?.stop();
     await vault?.stop();
     await consul?.stop();
     tmp.remove();
@@ -117,7 +109,7 @@ vault {
     for (const path of ["/v1/health", "/ui/", "/ui/app.js", "/ui/app.css"]) {
       expect((await fetch(`${api}${path}`)).status, path).toBe(200);
     }
-    expect(logs).not.toContain(token);
+    expect(daemon.output()).not.toContain(token);
   });
 
   it("lets the CLI in with CTS_TOKEN or -token, and says why without", async () => {

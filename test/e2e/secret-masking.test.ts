@@ -7,7 +7,6 @@
  * colour codes: run history, the CTS task events, `/v1/events`, `/ui/overview.json`, the error
  * body of `?run=now`, other API answers, and every log line.
  */
-import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startVaultDevServer, type VaultDevServer } from "../../core/dev-servers/vault/mod.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { spawnCli } from "../helpers/run-cli.ts";
+import { answers, type DaemonProcess, startDaemon, waitForDaemon } from "../helpers/daemon-process.ts";
 import { until } from "../helpers/until.ts";
 import { registerService } from "../plugins/driver-terraform/e2e-support.ts";
 import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
@@ -49,8 +48,7 @@ resource "terraform_data" "leak" {
 describe("secrets printed by a module, masked in everything the daemon records or serves", () => {
   let consul: TestConsulDevServer;
   let vault: VaultDevServer;
-  let daemon: ChildProcess;
-  let logs = "";
+  let daemon: DaemonProcess;
   let api = "";
   const tmp = tempDir("secret-masking");
   const auth = { Authorization: `Bearer ${apiToken}` };
@@ -94,18 +92,12 @@ terraform_provider "terraform" {
   }
 }
 `);
-    daemon = spawnCli("node", ["start", `-config-file=${file}`], { cwd: tmp.path, env: terraformTestEnv({ VAULT_TOKEN: vault.rootToken }) });
-    daemon.stdout!.on("data", (chunk) => (logs += chunk));
-    daemon.stderr!.on("data", (chunk) => (logs += chunk));
-    await until("the API", async () => ((await fetch(`${api}/v1/health`).catch(() => undefined))?.ok ? true : undefined), 30_000);
+    daemon = startDaemon("node", file, { cwd: tmp.path, env: terraformTestEnv({ VAULT_TOKEN: vault.rootToken }) });
+    await waitForDaemon(daemon, answers(`${api}/v1/health`));
   }, 60_000);
 
   afterAll(async () => {
-    if (daemon?.exitCode === null) {
-      const exited = new Promise((resolve) => daemon.once("exit", resolve));
-      daemon.kill("SIGTERM");
-      await exited;
-    }
+    await daemon?.stop();
     await vault?.stop();
     await consul?.stop();
     tmp.remove();
@@ -145,6 +137,7 @@ terraform_provider "terraform" {
     await reader.cancel();
     expect(events).toContain("event: run.ended");
 
+    const logs = daemon.output();
     const outputs: Record<string, string> = {
       "run history": await get("/v1/tasks/leaky/runs"),
       "one run": await get(`/v1/tasks/leaky/runs/${failed.id}`),
