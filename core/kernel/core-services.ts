@@ -19,7 +19,7 @@ import { createProcessRunner } from "../runtime/process-runner.ts";
 import { ScopedContainer } from "./container/scoped-container.ts";
 import { VERSION } from "../version.ts";
 import { NamedRegistry } from "./registries/named-registry.ts";
-import { DaemonEventBus } from "./daemon-event-bus.ts";
+import { DaemonEventBus, RETAINED_EVENTS } from "./daemon-event-bus.ts";
 import { SecretList } from "./secret-list.ts";
 import { configSecrets } from "../config/config-secrets.ts";
 import type { Ajv } from "ajv";
@@ -92,7 +92,7 @@ export function createCoreServices(options: CoreServicesOptions): CoreServices {
   root.provide(conditionRegistryToken, conditions);
   root.provide(moduleInputRegistryToken, moduleInputs);
   root.provide(shutdownToken, options.shutdown);
-  root.provide(daemonEventsToken, new DaemonEventBus(undefined, secrets));
+  root.provide(daemonEventsToken, new DaemonEventBus(RETAINED_EVENTS, secrets));
   root.provide(secretMaskerToken, secrets);
   return { root, router, secrets, registries: [drivers, conditions, moduleInputs], fileSystem, ajv, blocks, blockRegistries };
 }
