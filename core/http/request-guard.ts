@@ -30,7 +30,7 @@ export class RequestGuard {
   async check(request: Request, isPublic: boolean): Promise<Response | undefined> {
     const settings = this.#settings;
     if (isLoopbackAddress(settings.listenAddress)) {
-      const refused = hostRefusal(request, settings.listenAddress);
+      const refused = hostRefusal(request, settings.listenAddress, settings.allowedOrigins);
       if (refused) return refusal(403, refused);
     }
     // Preflights carry no credentials; the answer's CORS headers say what the page may send.

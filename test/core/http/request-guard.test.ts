@@ -55,10 +55,11 @@ describe("request guard", () => {
     expect(wildcard.headers.get("access-control-allow-origin")).toBe("*");
   });
 
-  it("answers only loopback Host names when listening on loopback", async () => {
-    const loopback = router({ listenAddress: "127.0.0.1" });
+  it("answers only loopback Host names (and allowed origins' hosts, behind a proxy) when listening on loopback", async () => {
+    const loopback = router({ listenAddress: "127.0.0.1", allowedOrigins: ["https://cts.example.com"] });
     expect((await call(loopback, "GET", "/v1/health", { host: "localhost:8558" })).status).toBe(200);
     expect((await call(loopback, "GET", "/v1/health", { host: "[::1]:8558" })).status).toBe(200);
+    expect((await call(loopback, "GET", "/v1/health", { host: "cts.example.com" })).status).toBe(200);
     expect((await call(loopback, "GET", "/v1/health", { host: "rebound.example:8558" })).status).toBe(403);
     expect((await call(router(), "GET", "/v1/health", { host: "cts-01.example.com:8558" })).status).toBe(200);
   });
