@@ -1,6 +1,7 @@
 /**
  * @module The CLI's client of the daemon's HTTP API (CTS's task commands talk to it): address and
- * TLS from CTS's flags and `CTS_*` variables, CTS's error bodies turned into readable errors.
+ * TLS from CTS's flags and `CTS_*` variables, the API token (beyond CTS) from `-token` or
+ * `CTS_TOKEN`, CTS's error bodies turned into readable errors.
  */
 import type { CliIo, FlagSpec, ParsedArgs } from "./command.ts";
 import { CtsError } from "../plugin-api/mod.ts";
@@ -25,6 +26,8 @@ export const clientFlags: readonly FlagSpec[] = [
     help: "PEM client certificate, for a daemon that verifies clients (needs -client-key)." },
   { name: "client-key", type: "string", env: "CTS_CLIENT_KEY", placeholder: "<path>",
     help: "PEM private key of -client-cert." },
+  { name: "token", type: "string", env: "CTS_TOKEN", placeholder: "<token>",
+    help: "The API token, for a daemon whose api { token } is set (sent as Authorization: Bearer)." },
 ];
 
 export interface ApiResponse {
@@ -59,10 +62,12 @@ export class ApiRequestError extends CtsError {
 export class CtsApiClient {
   readonly address: string;
   readonly #tls: ClientTls | undefined;
+  readonly #token: string;
 
-  constructor(address: string, tls?: ClientTls) {
+  constructor(address: string, tls?: ClientTls, token = "") {
     this.address = address.replace(/\/+$/, "");
     this.#tls = tls;
+    this.#token = token;
   }
 
   /** Sends a request to `path` (e.g. `/v1/tasks`); non-2xx answers throw `ApiRequestError`. */
@@ -72,7 +77,10 @@ export class CtsApiClient {
       response = await httpRequest({
         url: `${this.address}${path}`,
         method,
-        headers: body === undefined ? {} : { "Content-Type": "application/json" },
+        headers: {
+          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+          ...(this.#token !== "" ? { Authorization: `Bearer ${this.#token}` } : {}),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         ...(this.#tls ? { tls: this.#tls } : {}),
       });
@@ -116,7 +124,8 @@ export async function clientFromFlags(args: ParsedArgs, io: CliIo): Promise<CtsA
     throw new CtsError("CTS_ERR_BAD_REQUEST", "Cannot use a client certificate: -client-cert and -client-key must be given together");
   }
   const address = url.toString().replace(/\/+$/, "");
-  if (url.protocol !== "https:") return new CtsApiClient(address);
+  const token = String(flags["token"] ?? "").trim();
+  if (url.protocol !== "https:") return new CtsApiClient(address, undefined, token);
   let tls: ClientTls;
   try {
     tls = await loadClientTls({
@@ -128,5 +137,5 @@ export async function clientFromFlags(args: ParsedArgs, io: CliIo): Promise<CtsA
   } catch (error) {
     throw new CtsError("CTS_ERR_BAD_REQUEST", `Cannot read TLS files: ${(error as Error).message}`);
   }
-  return new CtsApiClient(address, tls);
+  return new CtsApiClient(address, tls, token);
 }

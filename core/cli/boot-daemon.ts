@@ -11,7 +11,7 @@ import type { LogSink } from "../logging/log-sink.ts";
 import { createDaemonLog, type DaemonLog } from "./daemon-log.ts";
 import { listFilesUnder, readTextFile } from "../runtime/config-files.ts";
 import { apiTlsOptions } from "../http/api-tls-options.ts";
-import { errorMessage, isCtsError, type CtsConfig, type CtsErrorCode, type Logger, type PluginDefinition, type RunOptions, type Shutdown } from "../plugin-api/mod.ts";
+import { apiSettings, errorMessage, secretMaskerToken, isCtsError, type CtsConfig, type CtsErrorCode, type Logger, type PluginDefinition, type RunOptions, type Shutdown } from "../plugin-api/mod.ts";
 import { VERSION } from "../version.ts";
 
 export interface BootOptions {
@@ -20,6 +20,8 @@ export interface BootOptions {
   readonly io: CliIo;
   readonly shutdown: Shutdown;
   readonly plugins?: readonly PluginDefinition[];
+  /** Listen here instead of `api.address` (`cts-runtime dev` keeps its demo on loopback). */
+  readonly listenAddress?: string;
 }
 
 export interface BootedDaemon {
@@ -36,8 +38,9 @@ export async function bootDaemon(options: BootOptions): Promise<BootedDaemon | n
   let log: DaemonLog | undefined;
   const prepared = await prepareKernel({
     ...options,
-    logSinkFor: (config) => (log = createDaemonLog(config)).sink,
-    httpListenFor: (config) => (options.runOptions.mode === "daemon" ? httpListenOf(config) : Promise.resolve(false as const)),
+    logSinkFor: (config, secrets) => (log = createDaemonLog(config, secrets)).sink,
+    httpListenFor: (config) =>
+      (options.runOptions.mode === "daemon" ? httpListenOf(config, options.listenAddress) : Promise.resolve(false as const)),
   });
   const closeLog = () => log?.close() ?? Promise.resolve();
   if (typeof prepared === "number") {
@@ -56,7 +59,7 @@ export async function bootDaemon(options: BootOptions): Promise<BootedDaemon | n
     await kernel.start();
   } catch (error) {
     logger.error("cannot start", { error: errorMessage(error) });
-    options.io.err(`==> Error: ${errorMessage(error)}\n`);
+    options.io.err(`==> Error: ${kernel.resolve(secretMaskerToken).mask(errorMessage(error))}\n`);
     await kernel.stop().catch(() => {});
     await closeLog();
     return causedBy(error, "CTS_ERR_DRIVER_BINARY") ? ExitCode.driverError : ExitCode.runtimeError;
@@ -73,8 +76,9 @@ function causedBy(error: unknown, code: CtsErrorCode): boolean {
   return false;
 }
 
-async function httpListenOf(config: CtsConfig) {
+async function httpListenOf(config: CtsConfig, listenAddress: string | undefined) {
   const tls = await apiTlsOptions(config.tls, { readText: readTextFile, listFiles: listFilesUnder });
-  // CTS binds all interfaces on `port`.
-  return { hostname: "0.0.0.0", port: config.port, ...(tls ? { tls } : {}) };
+  // CTS binds all interfaces on `port`; `api.address` (beyond CTS) picks one.
+  const hostname = listenAddress ?? (apiSettings(config).address || "0.0.0.0");
+  return { hostname, port: config.port, ...(tls ? { tls } : {}) };
 }

@@ -11,8 +11,8 @@ export type DevDriver = typeof DEV_DRIVERS[number];
 /** Workspaces of the demo are named `<prefix><task>`. */
 const WORKSPACE_PREFIX = "cts-";
 
-export async function startDevTfc(port: number): Promise<TfcDevServer> {
-  return await startTfcDevServer({ port });
+export async function startDevTfc(port: number, hostname: string): Promise<TfcDevServer> {
+  return await startTfcDevServer({ port, hostname });
 }
 
 export function tfcDriverBlock(tfc: TfcDevServer): string {

@@ -9,8 +9,8 @@ import { startVaultDevServer, type VaultDevServer } from "../dev-servers/vault/m
 /** Where the demo secret lives (KV v2, read through CTS's path rule without `data/`). */
 const SECRET_PATH = "secret/demo";
 
-export async function startDevVault(port: number): Promise<VaultDevServer> {
-  const vault = await startVaultDevServer({ port });
+export async function startDevVault(port: number, hostname: string): Promise<VaultDevServer> {
+  const vault = await startVaultDevServer({ port, hostname });
   const apiKey = crypto.randomUUID();
   const response = await fetch(`${vault.url}/v1/${SECRET_PATH.replace("secret/", "secret/data/")}`, {
     method: "POST",

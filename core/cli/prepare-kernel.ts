@@ -11,13 +11,17 @@ import { loadConfig, type LoadedConfig } from "../config/load-config.ts";
 import type { BuiltinPlugin } from "../kernel/builtin-plugins.ts";
 import { createKernel, type Kernel, type KernelOptions } from "../kernel/kernel.ts";
 import type { LogSink } from "../logging/log-sink.ts";
-import { errorMessage, type CtsConfig, type PluginDefinition, type RunOptions, type Shutdown } from "../plugin-api/mod.ts";
+import { SecretList } from "../kernel/secret-list.ts";
+import {
+  errorMessage, type CtsConfig, type PluginDefinition, type RunOptions, type SecretMasker, type Shutdown,
+} from "../plugin-api/mod.ts";
 
 export interface PrepareOptions {
   readonly configPaths: readonly ConfigPath[];
   readonly io: CliIo;
   readonly runOptions: RunOptions;
-  readonly logSinkFor: (config: CtsConfig) => LogSink;
+  /** `secrets` is the daemon's masker (secretMaskerToken), already holding the config's secrets. */
+  readonly logSinkFor: (config: CtsConfig, secrets: SecretMasker) => LogSink;
   readonly shutdown?: Shutdown;
   /** Where the kernel serves HTTP, decided from the loaded config (daemon mode only). */
   readonly httpListenFor?: (config: CtsConfig) => Promise<KernelOptions["httpListen"]>;
@@ -50,7 +54,10 @@ export async function prepareKernel(options: PrepareOptions): Promise<PreparedKe
   }
   for (const warning of loaded.warnings) io.err(`==> Warning: ${formatIssue(warning)}\n`);
 
-  const logSink = options.logSinkFor(loaded.config);
+  // One masker for the kernel and the log: it knows the config's secrets before the first line.
+  const secrets = new SecretList();
+  for (const secret of loaded.templateSecrets) secrets.add(secret.value, secret.source);
+  const logSink = options.logSinkFor(loaded.config, secrets);
   let kernel: Kernel | undefined;
   let issues: ConfigIssue[];
   try {
@@ -61,6 +68,7 @@ export async function prepareKernel(options: PrepareOptions): Promise<PreparedKe
       logSink,
       httpListen,
       environment: io.env,
+      secrets,
       ...(options.shutdown ? { shutdown: options.shutdown } : {}),
       ...(options.plugins ? { plugins: [...options.plugins] } : {}),
       ...(options.builtins ? { builtins: options.builtins } : {}),

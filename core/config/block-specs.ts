@@ -46,6 +46,7 @@ export const rootBody: BodySpec = {
   syslog: single(),
   buffer_period: single(),
   tls: single(tlsBody),
+  api: single(),
   consul: single({
     auth: single(),
     tls: single(tlsBody),

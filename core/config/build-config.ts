@@ -9,6 +9,7 @@ import type {
 import { DEFAULT_BUFFER_PERIOD, type RawBufferPeriod, resolveBufferPeriod } from "./buffer-period.ts";
 import { resolveEnvTemplates } from "./env-templates.ts";
 import { transportConfig } from "./transport-config.ts";
+import { buildApiConfig, checkHostOf } from "./api-block.ts";
 import { parseGoDuration } from "../plugin-api/mod.ts";
 
 type Json = Record<string, unknown>;
@@ -31,6 +32,7 @@ export interface BuildConfigContext {
 export function buildConfig(raw: Json, ctx: BuildConfigContext): CtsConfig {
   const port = (raw.port as number | undefined) ?? 8558;
   const tls = apiTls(obj(raw.tls));
+  const api = buildApiConfig(obj(raw.api), ctx.env);
   const bufferPeriod = resolveBufferPeriod(raw.buffer_period as RawBufferPeriod | undefined, DEFAULT_BUFFER_PERIOD);
   const workingDir = (raw.working_dir as string | undefined) || "sync-tasks";
   const [driverName, driverOptions] = Object.entries(obj(raw.driver))[0] ?? ["terraform", {}];
@@ -49,7 +51,8 @@ export function buildConfig(raw: Json, ctx: BuildConfigContext): CtsConfig {
     },
     buffer_period: bufferPeriod,
     tls,
-    consul: consul(obj(raw.consul), ctx.env, port, tls.enabled),
+    api,
+    consul: consul(obj(raw.consul), ctx.env, `${tls.enabled ? "https" : "http"}://${checkHostOf(api.address)}:${port}`),
     vault: vault(obj(raw.vault), ctx.env, ctx.homeVaultToken),
     driver: { name: driverName, options: driverOptions as Json },
     terraform_providers: list(raw.terraform_provider).map((entry) => provider(entry, ctx.env)),
@@ -68,7 +71,8 @@ export function buildConfig(raw: Json, ctx: BuildConfigContext): CtsConfig {
   return config;
 }
 
-function consul(raw: Json, env: Env, port: number, apiTls: boolean): ConsulConfig {
+/** `checkAddress`: where Consul's check reaches this API by default. */
+function consul(raw: Json, env: Env, checkAddress: string): ConsulConfig {
   const auth = obj(raw.auth);
   const registration = obj(raw.service_registration);
   const check = obj(registration.default_check);
@@ -91,7 +95,7 @@ function consul(raw: Json, env: Env, port: number, apiTls: boolean): ConsulConfi
       namespace: (registration.namespace as string | undefined) ?? "",
       default_check: {
         enabled: (check.enabled as boolean | undefined) ?? true,
-        address: (check.address as string | undefined) || `${apiTls ? "https" : "http"}://localhost:${port}`,
+        address: (check.address as string | undefined) || checkAddress,
         interval: ms(check.interval, 10_000),
         timeout: ms(check.timeout, 2_000),
       },

@@ -7,6 +7,7 @@ import type { CtsConfig } from "../plugin-api/mod.ts";
 import type { ConfigIssue } from "./config-error.ts";
 import { negativeBufferFields, type RawBufferPeriod } from "./buffer-period.ts";
 import { secretTemplatePaths, TEMPLATE_PLACES, templatePaths } from "./template-syntax.ts";
+import { apiIssues } from "./api-block.ts";
 
 type Json = Record<string, unknown>;
 const LOG_LEVELS = ["TRACE", "DEBUG", "INFO", "WARN", "ERR"];
@@ -101,8 +102,15 @@ export function configIssues(raw: Json, config: CtsConfig, fileOf: (path: string
   for (const [key, value] of Object.entries(raw)) {
     // The driver block belongs to its plugin, which may resolve templates in fields it declares:
     // the kernel checks it against the driver's factory (core/kernel/task-blocks.ts).
-    if (key === "terraform_provider" || key === "task" || key === "driver") continue;
+    // api.token may hold templates too (api-block.ts checks the block).
+    if (key === "terraform_provider" || key === "task" || key === "driver" || key === "api") continue;
     for (const at of templatePaths(value, key)) add(at, TEMPLATE_PLACES);
+  }
+
+  if (config.api) {
+    for (const issue of apiIssues(config.api, (raw.api as Json | undefined) ?? {}, config.vault?.enabled === true)) {
+      add(issue.path, issue.message);
+    }
   }
 
   const mode = config.high_availability?.cluster.mode;

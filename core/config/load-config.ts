@@ -22,6 +22,7 @@ import { readVariableFiles } from "./variable-files.ts";
 import { ineffectiveFieldNotes } from "./ineffective-fields.ts";
 import { syslogIssues } from "./syslog-rules.ts";
 import { weakDecode } from "./weak-decode.ts";
+import { type ConfigSecret, envTemplateSecrets } from "./config-secrets.ts";
 
 type Json = Record<string, unknown>;
 
@@ -52,6 +53,11 @@ export interface LoadedConfig {
   readonly warnings: readonly ConfigIssue[];
   /** Settings accepted without effect that need no warning (CTS Enterprise's licence), to log at INFO. */
   readonly notices: readonly ConfigIssue[];
+  /**
+   * The values `{{ env }}` templates put into the config, for the secret masker (the kernel adds the
+   * config's own secret fields itself).
+   */
+  readonly templateSecrets: readonly ConfigSecret[];
 }
 
 const LIST_KEYS = ["task", "terraform_provider", "plugin", "service"];
@@ -127,7 +133,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   }
   if (issues.length > 0) throw new ConfigError([...undeclared, ...issues]);
   const notes = ineffectiveFieldNotes(raw, fileOf);
-  return { config: deepFreeze(config), fileOf, warnings: [...warnings, ...notes.warnings], notices: notes.notices };
+  return {
+    config: deepFreeze(config), fileOf, warnings: [...warnings, ...notes.warnings], notices: notes.notices,
+    templateSecrets: envTemplateSecrets(raw, options.env),
+  };
 }
 
 /** An unknown-field issue for each field of the file's tasks that core does not read. */

@@ -9,7 +9,7 @@ import type { CtsConfig } from "../plugin-api/mod.ts";
 export const REDACTED = "<redacted>";
 
 /** The fields marked `writeOnly: true` in schemas/config/cts-config.schema.json (a test keeps them in sync). */
-export const SECRET_PATHS: readonly string[] = ["consul.token", "consul.auth.password", "vault.token"];
+export const SECRET_PATHS: readonly string[] = ["api.token", "consul.token", "consul.auth.password", "vault.token"];
 
 /** Key names inside free-form bodies whose values are secrets: tokens, passwords, access keys, ... */
 const SECRET_KEY = /(token|passw(or)?d|secret|credential|api_?key|access_?key|private_?key|conn_str|^key$|_key$)/i;

@@ -9,7 +9,7 @@ import {
   httpRouterToken, loggerToken, metricsSourceRegistryToken,
   moduleInputRegistryToken, processRunnerToken, runOptionsToken, runtimeVersionToken, secretMaskerToken, shutdownToken, taskBuilderToken,
   type ConditionFactory, type CtsConfig, type DriverFactory, type FileSystem, type MetricsSource, type ModuleInputFactory,
-  type ProcessRunner, type RunOptions, type Shutdown, type Token,
+  type ProcessRunner, type RunOptions, type SecretMasker, type Shutdown, type Token,
 } from "../plugin-api/mod.ts";
 import { createTaskBuilder } from "../config/task-builder.ts";
 import { KernelHttpRouter } from "../http/http-router.ts";
@@ -20,8 +20,9 @@ import { createProcessRunner } from "../runtime/process-runner.ts";
 import { ScopedContainer } from "./container/scoped-container.ts";
 import { VERSION } from "../version.ts";
 import { NamedRegistry } from "./registries/named-registry.ts";
-import { DaemonEventBus } from "./daemon-event-bus.ts";
+import { DaemonEventBus, RETAINED_EVENTS } from "./daemon-event-bus.ts";
 import { SecretList } from "./secret-list.ts";
+import { configSecrets } from "../config/config-secrets.ts";
 import type { Ajv } from "ajv";
 import { BlockOptions } from "./block-options.ts";
 import { createPluginAjv } from "./plugin-ajv.ts";
@@ -45,11 +46,14 @@ export interface CoreServicesOptions {
   readonly fileSystem?: FileSystem;
   /** @default the process environment */
   readonly environment?: Readonly<Record<string, string | undefined>>;
+  /** @default an empty SecretList */
+  readonly secrets?: SecretMasker;
 }
 
 export interface CoreServices {
   readonly root: ScopedContainer;
   readonly router: KernelHttpRouter;
+  readonly secrets: SecretMasker;
   readonly registries: readonly NamedRegistry<{ name: string }>[];
   readonly fileSystem: FileSystem;
   /** One ajv for plugin options and plugin-owned blocks. */
@@ -60,7 +64,10 @@ export interface CoreServices {
 
 export function createCoreServices(options: CoreServicesOptions): CoreServices {
   const root = ScopedContainer.createRoot();
-  const router = new KernelHttpRouter();
+  const secrets = options.secrets ?? new SecretList();
+  // Tokens and passwords of the config are known from the start (plugins add what they learn later).
+  for (const secret of configSecrets(options.config)) secrets.add(secret.value, secret.source);
+  const router = new KernelHttpRouter(secrets);
   const ajv = createPluginAjv();
   const blocks = new BlockOptions(ajv);
   const drivers = new NamedRegistry<DriverFactory>("driver", (factory) => withValidatedDriver(factory, blocks));
@@ -88,9 +95,9 @@ export function createCoreServices(options: CoreServicesOptions): CoreServices {
   root.provide(moduleInputRegistryToken, moduleInputs);
   root.provide(metricsSourceRegistryToken, metricsSources);
   root.provide(shutdownToken, options.shutdown);
-  root.provide(daemonEventsToken, new DaemonEventBus());
-  root.provide(secretMaskerToken, new SecretList());
-  return { root, router, registries: [drivers, conditions, moduleInputs, metricsSources], fileSystem, ajv, blocks, blockRegistries };
+  root.provide(daemonEventsToken, new DaemonEventBus(RETAINED_EVENTS, secrets));
+  root.provide(secretMaskerToken, secrets);
+  return { root, router, secrets, registries: [drivers, conditions, moduleInputs, metricsSources], fileSystem, ajv, blocks, blockRegistries };
 }
 
 /** The default shutdown service when the caller passes none: remembers requests, ends nothing. */

@@ -2,9 +2,10 @@
  * @module The kernel's in-process bus for `DaemonEvents`: numbers each event, keeps the newest
  * few for resuming readers, and hands each event to every subscriber synchronously. A subscriber
  * that throws is dropped from that delivery only; publishers never see its error, because a broken
- * reader (a stream client, the status page) must not fail a task run.
+ * reader (a stream client, the status page) must not fail a task run. Known secrets are masked in
+ * each event before it is kept or delivered, whoever published it.
  */
-import type { DaemonEvent, DaemonEvents, NumberedEvent } from "../plugin-api/mod.ts";
+import type { DaemonEvent, DaemonEvents, NumberedEvent, SecretMasker } from "../plugin-api/mod.ts";
 
 /** Enough for a reader to reconnect after a short outage under a busy engine. */
 export const RETAINED_EVENTS = 1000;
@@ -13,14 +14,17 @@ export class DaemonEventBus implements DaemonEvents {
   readonly #listeners = new Set<(event: NumberedEvent) => void>();
   readonly #retained: NumberedEvent[] = [];
   readonly #capacity: number;
+  readonly #secrets: Pick<SecretMasker, "maskValue"> | undefined;
   #lastId = 0;
 
-  constructor(capacity = RETAINED_EVENTS) {
+  constructor(capacity = RETAINED_EVENTS, secrets?: Pick<SecretMasker, "maskValue">) {
+    this.#secrets = secrets;
     this.#capacity = Math.max(1, capacity);
   }
 
   publish(event: DaemonEvent): void {
-    const numbered = { ...event, id: ++this.#lastId, time: new Date().toISOString() } as NumberedEvent;
+    const masked = this.#secrets ? this.#secrets.maskValue(event) : event;
+    const numbered = { ...masked, id: ++this.#lastId, time: new Date().toISOString() } as NumberedEvent;
     this.#retained.push(numbered);
     if (this.#retained.length > this.#capacity) this.#retained.shift();
     for (const listener of [...this.#listeners]) {

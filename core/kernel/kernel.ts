@@ -4,11 +4,12 @@
  * It knows nothing about Consul or Terraform; it never exits the process or handles signals.
  */
 import type {
-  CtsConfig, FileSystem, Logger, PluginDefinition, ProcessRunner, RunOptions, ServiceFactory, Shutdown, Token,
+  CtsConfig, FileSystem, Logger, PluginDefinition, ProcessRunner, RunOptions, SecretMasker, ServiceFactory, Shutdown, Token,
 } from "../plugin-api/mod.ts";
 import { CtsError, driverRegistryToken } from "../plugin-api/mod.ts";
 import type { LogSink } from "../logging/log-sink.ts";
-import { serveHttp, type HttpServerHandle, type ServeHttpTls } from "../runtime/serve-http.ts";
+import type { HttpServerHandle, ServeHttpTls } from "../runtime/serve-http.ts";
+import { serveApi } from "./lifecycle/serve-api.ts";
 import { currentDirectory, parentDirectory } from "../runtime/file-system.ts";
 import { builtinPlugins, type BuiltinPlugin } from "./builtin-plugins.ts";
 import { coreTokens, createCoreServices, createRecordingShutdown, type CoreServices } from "./core-services.ts";
@@ -49,6 +50,8 @@ export interface KernelOptions {
   readonly fileSystem?: FileSystem;
   /** What environmentToken provides. @default the process environment */
   readonly environment?: Readonly<Record<string, string | undefined>>;
+  /** What secretMaskerToken provides (the CLI shares it with the log sink). @default an empty list */
+  readonly secrets?: SecretMasker;
 }
 
 export type KernelState = "created" | "initialized" | "running" | "stopping" | "stopped" | "failed";
@@ -87,6 +90,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     ...(options.processRunner ? { processRunner: options.processRunner } : {}),
     ...(options.fileSystem ? { fileSystem: options.fileSystem } : {}),
     ...(options.environment ? { environment: options.environment } : {}),
+    ...(options.secrets ? { secrets: options.secrets } : {}),
   });
   const firstSource = options.config.sources?.[0];
   const loaded = await loadPlugins({
@@ -244,7 +248,7 @@ class PluginKernel implements Kernel {
     const listen = this.#options.httpListen;
     if (listen && this.#core.router.hasMounts) {
       try {
-        const server = await serveHttp({ fetch: this.#core.router.fetch, hostname: listen.hostname, port: listen.port, ...(listen.tls ? { tls: listen.tls } : {}) });
+        const server = await serveApi(this.#config, listen, this.#core.router, this.#core.root, this.#core.secrets, this.#log);
         if (this.#stopping) {
           // stop() ran while the server was coming up, so it had nothing to close yet.
           await server.close();

@@ -14,6 +14,7 @@ export { readTlsFiles } from "./src/tls-files.ts";
 export { clientAgentOptions } from "./src/client-transport.ts";
 export { formatGoDuration, isGoDuration, parseGoDuration } from "./src/go-duration.ts";
 export { pageRuns, retainedRuns, runIdTime } from "./src/run-retention.ts";
+export { apiSettings, DEFAULT_API_CONFIG } from "./src/api-settings.ts";
 export type { TlsMaterial } from "./src/tls-files.ts";
 export type { CtsErrorCode } from "./src/errors.ts";
 export type { BlockProblem, JsonSchema } from "./src/json-schema.ts";

@@ -6,7 +6,8 @@
  * re-checks exactly that failure against each trusted CA: issuer name and key identifiers, the
  * signature, both certificates' validity, the CA flag, and client-auth usage (Node lets OpenSSL go
  * on after an error and reports the last one, so an earlier purpose error may hide behind it).
- * Every other verdict stays OpenSSL's; chains through intermediates are not re-checked.
+ * Every other verdict stays OpenSSL's; chains through intermediates are not re-checked. The server
+ * lets a refused handshake go on to this re-check only when the trusted CAs share a subject.
  */
 import { X509Certificate } from "node:crypto";
 import type { TLSSocket } from "node:tls";
@@ -21,6 +22,12 @@ export function pemCertificates(bundle: string): X509Certificate[] {
       return [];
     }
   });
+}
+
+/** Whether two of `cas` have one subject: the case OpenSSL's issuer lookup gets wrong without key identifiers. */
+export function sharesSubject(cas: readonly X509Certificate[]): boolean {
+  const subjects = cas.filter((ca) => ca.ca).map((ca) => ca.subject);
+  return new Set(subjects).size < subjects.length;
 }
 
 /** Whether the TLS peer may go on: OpenSSL authorized it, or it was only refused for a CA of the wrong key. */

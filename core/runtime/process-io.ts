@@ -22,6 +22,11 @@ export function writeLogLine(line: string): void {
   process.stderr.write(line + "\n");
 }
 
+/** Whether log lines reach a terminal (colour codes are kept only there). */
+export function logsToTerminal(): boolean {
+  return process.stderr.isTTY === true;
+}
+
 function readLine(prompt: string): Promise<string | undefined> {
   return new Promise((resolve) => {
     const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: false });

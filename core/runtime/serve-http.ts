@@ -21,6 +21,15 @@ export interface ServeHttpOptions {
   /** 0 picks a free port. @default 0 */
   readonly port?: number;
   readonly tls?: ServeHttpTls;
+  /**
+   * How long a request (headers and body) may take to arrive; the connection then gets 408 and is
+   * closed. Answers are not bounded: a long-poll or an event stream may last as long as it likes.
+   * Given, it is enforced on Deno too (served by Deno's node:http layer instead of Deno.serve).
+   * @default 15000 on Node; none on Deno
+   */
+  readonly requestTimeoutMs?: number;
+  /** Told of server errors that are not one request's (accept failing for want of descriptors). */
+  readonly onError?: (error: Error) => void;
 }
 
 export interface HttpServerHandle {
@@ -30,6 +39,9 @@ export interface HttpServerHandle {
   /** Stops accepting, answers in-flight requests with 503 and closes every connection. Idempotent. */
   close(): Promise<void>;
 }
+
+/** CTS's read timeout (Go's http.Server ReadTimeout: headers and body). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 15_000;
 
 type Pending = (response: Response) => void;
 
@@ -111,11 +123,19 @@ async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
   const { createAdaptorServer } = await import("@hono/node-server");
   const { handler, abortAll } = trackInFlight(options.fetch);
   const tls = options.tls;
+  // Node checks its request deadlines on this interval (30 s by default): a fraction of the bound.
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const connectionsCheckingInterval = Math.max(250, Math.min(1_000, Math.floor(requestTimeoutMs / 4)));
   let server;
-  // Deno's node:https verifies with rustls, which tries every CA of a name; Node's OpenSSL needs help.
-  const recheckClients = tls?.requestCert === true && tls.ca !== undefined && !("Deno" in globalThis);
   if (tls) {
     const https = await import("node:https");
+    const { clientCertificateAccepted, pemCertificates, sharesSubject } = await import("./client-cert-issuers.ts");
+    const cas = tls.ca !== undefined ? pemCertificates(tls.ca) : [];
+    // Node refuses a client on OpenSSL's verdict (and OpenSSL itself one without a certificate). Only
+    // where that verdict is known to be wrong (two trusted CAs of one name: it tries one of them) does
+    // the connection go on, to the re-check of exactly that failure below. Deno's node:https verifies
+    // with rustls, which tries every CA of a name.
+    const recheckClients = tls.requestCert === true && sharesSubject(cas) && !("Deno" in globalThis);
     server = createAdaptorServer({
       fetch: handler,
       hostname,
@@ -125,25 +145,23 @@ async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
         key: tls.key,
         ...(tls.ca !== undefined ? { ca: tls.ca } : {}),
         requestCert: tls.requestCert ?? false,
-        // With recheckClients the verdict is OpenSSL's (or its one re-check) in secureConnection below.
         rejectUnauthorized: (tls.requestCert ?? false) && !recheckClients,
+        connectionsCheckingInterval,
       },
     });
     if (recheckClients) {
-      const { clientCertificateAccepted, pemCertificates } = await import("./client-cert-issuers.ts");
-      const cas = pemCertificates(tls.ca!);
       // Prepended: runs before the HTTP layer reads a byte from the connection.
       (server as import("node:https").Server).prependListener("secureConnection", (socket) => {
         if (!clientCertificateAccepted(socket, cas)) socket.destroy();
       });
     }
   } else {
-    server = createAdaptorServer({ fetch: handler, hostname });
+    server = createAdaptorServer({ fetch: handler, hostname, serverOptions: { connectionsCheckingInterval } });
   }
-  // Many parked long-polls per client agent: lift Node's defaults that would cut them off.
   const httpServer = server as import("node:http").Server;
-  httpServer.requestTimeout = 0;
-  httpServer.headersTimeout = 60_000;
+  // The request (not the answer: long-polls and event streams last) must arrive within the bound.
+  httpServer.requestTimeout = requestTimeoutMs;
+  httpServer.headersTimeout = requestTimeoutMs;
   httpServer.keepAliveTimeout = 65_000;
   httpServer.maxHeadersCount = 0;
   await new Promise<void>((resolve, reject) => {
@@ -155,6 +173,8 @@ async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
       resolve();
     });
   });
+  // Once listening, a server error (accept failing for want of descriptors) must not end the process.
+  httpServer.on("error", (error) => options.onError?.(error));
   const address = httpServer.address();
   const port = typeof address === "object" && address !== null ? address.port : (options.port ?? 0);
   let closed: Promise<void> | undefined;
@@ -177,7 +197,8 @@ async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
 /** Serves `fetch` until close(); resolves once listening. */
 export function serveHttp(options: ServeHttpOptions): Promise<HttpServerHandle> {
   const deno = (globalThis as { Deno?: DenoServeLike }).Deno;
-  // Deno.serve cannot verify client certificates; its node:https layer can.
-  if (deno && !options.tls?.requestCert) return serveDeno(deno, options);
+  // Deno.serve can neither verify client certificates nor bound how long a request takes to arrive
+  // (a slow client holds its connection for ever); Deno's node:http(s) layer does both.
+  if (deno && !options.tls?.requestCert && options.requestTimeoutMs === undefined) return serveDeno(deno, options);
   return serveNode(options);
 }

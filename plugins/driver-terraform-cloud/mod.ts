@@ -6,7 +6,7 @@
  */
 import {
   configToken, definePlugin, driverRegistryToken, environmentToken, fileSystemToken, httpClientFactoryToken, loggerToken,
-  terraformRootModuleToken, vaultSecretsToken,
+  secretMaskerToken, terraformRootModuleToken, vaultSecretsToken,
 } from "../../core/plugin-api/mod.ts";
 import { createTerraformCloudDriverFactory } from "./src/driver-factory.ts";
 import { checkRequiredOptions } from "./src/options.ts";
@@ -21,12 +21,12 @@ export default definePlugin({
   description: "HCP Terraform / Terraform Enterprise driver (driver \"terraform-cloud\")",
   deps: {
     drivers: driverRegistryToken, http: httpClientFactoryToken, fs: fileSystemToken, logger: loggerToken,
-    config: configToken, env: environmentToken, vault: vaultSecretsToken,
+    config: configToken, env: environmentToken, vault: vaultSecretsToken, secrets: secretMaskerToken,
     // The root module comes from driver-terraform: one renderer, CTS's files in both drivers.
     rootModule: terraformRootModuleToken,
   },
-  init({ drivers, http, fs, logger, config, env, vault, rootModule }, { lifecycle }) {
-    const factory = createTerraformCloudDriverFactory({ http, fs, logger, env, vault, rootModule });
+  init({ drivers, http, fs, logger, config, env, vault, rootModule, secrets }, { lifecycle }) {
+    const factory = createTerraformCloudDriverFactory({ http, fs, logger, env, vault, rootModule, secrets });
     drivers.register(factory);
     lifecycle.onStop(() => factory.close());
     if (config.driver.name === factory.name) {

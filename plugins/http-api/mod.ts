@@ -3,7 +3,7 @@
  * The CLI's task commands are its client.
  */
 import {
-  conditionRegistryToken, consulClientToken, CtsError, daemonEventsToken, definePlugin, driverRegistryToken,
+  apiSettings, conditionRegistryToken, configToken, consulClientToken, CtsError, daemonEventsToken, definePlugin, driverRegistryToken,
   httpRouterToken, loggerToken, moduleInputRegistryToken, taskBuilderToken, taskManagerToken,
 } from "../../core/plugin-api/mod.ts";
 import { createApiApp } from "./src/create-api-app.ts";
@@ -17,8 +17,10 @@ export { apiTaskToRaw } from "./src/api-task-to-raw.ts";
 export { toApiTask } from "./src/task-representation.ts";
 export { ApiBlocks, apiTypeName, type ApiBlockType, type ApiDriverType, type RegisteredBlocks } from "./src/api-blocks.ts";
 export { CLUSTER_WITHOUT_HA_MESSAGE } from "./src/routes/meta-routes.ts";
-export { EventStreamHub, HEARTBEAT_MS } from "./src/event-stream-hub.ts";
+export { DEFAULT_MAX_STREAMS, EventStreamHub, HEARTBEAT_MS } from "./src/event-stream-hub.ts";
 export { DEFAULT_SSE_LIMITS, type SseQueueLimits } from "./src/sse-client-queue.ts";
+
+const HEALTH_PATH = "/v1/health";
 
 export interface HttpApiOptions {
   /** Largest request body accepted, in bytes. @default 1048576 */
@@ -45,10 +47,11 @@ export default definePlugin({
     moduleInputs: moduleInputRegistryToken,
     drivers: driverRegistryToken,
     events: daemonEventsToken,
+    config: configToken,
   },
-  init({ router, tasks, builder, consul, logger, conditions, moduleInputs, drivers, events }, ctx) {
+  init({ router, tasks, builder, consul, logger, conditions, moduleInputs, drivers, events, config }, ctx) {
     const options = ctx.options as HttpApiOptions;
-    const eventStream = new EventStreamHub(events, logger);
+    const eventStream = new EventStreamHub(events, logger, { maxClients: apiSettings(config).max_event_streams });
     // Before the server closes: streams end cleanly (an EventSource then reconnects, perhaps to
     // another member) instead of being cut with the connection.
     ctx.signal.addEventListener("abort", () => eventStream.close(), { once: true });
@@ -69,6 +72,7 @@ export default definePlugin({
       eventStream,
       ...(options?.body_limit_bytes !== undefined ? { bodyLimitBytes: options.body_limit_bytes } : {}),
     });
-    router.mount("/v1", app.fetch);
+    // Consul's check of this instance calls /v1/health: it never has the API token.
+    router.mount("/v1", app.fetch, { public: (path) => path === HEALTH_PATH });
   },
 });

@@ -8,7 +8,7 @@ import {
   consulClientToken, definePlugin, httpRouterToken, leadershipToken, runtimeVersionToken, taskManagerToken,
 } from "../../core/plugin-api/mod.ts";
 import { buildOverview } from "./src/overview.ts";
-import { createStatusPageHandler, UI_PATH } from "./src/status-page-handler.ts";
+import { createStatusPageHandler, isPublicAsset, UI_PATH } from "./src/status-page-handler.ts";
 
 export { buildOverview } from "./src/overview.ts";
 export { nextRunOf } from "./src/next-run.ts";
@@ -39,6 +39,6 @@ export default definePlugin({
   init({ router, tasks, leadership, consul, version }, ctx) {
     if ((ctx.options as StatusPageOptions).enabled === false) return;
     const overview = () => buildOverview({ tasks, leadership, consulState: () => consul.connectionState(), version });
-    router.mount(UI_PATH, createStatusPageHandler(overview));
+    router.mount(UI_PATH, createStatusPageHandler(overview), { public: isPublicAsset });
   },
 });

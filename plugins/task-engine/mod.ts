@@ -7,7 +7,7 @@
 import {
   conditionRegistryToken, configToken, consulClientToken, CtsError, daemonEventsToken, defineService, definePlugin, driverRegistryToken,
   fileSystemToken, httpClientFactoryToken, leadershipToken, loggerToken, moduleInputRegistryToken, parseGoDuration, queryWatcherToken,
-  runOptionsToken, shutdownToken, taskManagerToken, taskStoreToken, vaultSecretsToken,
+  runOptionsToken, secretMaskerToken, shutdownToken, taskManagerToken, taskStoreToken, vaultSecretsToken,
 } from "../../core/plugin-api/mod.ts";
 import type { ServiceContext, TaskManager } from "../../core/plugin-api/mod.ts";
 import { engineOptionsSchema, type EngineOptions } from "./src/engine-options.ts";
@@ -46,6 +46,7 @@ const taskManagerService = defineService({
     drivers: driverRegistryToken, conditions: conditionRegistryToken, moduleInputs: moduleInputRegistryToken,
     shutdown: shutdownToken, logger: loggerToken, fileSystem: fileSystemToken, watcher: queryWatcherToken,
     consul: consulClientToken, vault: vaultSecretsToken, daemonEvents: daemonEventsToken, http: httpClientFactoryToken,
+    secrets: secretMaskerToken,
   },
   create(deps, { options, lifecycle }: ServiceContext<EngineOptions>): TaskManager {
     const oneShotConsulWaitMs = parseGoDuration(options.one_shot_consul_wait);
@@ -68,7 +69,8 @@ const taskManagerService = defineService({
         moduleInputs: deps.moduleInputs,
         fileSystem: deps.fileSystem,
         limiter: new RunLimiter(deps.config.max_concurrent_runs ?? 0),
-        providerTemplates: new ProviderTemplates(deps.consul, deps.vault),
+        providerTemplates: new ProviderTemplates(deps.consul, deps.vault, deps.secrets),
+        secrets: deps.secrets,
         instanceId: deps.leadership.instanceId,
         signal: stop.signal,
         eventLimit: deps.config.events_per_task > 0 ? deps.config.events_per_task : 5,

@@ -4,7 +4,7 @@
  * `node-vault` package), renews the token and renewable leases, and never logs a value.
  */
 import {
-  configToken, defineService, definePlugin, fileSystemToken, httpClientFactoryToken, loggerToken, vaultSecretsToken,
+  configToken, defineService, definePlugin, fileSystemToken, httpClientFactoryToken, loggerToken, secretMaskerToken, vaultSecretsToken,
 } from "../../core/plugin-api/mod.ts";
 import { VaultSecretsService } from "./src/vault-secrets-service.ts";
 
@@ -17,8 +17,8 @@ export default definePlugin({
   provides: [
     defineService({
       token: vaultSecretsToken,
-      deps: { config: configToken, fs: fileSystemToken, logger: loggerToken, http: httpClientFactoryToken },
-      create: ({ config, fs, logger, http }) => new VaultSecretsService(config.vault, fs, logger, http),
+      deps: { config: configToken, fs: fileSystemToken, logger: loggerToken, http: httpClientFactoryToken, secrets: secretMaskerToken },
+      create: ({ config, fs, logger, http, secrets }) => new VaultSecretsService(config.vault, fs, logger, { http, secrets }),
       dispose: (service) => service.stop(),
     }),
   ],

@@ -31,13 +31,13 @@ async function findDemoModule(fs: FileSystem): Promise<string | undefined> {
   return undefined;
 }
 
-async function startConsul(port: number, io: CliIo): Promise<ConsulDevServer> {
+async function startConsul(port: number, hostname: string, io: CliIo): Promise<ConsulDevServer> {
   try {
-    return await startConsulDevServer({ port });
+    return await startConsulDevServer({ port, hostname });
   } catch (error) {
     if (port === 0) throw error;
     io.err(`==> Port ${port} is busy (${errorMessage(error)}); the embedded Consul takes a free port instead\n`);
-    return startConsulDevServer({ port: 0 });
+    return startConsulDevServer({ port: 0, hostname });
   }
 }
 
@@ -118,11 +118,16 @@ const devCommand: CliCommand = {
   usage: [
     "Starts an embedded Consul-compatible server, registers demo services, writes a demo config",
     "into -dir and runs the daemon on it. Needs `terraform` (or `tofu`) on PATH; no network.",
+    "Everything listens on 127.0.0.1 (this machine only) unless -address says otherwise.",
   ].join("\n"),
   flags: [
     { name: "dir", type: "string", default: "cts-demo", placeholder: "<path>", help: "Where the demo config, task files and output go." },
     { name: "consul-port", type: "int", default: 8500, help: "Port of the embedded Consul (a free one if busy; 0 = any)." },
     { name: "port", type: "int", default: 8558, help: "Port of the cts-runtime API." },
+    {
+      name: "address", type: "string", default: "127.0.0.1", placeholder: "<address>",
+      help: "Address the API and the embedded servers listen on (0.0.0.0: every interface, reachable from the network).",
+    },
     { name: "driver", type: "string", default: "terraform", placeholder: "<name>", help: "terraform, or terraform-cloud to run the task in the embedded HCP Terraform server." },
     { name: "tfc-port", type: "int", default: 0, help: "Port of the embedded HCP Terraform server with -driver=terraform-cloud (0 = any)." },
     { name: "vault", type: "bool", default: false, help: "Also start an embedded Vault-compatible server; the task reads a secret from it." },
@@ -132,6 +137,7 @@ const devCommand: CliCommand = {
     const fs = createFileSystem(io.cwd);
     const dir = fs.resolve(String(args.flags["dir"] ?? "cts-demo"));
     const apiPort = Number(args.flags["port"] ?? 8558);
+    const address = String(args.flags["address"] ?? "127.0.0.1");
     const driver = String(args.flags["driver"] ?? "terraform") as DevDriver;
     if (!DEV_DRIVERS.includes(driver)) {
       io.err(`==> Error: -driver must be one of ${DEV_DRIVERS.join(", ")}, got ${JSON.stringify(driver)}\n`);
@@ -144,7 +150,7 @@ const devCommand: CliCommand = {
     }
     let consul: ConsulDevServer;
     try {
-      consul = await startConsul(Number(args.flags["consul-port"] ?? 8500), io);
+      consul = await startConsul(Number(args.flags["consul-port"] ?? 8500), address, io);
     } catch (error) {
       io.err(`==> Error: Cannot start the embedded Consul: ${errorMessage(error)}\n`);
       return ExitCode.runtimeError;
@@ -152,8 +158,8 @@ const devCommand: CliCommand = {
     let tfc: TfcDevServer | undefined;
     let vault: VaultDevServer | undefined;
     try {
-      if (driver === "terraform-cloud") tfc = await startDevTfc(Number(args.flags["tfc-port"] ?? 0));
-      if (args.flags["vault"] === true) vault = await startDevVault(Number(args.flags["vault-port"] ?? 0));
+      if (driver === "terraform-cloud") tfc = await startDevTfc(Number(args.flags["tfc-port"] ?? 0), address);
+      if (args.flags["vault"] === true) vault = await startDevVault(Number(args.flags["vault-port"] ?? 0), address);
       await registerDemoServices(consul);
       await fs.mkdir(dir);
       await fs.writeText(fs.resolve(dir, "demo.tfvars"), `output_file = ${JSON.stringify(`${dir}/services.txt`)}\n`);
@@ -162,6 +168,7 @@ const devCommand: CliCommand = {
       return await runDaemon({
         configPaths: [{ kind: "file", path: configPath }],
         runOptions: { mode: "daemon", inspectTasks: [], resetStorage: false },
+        listenAddress: address,
         io: { ...io, env: { ...io.env, ...(tfc ? { TFC_TOKEN: tfc.token } : {}), ...(vault ? { VAULT_TOKEN: vault.rootToken } : {}) } },
         onRunning: (daemon) => {
           // The real port (with -port=0), reachable on loopback whatever address the API binds.

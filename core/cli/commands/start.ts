@@ -8,7 +8,7 @@ import { createShutdownRequest } from "../shutdown-request.ts";
 import { bootDaemon, type BootedDaemon } from "../boot-daemon.ts";
 import { formatCommandHelp } from "../format-help.ts";
 import { onShutdownSignal } from "../../runtime/signals.ts";
-import type { PluginDefinition, RunOptions } from "../../plugin-api/mod.ts";
+import { secretMaskerToken, type PluginDefinition, type RunOptions } from "../../plugin-api/mod.ts";
 
 /** CTS waits up to 10 s for a graceful stop, then exits 12. */
 const STOP_GRACE_MS = 10_000;
@@ -26,6 +26,8 @@ export interface DaemonOptions {
   readonly onRunning?: (daemon: BootedDaemon) => void | Promise<void>;
   /** Aborting stops the daemon like a signal does. */
   readonly signal?: AbortSignal;
+  /** Listen here instead of the config's `api.address`. */
+  readonly listenAddress?: string;
 }
 
 /** Runs until a signal, an exit request (once/inspect done) or `signal`; returns CTS's exit code. */
@@ -52,7 +54,7 @@ export async function runDaemon(options: DaemonOptions): Promise<number> {
     if (!stopped) cliLogger.info("graceful shutdown timed out, exiting");
     else if (code === ExitCode.ok) cliLogger.info("graceful shutdown");
     // Logs may be JSON or filtered by level; the reason for a failing exit is always said plainly.
-    if (code !== ExitCode.ok) options.io.err(`==> Error: ${reason}\n`);
+    if (code !== ExitCode.ok) options.io.err(`==> Error: ${booted.kernel.resolve(secretMaskerToken).mask(reason)}\n`);
     return stopped ? code : ExitCode.interrupt;
   } finally {
     unhook();

@@ -28,7 +28,7 @@ export async function runValidate(options: ValidateOptions): Promise<number> {
     ...options,
     runOptions: { mode: "validate", inspectTasks: [], resetStorage: false },
     // Plugins log at WARN and above only, so the report stays readable.
-    logSinkFor: () => createLogSink({ level: "WARN", write: (line) => io.err(`${line}\n`) }),
+    logSinkFor: (_config, secrets) => createLogSink({ level: "WARN", write: (line) => io.err(`${line}\n`), secrets }),
   });
   if (typeof prepared === "number") return prepared;
   await prepared.kernel.stop().catch(() => {});

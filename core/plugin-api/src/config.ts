@@ -77,6 +77,31 @@ export interface ApiTlsConfig {
   readonly ca_path: string;
 }
 
+/**
+ * Beyond CTS: the `api {}` block, the doors of the daemon's HTTP server (the API, `/ui/`, `/metrics`).
+ * CTS has none of these settings; without the block the API behaves as CTS's, except that browsers
+ * on other origins may not write (see `allowed_origins`).
+ */
+export interface ApiConfig {
+  /** The address the server listens on; "" means every interface, as CTS (`:<port>`). */
+  readonly address: string;
+  /**
+   * The bearer token every request needs (`Authorization: Bearer <token>`), `/v1/health` and the
+   * status page's static files aside; "" means none. A secret: redacted wherever config is shown. It
+   * may be `{{ env "X" }}` (resolved at load) or `{{ with secret "p" }}...{{ end }}` (read at start).
+   */
+  readonly token: string;
+  /**
+   * Origins (`https://ops.example.com`) whose pages may call the API from a browser, writes
+   * included; `"*"` allows every origin (CTS's behaviour). The API's own origin is always allowed.
+   */
+  readonly allowed_origins: readonly string[];
+  /** Milliseconds a request (headers and body) has to arrive whole. @default 15000 (CTS's read timeout) */
+  readonly request_timeout: number;
+  /** How many `GET /v1/events` streams may be open at once; more get 503. @default 100 */
+  readonly max_event_streams: number;
+}
+
 /** One `driver "<name>" {}` block. The name selects a driver registered by a plugin. */
 export interface DriverConfig {
   readonly name: string;
@@ -195,6 +220,8 @@ export interface CtsConfig {
   readonly syslog: { readonly enabled: boolean; readonly facility: string; readonly name: string };
   readonly buffer_period: BufferPeriodConfig;
   readonly tls: ApiTlsConfig;
+  /** Beyond CTS. Absent only in configs built by hand (tests); the loader always sets it. */
+  readonly api?: ApiConfig;
   readonly consul: ConsulConfig;
   /** Absent only in configs built by hand (tests); the loader always sets it. */
   readonly vault?: VaultConfig;

@@ -5,7 +5,7 @@
  */
 import {
   CtsError, type DriverConfig, type DriverFactory, type FileSystem, type HttpClient, type HttpClientFactory, type HttpClientTls,
-  type Logger, readTlsFiles, type TerraformRootModule, type VaultSecrets,
+  type Logger, readTlsFiles, type SecretMasker, type TerraformRootModule, type VaultSecrets,
 } from "../../../core/plugin-api/mod.ts";
 import { normalizeTerraformCloudOptions, terraformCloudOptionsSchema, type TerraformCloudOptions } from "./options.ts";
 import { TerraformCloudDriver } from "./terraform-cloud-driver.ts";
@@ -22,6 +22,8 @@ export interface TerraformCloudFactoryDeps {
   readonly rootModule: TerraformRootModule;
   /** Reads a `{{ with secret }}` token from Vault (the plugin passes it; tests and benches may not). */
   readonly vault?: VaultSecrets;
+  /** The daemon's secret masker: learns the token, masks run logs. @default none (tests, benches) */
+  readonly secrets?: Pick<SecretMasker, "add" | "mask">;
 }
 
 async function tlsOf(options: TerraformCloudOptions, fs: FileSystem): Promise<HttpClientTls | undefined> {
@@ -63,7 +65,9 @@ export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDep
         }
         const http = deps.http.create({ ...(await tlsOf(options, deps.fs).then((tls) => (tls ? { tls } : {}))) });
         const token = await resolveToken(options.token, deps.vault);
-        return { client: new TfcClient({ hostname: options.hostname, token, http, logger: deps.logger }), options, http };
+        deps.secrets?.add(token, 'driver "terraform-cloud" token');
+        const client = new TfcClient({ hostname: options.hostname, token, http, logger: deps.logger, ...(deps.secrets ? { secrets: deps.secrets } : {}) });
+        return { client, options, http };
       })();
       found.catch(() => clients.delete(key));
       clients.set(key, found);

@@ -75,12 +75,15 @@ export async function discardStaleRuns(client: TfcClient, ws: WorkspaceInfo, log
   }
 }
 
+/** Where the API serves each phase (`/applies/<id>`, not `/applys/`). */
+const PHASE_PATHS = { apply: "applies", plan: "plans" } as const;
+
 /** The last lines of the phase log that failed, for the error message. */
 export async function failureLog(client: TfcClient, run: Resource, signal: AbortSignal): Promise<string> {
   for (const phase of ["apply", "plan"] as const) {
     const rel = run.relationships?.[phase]?.data;
     if (!rel || Array.isArray(rel)) continue;
-    const doc = await client.api(`read the ${phase} of run ${run.id}`, "GET", `/${phase}s/${rel.id}`, undefined, { allow404: true, signal });
+    const doc = await client.api(`read the ${phase} of run ${run.id}`, "GET", `/${PHASE_PATHS[phase]}/${rel.id}`, undefined, { allow404: true, signal });
     const a = (doc?.data as Resource | undefined)?.attributes;
     if (!a || a.status !== "errored" || typeof a["log-read-url"] !== "string") continue;
     const lines = (await readLog(client, a["log-read-url"], signal)).split("\n").map((line) => line.trim()).filter(Boolean);
@@ -89,7 +92,7 @@ export async function failureLog(client: TfcClient, run: Resource, signal: Abort
   return "";
 }
 
-/** A plan or apply log, paged with limit/offset, without the STX/ETX framing. */
+/** A plan or apply log, paged with limit/offset, without the STX/ETX framing, cleaned (TfcClient.cleanLog). */
 export async function readLog(client: TfcClient, url: string, signal: AbortSignal): Promise<string> {
   let text = "";
   for (let page = 0; page < 50; page++) {
@@ -98,5 +101,5 @@ export async function readLog(client: TfcClient, url: string, signal: AbortSigna
     text += chunk;
     if (chunk === "" || chunk.includes("\u0003")) break;
   }
-  return text.replace(/[\u0002\u0003]/g, "");
+  return client.cleanLog(text.replace(/[\u0002\u0003]/g, ""));
 }

@@ -4,7 +4,8 @@
  * transport failures back off exponentially; any other 4xx fails at once with HCP Terraform's own
  * error text. The token goes in one header and is scrubbed from anything that could be shown.
  */
-import { CtsError, errorMessage, type HttpClient, type Logger, sleep } from "../../../core/plugin-api/mod.ts";
+import stripAnsi from "strip-ansi";
+import { CtsError, errorMessage, type HttpClient, type Logger, type SecretMasker, sleep } from "../../../core/plugin-api/mod.ts";
 
 export interface TfcClientOptions {
   /** Origin, e.g. `https://app.terraform.io`. */
@@ -12,6 +13,8 @@ export interface TfcClientOptions {
   readonly token: string;
   readonly http: HttpClient;
   readonly logger: Logger;
+  /** The daemon's secrets, masked in run logs as they are read. @default none */
+  readonly secrets?: Pick<SecretMasker, "mask">;
   /** Attempts per request before giving up on 429/5xx. @default 8 */
   readonly maxAttempts?: number;
   /** First backoff; doubles each retry up to 10 s. @default 250 */
@@ -62,6 +65,12 @@ export class TfcClient {
   /** Replaces the token wherever it could appear in a message. */
   scrub(text: string): string {
     return this.#options.token ? text.split(this.#options.token).join("<redacted>") : text;
+  }
+
+  /** A run log as the daemon may keep it: no colour codes, every known secret (the token too) masked. */
+  cleanLog(text: string): string {
+    const plain = this.scrub(stripAnsi(text));
+    return this.#options.secrets ? this.#options.secrets.mask(plain) : plain;
   }
 
   /** An API call under /api/v2; `what` completes "Cannot <what>". Resolves undefined for 404 when allowed. */

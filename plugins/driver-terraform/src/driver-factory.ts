@@ -26,6 +26,7 @@ export interface TerraformFactoryDeps {
   /** For CTS's PAN-OS handler (`terraform_provider "panos" { auto_commit = true }`): its HTTP client and `PANOS_*` settings. */
   readonly http?: HttpClientFactory;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The daemon's secrets: masked in Terraform's captured output; PAN-OS keys join them. @default none */
   readonly secrets?: SecretMasker;
 }
 
@@ -79,6 +80,7 @@ export function createTerraformDriverFactory(deps: TerraformFactoryDeps): Driver
         options,
         binary: (signal) => binaryFor(ctx.driver, signal),
         ...(deps.stopping ? { stopping: deps.stopping } : {}),
+        ...(deps.secrets ? { secrets: deps.secrets } : {}),
       });
       if (commits.length === 0) return driver;
       return afterApply(driver, async (signal) => {

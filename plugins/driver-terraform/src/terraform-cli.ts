@@ -1,8 +1,11 @@
 /**
  * @module Runs one Terraform command for a task: working dir, layered environment, output to the
- * log when `log = true`, cancellation, and errors that quote what Terraform said.
+ * log when `log = true`, cancellation, and errors that quote what Terraform said. Output is cleaned
+ * as it is captured (colour codes a provisioner printed removed, known secrets masked), so nothing
+ * built from it (errors, plans, events, run records, logs) can carry them.
  */
-import { CtsError, type Logger, type ProcessResult, type ProcessRunner, sleep } from "../../../core/plugin-api/mod.ts";
+import stripAnsi from "strip-ansi";
+import { CtsError, type Logger, type ProcessResult, type ProcessRunner, type SecretMasker, sleep } from "../../../core/plugin-api/mod.ts";
 import { describeLock, lockRetryDelayMs, stateLockError } from "./state-lock.ts";
 import type { TerraformBinary } from "./terraform-binary.ts";
 
@@ -22,6 +25,8 @@ export interface TerraformCliOptions {
    * in half), but no Terraform runs between two tries for a held lock, so that wait ends at a stop.
    */
   readonly stopping?: AbortSignal;
+  /** The daemon's secrets. @default none */
+  readonly secrets?: Pick<SecretMasker, "mask">;
 }
 
 /** The useful part of Terraform's output for an error message: from the first `Error:` on. */
@@ -53,16 +58,22 @@ export class TerraformCli {
     const { binary, processes, workingDir, env, logger, log } = this.#options;
     logger.debug("running", { command: `${binary.flavour} ${args[0]}${args[1] && !args[1].startsWith("-") ? ` ${args[1]}` : ""}` });
     const pending = { stdout: "", stderr: "" };
+    // Whole lines only: a secret split across two chunks is still one line when it is masked.
     const onOutput = log
       ? (chunk: string, stream: "stdout" | "stderr") => {
         const lines = (pending[stream] + chunk).split("\n");
         pending[stream] = lines.pop() ?? "";
-        for (const line of lines) if (line.trim()) logger.info(line.trimEnd(), { stream });
+        for (const line of lines) if (line.trim()) logger.info(this.#clean(line.trimEnd()), { stream });
       }
       : undefined;
     const result = await processes.run(binary.path, args, { cwd: workingDir, env, signal, onOutput });
-    if (log) for (const stream of ["stdout", "stderr"] as const) if (pending[stream].trim()) logger.info(pending[stream], { stream });
-    return result;
+    if (log) for (const stream of ["stdout", "stderr"] as const) if (pending[stream].trim()) logger.info(this.#clean(pending[stream]), { stream });
+    return { ...result, stdout: this.#clean(result.stdout), stderr: this.#clean(result.stderr) };
+  }
+
+  #clean(text: string): string {
+    const plain = stripAnsi(text);
+    return this.#options.secrets ? this.#options.secrets.mask(plain) : plain;
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 import {
   type ApplyResult, CtsError, type Driver, type DriverContext, type FileSystem, type InspectPlan, type ProcessRunner, type TaskConfig,
-  type TaskInputs,
+  type SecretMasker, type TaskInputs,
 } from "../../../core/plugin-api/mod.ts";
 import { applySummary } from "./apply-summary.ts";
 import { consulEnvironment } from "./backend.ts";
@@ -34,6 +34,8 @@ export interface TerraformDriverDeps {
   readonly binary: (signal: AbortSignal) => Promise<TerraformBinary & TerraformVersion>;
   /** Aborted when the daemon stops: a wait for a held state lock ends then. */
   readonly stopping?: AbortSignal;
+  /** The daemon's secrets, masked in Terraform's output as it is captured. @default none */
+  readonly secrets?: Pick<SecretMasker, "mask">;
 }
 
 export class TerraformDriver implements Driver {
@@ -92,6 +94,7 @@ export class TerraformDriver implements Driver {
       lockTimeout: options.lock_timeout,
       lockTimeoutMs: options.lockTimeoutMs,
       ...(this.#deps.stopping ? { stopping: this.#deps.stopping } : {}),
+      ...(this.#deps.secrets ? { secrets: this.#deps.secrets } : {}),
     });
     await this.#initWorkspace(cli, signal);
     const validated = await cli.run(validateArgs(), signal);

@@ -49,9 +49,25 @@ export function bodyValidator<T>(ajv: Ajv, schema: JsonSchema, schemaRef?: strin
   };
 }
 
-/** Reads a JSON body; empty or malformed JSON is a 400, not a crash. */
+/** A request body that stopped arriving: the client went away, or was cut off at the request deadline. */
+export class IncompleteBodyError extends HttpError {
+  constructor(cause: unknown) {
+    super(400, `invalid request: the request body did not arrive whole (${(cause as Error).message})`);
+  }
+}
+
+/**
+ * Reads a JSON body; empty or malformed JSON is a 400, not a crash. A body that stops arriving (the
+ * client went away, or was cut off at the request deadline) is a 400 too: the client's doing, so
+ * the daemon logs it at DEBUG with the request, never as a daemon error.
+ */
 export async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
+  let text: string;
+  try {
+    text = await request.text();
+  } catch (error) {
+    throw new IncompleteBodyError(error);
+  }
   if (text.trim() === "") throw new HttpError(400, "invalid request: request body is empty, expected a JSON object");
   try {
     return JSON.parse(text) as unknown;

@@ -1,13 +1,15 @@
 /**
- * @module The hono app behind `/v1`: CORS on every answer, OPTIONS → 200, a body size limit,
- * DEBUG request logs (health excluded) and CTS's error shape per route.
+ * @module The hono app behind `/v1`: a body size limit, DEBUG request logs (health excluded) and
+ * CTS's error shape per route. CORS, preflights and the API token are the kernel router's (they
+ * apply to every mount), so this app never sees an OPTIONS request from the daemon.
  */
 import { Hono, type Context } from "hono";
+import stripAnsi from "strip-ansi";
 import { bodyLimit } from "hono/body-limit";
 import { errorMessage } from "../../../core/plugin-api/mod.ts";
 import type { ApiDeps, RouteContext } from "./api-context.ts";
 import { apiError, HttpError, legacyError } from "./api-errors.ts";
-import { createAjv } from "./body-validator.ts";
+import { createAjv, IncompleteBodyError } from "./body-validator.ts";
 import { ApiBlocks } from "./api-blocks.ts";
 import { mountEventRoutes } from "./routes/event-routes.ts";
 import { mountMetaRoutes } from "./routes/meta-routes.ts";
@@ -16,12 +18,6 @@ import { mountRunRoutes } from "./routes/run-routes.ts";
 import { mountTaskRoutes } from "./routes/task-routes.ts";
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
-
-const CORS_HEADERS: Readonly<Record<string, string>> = {
-  "Access-Control-Allow-Origin": "*",
-  "Access-Control-Allow-Headers": "Content-Type",
-  "Access-Control-Allow-Methods": "GET, PUT, PATCH, POST, DELETE",
-};
 
 /**
  * CTS's legacy handlers (status, PATCH except its 404/500) answer without a request id; the
@@ -37,7 +33,7 @@ function isLegacyShape(c: Context, status: number): boolean {
 
 function errorResponse(c: Context, error: unknown): Response {
   const status = error instanceof HttpError ? error.status : 500;
-  const message = errorMessage(error);
+  const message = stripAnsi(errorMessage(error));
   return isLegacyShape(c, status) ? legacyError(c, status, message) : apiError(c, status, message);
 }
 
@@ -50,14 +46,10 @@ export function createApiApp(deps: ApiDeps): Hono {
   const log = deps.logger;
 
   app.use("*", async (c, next) => {
-    if (c.req.method === "OPTIONS") {
-      return new Response(null, { status: 200, headers: CORS_HEADERS });
-    }
     const quiet = c.req.path === "/v1/health";
     const started = performance.now();
     if (!quiet) log.debug("received request", { method: c.req.method, uri: c.req.url, host: c.req.header("host") ?? "" });
     await next();
-    for (const [name, value] of Object.entries(CORS_HEADERS)) c.res.headers.set(name, value);
     if (!quiet) {
       log.debug("request complete", {
         method: c.req.method,
@@ -91,7 +83,8 @@ export function createApiApp(deps: ApiDeps): Hono {
   );
   app.notFound((c) => legacyError(c, 404, `no endpoint at ${c.req.method} ${c.req.path}`));
   app.onError((error, c) => {
-    if (!(error instanceof HttpError)) log.error("unexpected error handling request", { uri: c.req.url, error: errorMessage(error) });
+    if (error instanceof IncompleteBodyError) log.debug("the client went away before its request arrived", { uri: c.req.url, error: errorMessage(error) });
+    else if (!(error instanceof HttpError)) log.error("unexpected error handling request", { uri: c.req.url, error: errorMessage(error) });
     return errorResponse(c, error);
   });
   return app;

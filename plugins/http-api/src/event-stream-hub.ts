@@ -22,13 +22,18 @@ export const HEARTBEAT_MS = 15_000;
 export interface EventStreamOptions {
   readonly limits?: SseQueueLimits;
   readonly heartbeatMs?: number;
+  /** Streams open at once; `full` past it (config `api.max_event_streams`). @default 100 */
+  readonly maxClients?: number;
 }
+
+export const DEFAULT_MAX_STREAMS = 100;
 
 export class EventStreamHub {
   readonly #events: DaemonEvents;
   readonly #logger: Logger;
   readonly #limits: SseQueueLimits;
   readonly #heartbeatMs: number;
+  readonly #maxClients: number;
   readonly #clients = new Set<SseClientQueue>();
   readonly #unsubscribe: () => void;
   #lastId: number;
@@ -40,6 +45,7 @@ export class EventStreamHub {
     this.#logger = logger;
     this.#limits = options.limits ?? DEFAULT_SSE_LIMITS;
     this.#heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+    this.#maxClients = options.maxClients ?? DEFAULT_MAX_STREAMS;
     // Created at plugin init, long before the bus could have dropped event 1.
     this.#lastId = events.since(0)?.at(-1)?.id ?? 0;
     this.#unsubscribe = events.subscribe((event) => this.#deliver(event));
@@ -48,6 +54,16 @@ export class EventStreamHub {
   /** Connected clients (tests and benches). */
   get clientCount(): number {
     return this.#clients.size;
+  }
+
+  /** How many streams may be open at once. */
+  get maxClients(): number {
+    return this.#maxClients;
+  }
+
+  /** No room for another stream: each holds a connection and a queue, so their number is bounded. */
+  get full(): boolean {
+    return this.#clients.size >= this.#maxClients;
   }
 
   /**

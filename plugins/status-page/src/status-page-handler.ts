@@ -29,6 +29,14 @@ const ASSETS: Readonly<Record<string, { readonly type: string; readonly body: st
   "/ui/icon.svg": { type: "image/svg+xml", body: ICON_SVG },
 };
 
+/**
+ * The page's own files (and `/ui`, which redirects to them) hold no data, so they are served without
+ * the API token: the page must load before it can ask for the token. Its data needs the token.
+ */
+export function isPublicAsset(path: string): boolean {
+  return path === UI_PATH || Object.hasOwn(ASSETS, path);
+}
+
 function securityHeaders(type: string): Headers {
   return new Headers({
     "content-type": type,

@@ -1,7 +1,7 @@
 /** @module What every task runtime shares: the engine's services, resolved once per kernel. */
 import type {
   ConditionFactory, ConsulClient, CtsConfig, DaemonEvents, DriverFactory, FileSystem, Logger, ModuleInputFactory, QueryWatcher,
-  Registry, RunRetention, TaskEvent, TaskStore,
+  Registry, RunRetention, SecretMasker, TaskEvent, TaskStore,
 } from "../../../core/plugin-api/mod.ts";
 import type { ProviderTemplates } from "./provider-templates.ts";
 import type { RunLimiter } from "./run-limiter.ts";
@@ -33,6 +33,8 @@ export interface EngineContext {
   readonly daemonEvents: DaemonEvents;
   /** How much run history the store keeps per task (engine option `run_history`). */
   readonly runRetention: RunRetention;
+  /** The daemon's secrets: masked in every event and run record before it is kept or published. */
+  readonly secrets: SecretMasker;
   /** Closed while the start-up pass runs: scheduled ticks are dropped (CTS starts schedules after it). */
   readonly scheduleGate?: ScheduleGate;
 }

@@ -2,9 +2,10 @@
  * @module Resolves CTS's dynamic provider values once per daemon, as CTS does at start-up:
  * `{{ key "path" }}` from Consul KV and `{{ with secret "path" }}...{{ end }}` from Vault (through
  * `vaultSecretsToken`); `{{ env }}` was resolved at config load. A provider whose arguments took a
- * Vault value is marked `sensitive`, so that the driver keeps those values out of files.
+ * Vault value is marked `sensitive`, so that the driver keeps those values out of files. Every string a
+ * template rendered is a secret from then on (the masker hides it wherever it appears).
  */
-import { type ConsulClient, CtsError, type ProviderConfig, type VaultSecrets } from "../../../core/plugin-api/mod.ts";
+import { type ConsulClient, CtsError, type ProviderConfig, type SecretMasker, type VaultSecrets } from "../../../core/plugin-api/mod.ts";
 
 const KEY_TEMPLATE = /\{\{-?\s*key\s+"([^"]*)"\s*-?\}\}/g;
 /** The start of a `{{ with secret }}` block; the vault-client plugin owns the rest of that language. */
@@ -14,11 +15,13 @@ const SECRET_TEMPLATE = /\{\{-?\s*with\s+secret\s/;
 export class ProviderTemplates {
   readonly #consul: ConsulClient;
   readonly #vault: VaultSecrets;
+  readonly #secrets: Pick<SecretMasker, "add"> | undefined;
   readonly #resolved = new Map<string, Promise<ProviderConfig>>();
 
-  constructor(consul: ConsulClient, vault: VaultSecrets) {
+  constructor(consul: ConsulClient, vault: VaultSecrets, secrets?: Pick<SecretMasker, "add">) {
     this.#consul = consul;
     this.#vault = vault;
+    this.#secrets = secrets;
   }
 
   resolve(provider: ProviderConfig, signal: AbortSignal): Promise<ProviderConfig> {
@@ -49,8 +52,12 @@ export class ProviderTemplates {
     await Promise.all(strings.filter((text) => SECRET_TEMPLATE.test(text)).map(async (text) => {
       rendered.set(text, await this.#vault.renderTemplate(text, where));
     }));
-    const fill = <T>(value: T): T => mapStrings(value, (text) =>
-      (rendered.get(text) ?? text).replace(KEY_TEMPLATE, (_, key: string) => values.get(key) ?? ""));
+    const fill = <T>(value: T): T => mapStrings(value, (text) => {
+      const out = (rendered.get(text) ?? text).replace(KEY_TEMPLATE, (_, key: string) => values.get(key) ?? "");
+      if (out !== text) this.#secrets?.add(out, `${where} (template)`);
+      return out;
+    });
+    for (const [key, value] of values) this.#secrets?.add(value, `consul-kv:${key}`);
     const sensitive = stringsOf(provider.arguments).some((text) => SECRET_TEMPLATE.test(text));
     return { ...provider, arguments: fill(provider.arguments), task_env: fill(provider.task_env), ...(sensitive ? { sensitive } : {}) };
   }

@@ -11,6 +11,7 @@ import type {
 import { errorMessage } from "../../../core/plugin-api/mod.ts";
 import type { EngineContext } from "./engine-context.ts";
 import { diffInputs, digestInputs, type InputDigest } from "./input-change.ts";
+import { cleanRecord } from "./clean-record.ts";
 
 let lastIdMs = 0;
 
@@ -75,7 +76,7 @@ export class RunRecorder {
   begin(trigger: TriggerReason, pending: PendingInputs = { change: {} }): OpenRun {
     if (pending.digest) this.#previous = pending.digest;
     const started = Date.now();
-    const record: RunRecord = {
+    const record: RunRecord = cleanRecord({
       id: newRunId(started),
       task: this.#task(),
       trigger,
@@ -83,7 +84,7 @@ export class RunRecorder {
       outcome: "running",
       started_at: new Date(started).toISOString(),
       instance_id: this.#ctx.instanceId,
-    };
+    }, this.#ctx.secrets);
     this.#publish({ type: "run.started", run: record });
     return { record, end: (end) => this.#end(record, started, end) };
   }
@@ -103,7 +104,7 @@ export class RunRecorder {
 
   async #end(open: RunRecord, started: number, end: RunEnd): Promise<RunRecord> {
     const ended = Date.now();
-    const record: RunRecord = {
+    const record: RunRecord = cleanRecord({
       ...open,
       outcome: end.outcome,
       ...(end.plan ? { plan: end.plan } : {}),
@@ -112,7 +113,7 @@ export class RunRecorder {
       duration_ms: ended - started,
       ...(end.eventId ? { event_id: end.eventId } : {}),
       ...(end.skipReason ? { skip_reason: end.skipReason } : {}),
-    };
+    }, this.#ctx.secrets);
     this.#publish({ type: "run.ended", run: record });
     const store = this.#ctx.store;
     if (store.putRun) {

@@ -18,6 +18,7 @@ import { RunQueue, type RunRequest } from "./run-queue.ts";
 import { RunState } from "./run-state.ts";
 import { RunRecorder, unchangedInputs, type OpenRun } from "./run-recorder.ts";
 import { eventStart, finishEvent, pushEvent } from "./task-event.ts";
+import { cleanEvent } from "./clean-record.ts";
 import { taskStatus } from "./task-status.ts";
 
 /** Applies are never cancelled half-way (a half-written apply is worse than a late stop). */
@@ -362,7 +363,8 @@ export class TaskRuntime {
     return event;
   }
 
-  async #record(event: TaskEvent): Promise<TaskEvent> {
+  async #record(recorded: TaskEvent): Promise<TaskEvent> {
+    const event = cleanEvent(recorded, this.#ctx.secrets);
     this.#events = pushEvent(this.#events, event, this.#ctx.eventLimit);
     this.#recorder.noteStatus(taskStatus(this.#events, this.#ctx.eventLimit), this.#config.enabled);
     for (const listener of this.#ctx.eventListeners) {

@@ -29,9 +29,12 @@ export function secretRequests(text: string, where: string): SecretRequest[] {
 
 /**
  * `text` with each `with secret` block replaced by its body rendered against the secret that
- * `lookup` returns for its request. Errors name `where` and the template, never a value.
+ * `lookup` returns for its request. Errors name `where` and the template, never a value. Each value
+ * printed from the secret's data (not its lease fields or KV v2 metadata) is told to `reveal`.
  */
-export function renderSecrets(text: string, where: string, lookup: (request: SecretRequest) => VaultSecret): string {
+export function renderSecrets(
+  text: string, where: string, lookup: (request: SecretRequest) => VaultSecret, reveal: (value: string) => void = () => {},
+): string {
   let out = "";
   let rest = text;
   for (;;) {
@@ -48,7 +51,7 @@ export function renderSecrets(text: string, where: string, lookup: (request: Sec
     if (end[1] === "-") body = body.trimEnd();
     rest = after.slice(end.index + end[0].length);
     if (end[2] === "-") rest = rest.trimStart();
-    out += renderBody(body, lookup(request(open[2]!, where)), where, template);
+    out += renderBody(body, lookup(request(open[2]!, where)), where, template, reveal);
   }
 }
 
@@ -64,7 +67,7 @@ function request(args: string, where: string): SecretRequest {
   return { path: path!, params };
 }
 
-function renderBody(body: string, secret: VaultSecret, where: string, template: string): string {
+function renderBody(body: string, secret: VaultSecret, where: string, template: string, reveal: (value: string) => void): string {
   let out = "";
   let last = 0;
   for (const action of body.matchAll(ACTION)) {
@@ -72,7 +75,7 @@ function renderBody(body: string, secret: VaultSecret, where: string, template: 
     if (action[1] === "-") literal = literal.trimEnd();
     out += literal;
     last = action.index + action[0].length;
-    out += fieldValue(action[2]!, secret, where, template);
+    out += fieldValue(action[2]!, secret, where, template, reveal);
     if (action[3] === "-") {
       const trimmed = body.slice(last).trimStart();
       last = body.length - trimmed.length;
@@ -81,7 +84,7 @@ function renderBody(body: string, secret: VaultSecret, where: string, template: 
   return out + body.slice(last);
 }
 
-function fieldValue(expression: string, secret: VaultSecret, where: string, template: string): string {
+function fieldValue(expression: string, secret: VaultSecret, where: string, template: string, reveal: (value: string) => void): string {
   const field = FIELD.exec(expression);
   if (!field) throw templateError(where, template, `uses {{ ${expression} }}; only fields of the secret are supported, such as {{ .Data.data.password }}`);
   const roots: Record<string, unknown> = { Data: secret.data, LeaseID: secret.leaseId, LeaseDuration: secret.leaseDuration, Renewable: secret.renewable };
@@ -94,7 +97,9 @@ function fieldValue(expression: string, secret: VaultSecret, where: string, temp
     value = (value as Record<string, unknown>)[key];
   }
   if (typeof value === "object" && value !== null) throw templateError(where, template, `prints ${path}, which is an object, not a value`);
-  return value === null || value === undefined ? "" : String(value);
+  const text = value === null || value === undefined ? "" : String(value);
+  if (path.startsWith(".Data.") && !path.startsWith(".Data.metadata.")) reveal(text);
+  return text;
 }
 
 function templateError(where: string, template: string, problem: string): CtsError {

@@ -4,7 +4,8 @@
  * consul-template's KV v2 path rule, keeping renewable leases alive.
  */
 import {
-  CtsError, errorMessage, type FileSystem, type HttpClientFactory, type Logger, type VaultConfig, type VaultSecret, type VaultSecrets,
+  CtsError, errorMessage, type FileSystem, type HttpClientFactory, type Logger, type SecretMasker, type VaultConfig, type VaultSecret,
+  type VaultSecrets,
 } from "../../../core/plugin-api/mod.ts";
 import { kvV2DataPath, type MountInfo } from "./kv-v2-path.ts";
 import { renderSecrets, type SecretRequest, secretRequests } from "./secret-template.ts";
@@ -16,6 +17,8 @@ export class VaultSecretsService implements VaultSecrets {
   readonly #config: VaultConfig | undefined;
   readonly #fs: FileSystem;
   readonly #logger: Logger;
+  /** The daemon's masker: every value a template prints, and the token, are secrets from then on. */
+  readonly #secrets: Pick<SecretMasker, "add"> | undefined;
   readonly #leases: LeaseKeeper;
   #client: Promise<VaultClient> | undefined;
   readonly #mounts: MountInfo[] = [];
@@ -25,12 +28,20 @@ export class VaultSecretsService implements VaultSecrets {
 
   readonly #http: HttpClientFactory | undefined;
 
-  /** `http`: the kernel's HTTP service, whose connection pool carries the `transport` block's settings. */
-  constructor(config: VaultConfig | undefined, fs: FileSystem, logger: Logger, http?: HttpClientFactory) {
+  /**
+   * `http`: the kernel's HTTP service, whose connection pool carries the `transport` block's settings;
+   * `secrets`: the daemon's masker, which learns every value read and the token.
+   */
+  constructor(
+    config: VaultConfig | undefined, fs: FileSystem, logger: Logger,
+    services: { readonly http?: HttpClientFactory; readonly secrets?: Pick<SecretMasker, "add"> } = {},
+  ) {
+    const { http, secrets } = services;
     this.#config = config;
     this.#http = http;
     this.#fs = fs;
     this.#logger = logger;
+    this.#secrets = secrets;
     this.#leases = new LeaseKeeper(logger);
   }
 
@@ -89,7 +100,7 @@ export class VaultSecretsService implements VaultSecrets {
         throw new CtsError("CTS_ERR_VAULT", `Cannot resolve ${where}: ${errorMessage(error)}`);
       }
     })));
-    return renderSecrets(text, where, (request) => secrets.get(requestKey(request))!);
+    return renderSecrets(text, where, (request) => secrets.get(requestKey(request))!, (value) => this.#secrets?.add(value, `vault:${where}`));
   }
 
   stop(): void {
@@ -137,6 +148,8 @@ export class VaultSecretsService implements VaultSecrets {
   async #open(): Promise<VaultClient> {
     const config = this.#config!;
     const client = await connectVault(config, this.#fs, this.#http);
+    // The token may come from a file or an unwrap: only now is it known.
+    if (client.token) this.#secrets?.add(String(client.token), "vault.token");
     if (config.renew_token) {
       try {
         const self = await client.tokenLookupSelf();

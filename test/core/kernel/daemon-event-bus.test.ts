@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DaemonEventBus } from "../../../core/kernel/daemon-event-bus.ts";
+import { SecretList } from "../../../core/kernel/secret-list.ts";
 
 const created = (task: string) => ({ type: "task.created", task }) as const;
 
@@ -33,5 +34,16 @@ describe("the daemon event bus", () => {
     bus.subscribe((event) => seen.push(event.type));
     expect(() => bus.publish(created("a"))).not.toThrow();
     expect(seen).toEqual(["task.created"]);
+  });
+
+  it("masks known secrets in an event before keeping or delivering it, whoever published it", () => {
+    const secrets = new SecretList();
+    secrets.add("hunter2-secret", "test");
+    const bus = new DaemonEventBus(10, secrets);
+    const seen: unknown[] = [];
+    bus.subscribe((event) => seen.push(event));
+    bus.publish({ type: "consul.connection", state: "lost", error: "403: token hunter2-secret denied" });
+    expect(seen).toEqual([expect.objectContaining({ error: "403: token <redacted> denied" })]);
+    expect(JSON.stringify(bus.since(0))).not.toContain("hunter2-secret");
   });
 });

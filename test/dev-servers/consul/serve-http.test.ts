@@ -88,3 +88,38 @@ describe("serveHttp", () => {
     }
   });
 });
+
+describe("serveHttp's request deadline (beyond CTS's lifted timeouts)", () => {
+  it("closes a request whose body does not arrive in time with 408, and never cuts a long answer", async () => {
+    const { connect } = await import("node:net");
+    // A long-poll: the answer comes after the deadline, as the embedded Consul's blocking queries do.
+    const server = await serveHttp({
+      requestTimeoutMs: 1_000,
+      fetch: async (req) => {
+        const body = await req.text();
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
+        return new Response(`waited for ${body.length}`);
+      },
+    });
+    try {
+      const slow = await new Promise<string>((resolve) => {
+        const socket = connect(server.port, "127.0.0.1", () => {
+          socket.write("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n");
+          const trickle = setInterval(() => socket.write("a"), 200);
+          let answer = "";
+          socket.on("data", (chunk) => (answer += chunk));
+          socket.on("close", () => {
+            clearInterval(trickle);
+            resolve(answer);
+          });
+        });
+        socket.on("error", () => {});
+      });
+      expect(slow).toMatch(/^HTTP\/1\.1 408 /);
+      const long = await fetch(`${server.url}/`, { method: "POST", body: "whole" });
+      expect(await long.text()).toBe("waited for 5");
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
+});

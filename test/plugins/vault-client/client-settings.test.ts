@@ -16,7 +16,7 @@ const tls = { enabled: true, verify: true, ca_cert: "", ca_path: "", cert: "", k
 const vaultConfig = (address: string, token: string, fields: Partial<VaultConfig> = {}): VaultConfig => ({
   enabled: true, address, namespace: "", token, vault_agent_token_file: "", renew_token: false, unwrap_token: false, tls, ...fields,
 });
-const service = (config: VaultConfig) => new VaultSecretsService(config, createFileSystem(), createCaptureLogger("vault"), createHttpClientFactory());
+const service = (config: VaultConfig) => new VaultSecretsService(config, createFileSystem(), createCaptureLogger("vault"), { http: createHttpClientFactory() });
 
 let vault: VaultDevServer;
 let silent: Server;

@@ -10,6 +10,9 @@ import type { EventStreamHub } from "../event-stream-hub.ts";
 
 export const EVENTS_PATH = "/v1/events";
 
+/** What a refused stream client is told to wait (`Retry-After`), in seconds. */
+const STREAMS_FULL_RETRY_SECONDS = 5;
+
 /** The id to resume after, from the header or the query; undefined for a fresh stream. */
 export function resumeId(url: string, header: string | undefined): number | undefined {
   const params = new URL(url).searchParams;
@@ -40,6 +43,10 @@ export function mountEventRoutes(app: Hono, hub: EventStreamHub): void {
     };
     // hono answers HEAD with this GET route and drops the body unread: open no stream for it.
     if (c.req.method === "HEAD") return new Response(null, { headers });
+    if (hub.full) {
+      const message = `Cannot open another event stream: ${hub.maxClients} are open, the most api.max_event_streams allows; retry later`;
+      return c.json({ error: { message } }, 503, { "retry-after": String(STREAMS_FULL_RETRY_SECONDS) });
+    }
     return new Response(hub.open(after).body, { headers });
   });
   app.all(EVENTS_PATH, (c) => {
