@@ -68,6 +68,11 @@ const nodesBody = (prefix: string): Record<string, Effect> => ({
 });
 
 const EFFECTS: Readonly<Record<string, Effect>> = {
+  "api.address": acted("core/cli/boot-daemon.ts:apiSettings(config).address"),
+  "api.token": acted("core/kernel/lifecycle/serve-api.ts:api.token"),
+  "api.allowed_origins": acted("core/kernel/lifecycle/serve-api.ts:api.allowed_origins"),
+  "api.request_timeout": acted("core/kernel/lifecycle/serve-api.ts:api.request_timeout"),
+  "api.max_event_streams": acted("plugins/http-api/mod.ts:max_event_streams"),
   log_level: acted("core/cli/daemon-log.ts:log_level"),
   log_json: acted("core/cli/daemon-log.ts:log_json"),
   port: acted("core/cli/boot-daemon.ts:config.port"),
