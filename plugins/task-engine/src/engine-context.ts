@@ -1,7 +1,7 @@
 /** @module What every task runtime shares: the engine's services, resolved once per kernel. */
 import type {
-  ConditionFactory, ConsulClient, CtsConfig, DaemonEvents, DriverFactory, FileSystem, Logger, ModuleInputFactory, QueryWatcher,
-  Registry, RunRetention, TaskEvent, TaskStore,
+  ConditionFactory, ConsulClient, CtsConfig, DaemonEvents, DriftDetectionConfig, DriverFactory, FileSystem, Logger, ModuleInputFactory, QueryWatcher,
+  Registry, RunRetention, SecretMasker, TaskEvent, TaskStore,
 } from "../../../core/plugin-api/mod.ts";
 import type { ProviderTemplates } from "./provider-templates.ts";
 import type { RunLimiter } from "./run-limiter.ts";
@@ -33,6 +33,10 @@ export interface EngineContext {
   readonly daemonEvents: DaemonEvents;
   /** How much run history the store keeps per task (engine option `run_history`). */
   readonly runRetention: RunRetention;
+  /** Masks secrets in what drift checks, destroys and updates record or answer (the kernel's masker). */
+  readonly masker?: SecretMasker;
+  /** Every task's drift detection default (engine option `drift_detection`). */
+  readonly driftDefaults?: DriftDetectionConfig;
   /** Closed while the start-up pass runs: scheduled ticks are dropped (CTS starts schedules after it). */
   readonly scheduleGate?: ScheduleGate;
 }

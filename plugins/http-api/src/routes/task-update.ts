@@ -1,0 +1,72 @@
+/**
+ * @module `PATCH /v1/tasks/{name}` with task fields (beyond CTS, whose PATCH takes only `enabled`):
+ * each top-level field given replaces the task's (JSON merge patch at the top level; `null` puts a
+ * field back to its default), and the result is validated exactly as a create. `?run=inspect`
+ * answers the plan of the change and changes nothing; `?run=now` applies it at once. A body of
+ * only `enabled` is CTS's request and keeps CTS's answers (task-routes.ts).
+ */
+import type { Context } from "hono";
+import type { InspectPlan, RunRequest, TaskConfig } from "../../../../core/plugin-api/mod.ts";
+import { errorMessage, isCtsError } from "../../../../core/plugin-api/mod.ts";
+import { apiError, HttpError, requestIdOf, statusOfEngineError } from "../api-errors.ts";
+import type { RouteContext } from "../api-context.ts";
+import type { ApiObject } from "../task-representation.ts";
+import { taskNotFound } from "./cts-task-errors.ts";
+
+export interface TaskUpdateTools {
+  /** Validates a create body (throws a 400 HttpError); the same check as `POST /v1/tasks`. */
+  readonly validateCreate: (body: unknown) => { task: Readonly<Record<string, unknown>> & { name: string } };
+  readonly represent: (task: TaskConfig) => ApiObject;
+  readonly planJson: (plan: InspectPlan | undefined) => Record<string, unknown>;
+}
+
+/** True when the body is more than CTS's `{"enabled": ...}`: any other key makes it an update. */
+export function isTaskUpdateBody(body: unknown): body is Record<string, unknown> {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
+  return Object.keys(body).some((key) => key !== "enabled");
+}
+
+/** The task with the body's top-level fields applied; `null` removes a field (its default applies). */
+export function mergeTaskFields(current: ApiObject, patch: Readonly<Record<string, unknown>>): ApiObject {
+  const merged: ApiObject = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+export async function handleTaskUpdate(
+  c: Context, ctx: RouteContext, tools: TaskUpdateTools, name: string, run: RunRequest, patch: Record<string, unknown>,
+): Promise<Response> {
+  const state = ctx.tasks.get(name);
+  if (!state) throw taskNotFound(name);
+  if (!ctx.tasks.update) throw new HttpError(400, `Cannot update task "${name}": this task engine only enables and disables tasks`);
+  if (patch.name !== undefined && patch.name !== name) {
+    throw new HttpError(400, `Cannot update task "${name}": a task cannot be renamed (the body names "${String(patch.name)}")`);
+  }
+  const merged = mergeTaskFields(tools.represent(state.config), patch);
+  const { task } = tools.validateCreate({ task: merged });
+  let config: TaskConfig;
+  try {
+    const normalized = ctx.normalizeTask(task, ctx.blocks());
+    // Fields the API does not show stay as the task has them (a config file's working_dir).
+    config = { ...normalized, working_dir: state.config.working_dir, variable_files: state.config.variable_files };
+  } catch (error) {
+    throw new HttpError(400, errorMessage(error));
+  }
+  if (state.running) throw new HttpError(500, `task '${name}' is active and cannot be updated now, try again later`);
+  const requestId = requestIdOf(c);
+  ctx.logger.info("updating task", { task_name: name, fields: Object.keys(patch).sort().join(","), run: run ?? "", request_id: requestId });
+  let result;
+  try {
+    result = await ctx.tasks.update(name, config, run);
+  } catch (error) {
+    ctx.logger.error("error updating task", { task_name: name, request_id: requestId, error: errorMessage(error) });
+    const status = isCtsError(error) && error.code === "CTS_ERR_CONFLICT" ? 500 : statusOfEngineError(error, run === "inspect" ? 400 : 500);
+    return apiError(c, status, errorMessage(error));
+  }
+  const body: Record<string, unknown> = { request_id: requestId, task: tools.represent(config) };
+  if (run === "inspect") body.inspect = tools.planJson(result.plan);
+  return c.json(body);
+}
