@@ -36,8 +36,13 @@ export class RunQueue<R> {
     this.#execute = execute;
   }
 
-  /** True while a run or exclusive work is in progress. */
+  /** True while a run is in progress. */
   get running(): boolean {
+    return this.#running;
+  }
+
+  /** True while a run or exclusive work is in progress. */
+  get busy(): boolean {
     return this.#running || this.#gate !== undefined;
   }
 
@@ -63,12 +68,12 @@ export class RunQueue<R> {
     const pending = this.#pending;
     this.#pending = undefined;
     for (const resolve of pending?.waiters ?? []) resolve(undefined);
-    if (!this.running) this.#settle();
+    if (!this.busy) this.#settle();
   }
 
   /** Resolves when nothing runs and nothing is queued. */
   whenIdle(): Promise<void> {
-    if (!this.running && !this.#pending) return Promise.resolve();
+    if (!this.busy && !this.#pending) return Promise.resolve();
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 

@@ -83,7 +83,8 @@ async function destroyBetweenRuns(runtime: TaskRuntime, ctx: EngineContext): Pro
   });
   if (error !== undefined) {
     const remaining = left && left.length > 0 ? ` (resources left: ${left.map(mask).join(", ")})` : "";
-    throw new CtsError("CTS_ERR_TASK", `Cannot destroy task "${runtime.name}": ${error}${remaining}; the task was kept`);
+    const why = error.startsWith(`Cannot destroy task "${runtime.name}": `) ? error : `Cannot destroy task "${runtime.name}": ${error}`;
+    throw new CtsError("CTS_ERR_TASK", `${why}${remaining}; the task was kept`);
   }
   return event;
 }

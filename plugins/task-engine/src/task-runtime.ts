@@ -92,6 +92,10 @@ export class TaskRuntime {
   get lastAppliedInputs(): TaskInputs | undefined {
     return this.#lastApplied;
   }
+  /** Takes over what another runtime of this task applied (an update that changed nothing it applies). */
+  inheritApplied(inputs: TaskInputs | undefined): void {
+    this.#lastApplied = inputs;
+  }
   /** The current inputs, or undefined while a source has not delivered its first value. */
   get currentInputs(): TaskInputs | undefined {
     return this.#slots.missing().length > 0 ? undefined : this.#slots.current();

@@ -12,6 +12,16 @@ import { TaskRuntime } from "./task-runtime.ts";
 
 export type UpdateRun = "now" | "inspect" | undefined;
 
+/** Fields that change how or when a task runs, never what it applies. */
+const SCHEDULING_FIELDS = new Set(["enabled", "buffer_period", "buffer_period_configured", "drift_detection"]);
+
+/** True when `a` and `b` apply the same thing (they differ at most in scheduling fields). */
+export function appliesSame(a: TaskConfig, b: TaskConfig): boolean {
+  const applied = (task: TaskConfig) =>
+    JSON.stringify(Object.entries(task).filter(([key]) => !SCHEDULING_FIELDS.has(key)).sort(([x], [y]) => (x < y ? -1 : 1)));
+  return applied(a) === applied(b);
+}
+
 /** What the engine calls when a task changed (drift detection forgets its findings). */
 export interface UpdateHooks {
   readonly changed?: (name: string) => void;
@@ -64,16 +74,20 @@ export async function updateTask(
   if (run === "inspect") return { plan: await inspectUpdate(engine, current, config) };
   const next = await current.exclusive(async () => {
     if (current.deleting) throw new CtsError("CTS_ERR_CONFLICT", `Cannot update task "${current.name}": it is being deleted`);
+    // What the task applied still holds when only its scheduling changed; otherwise no lastRun:
+    // the next run must apply, whatever its inputs.
+    const same = appliesSame(current.config, config);
+    const stored: StoredTask = same ? current.runState.stored(config) : { config };
     let prepared: TaskRuntime;
     try {
-      // No lastRun: the next run must apply, whatever its inputs (the configuration changed).
-      prepared = await preparedRuntime(engine, { config }, current.events);
+      prepared = await preparedRuntime(engine, stored, current.events);
     } catch (error) {
       // The failed init may have rewritten the working directory: the old driver writes it again.
       await current.prepare(true).catch(() => undefined);
       throw error;
     }
-    await engine.context.store.putTask({ config });
+    if (same) prepared.inheritApplied(current.lastAppliedInputs);
+    await engine.context.store.putTask(stored);
     await swap(engine, current, prepared, hooks);
     return prepared;
   });

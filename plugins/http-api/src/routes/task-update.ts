@@ -20,6 +20,24 @@ export interface TaskUpdateTools {
   readonly planJson: (plan: InspectPlan | undefined) => Record<string, unknown>;
 }
 
+/** Fields that change when or how often a task runs, never what it applies. */
+const SCHEDULING_FIELDS: readonly string[] = ["enabled", "buffer_period", "drift_detection"];
+
+/**
+ * A change of scheduling fields only: the task keeps every other field exactly as it is (as read
+ * from its config file), so the engine sees that what it applies did not change.
+ */
+function withScheduling(current: TaskConfig, next: TaskConfig): TaskConfig {
+  const { drift_detection: _drop, ...rest } = current;
+  return {
+    ...rest,
+    enabled: next.enabled,
+    buffer_period: next.buffer_period,
+    buffer_period_configured: next.buffer_period_configured,
+    ...(next.drift_detection ? { drift_detection: next.drift_detection } : {}),
+  };
+}
+
 /** True when the body is more than CTS's `{"enabled": ...}`: any other key makes it an update. */
 export function isTaskUpdateBody(body: unknown): body is Record<string, unknown> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
@@ -52,8 +70,10 @@ export async function handleTaskUpdate(
     const normalized = ctx.normalizeTask(task, ctx.blocks());
     // Fields the API does not show stay as the task has them (a config file's working_dir).
     config = { ...normalized, working_dir: state.config.working_dir, variable_files: state.config.variable_files };
+    if (Object.keys(patch).every((field) => SCHEDULING_FIELDS.includes(field))) config = withScheduling(state.config, normalized);
   } catch (error) {
-    throw new HttpError(400, errorMessage(error));
+    // The create's checks word their errors for a create; this request updates.
+    throw new HttpError(400, errorMessage(error).replace(/^Cannot create task\b/, `Cannot update task "${name}"`));
   }
   if (state.running) throw new HttpError(500, `task '${name}' is active and cannot be updated now, try again later`);
   const requestId = requestIdOf(c);
