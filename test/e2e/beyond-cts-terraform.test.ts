@@ -17,7 +17,7 @@ import { runCli, spawnCli } from "../helpers/run-cli.ts";
 import { until } from "../helpers/until.ts";
 import { registerService } from "../plugins/driver-terraform/e2e-support.ts";
 import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
-import { FILE_MODULE } from "./file-module.ts";
+import { FILE_MODULE } from "../helpers/file-module.ts";
 
 const tmp = tempDir("beyond-cts");
 let consul: TestConsulDevServer;
