@@ -24,7 +24,9 @@ interface Pending<R> {
 
 export class RunQueue<R> {
   readonly #execute: (request: RunRequest) => Promise<R>;
+  /** True while the drain loop is active (a run in progress, or one waiting for exclusive work). */
   #running = false;
+  #executing = false;
   #pending: Pending<R> | undefined;
   #idleWaiters: (() => void)[] = [];
   /** The run in progress (settled when none). */
@@ -38,7 +40,7 @@ export class RunQueue<R> {
 
   /** True while a run is in progress. */
   get running(): boolean {
-    return this.#running;
+    return this.#executing;
   }
 
   /** True while a run or exclusive work is in progress. */
@@ -104,12 +106,15 @@ export class RunQueue<R> {
       this.#pending = undefined;
       let result: R | undefined;
       try {
+        this.#executing = true;
         const current = this.#execute(request);
         this.#current = current.catch(() => undefined);
         result = await current;
       } catch {
         // The executor records its own failures; a throw must not wedge the queue.
         result = undefined;
+      } finally {
+        this.#executing = false;
       }
       for (const resolve of waiters) resolve(result);
     }
