@@ -6,10 +6,9 @@
  */
 import { ExitCode, type CliCommand } from "../command.ts";
 import { clientFlags } from "../api-client.ts";
-import { formatCommandHelp, PROGRAM } from "../format-help.ts";
-import { errorMessage } from "../../plugin-api/mod.ts";
-import { approvedOrCancelled, autoApproveFlag, runTaskCommand, terraformApprovalWarning, ui as makeUi } from "./task-shared.ts";
-import { TaskFileError, taskRequestFromFile } from "./task-request.ts";
+import { formatCommandHelp } from "../format-help.ts";
+import { approvedOrCancelled, autoApproveFlag, runTaskCommand, terraformApprovalWarning } from "./task-shared.ts";
+import { taskFromFileFlag } from "./task-file-body.ts";
 
 interface UpdateAnswer {
   readonly request_id?: string;
@@ -43,23 +42,8 @@ const taskUpdateCommand: CliCommand = {
     return ExitCode.flagParseError;
   },
   async run(args, io) {
-    const file = (args.flags["task-file"] as string | undefined) ?? "";
-    const out = makeUi(io);
-    if (file === "") {
-      out.error("unable to update task");
-      out.output("no task file provided");
-      out.output(`For additional help try '${PROGRAM} task update --help'`);
-      return ExitCode.requiredFlagMissing;
-    }
-    let task: Record<string, unknown>;
-    try {
-      task = await taskRequestFromFile(file, io.cwd, io.env);
-    } catch (error) {
-      out.error("unable to update task");
-      if (!(error instanceof TaskFileError)) out.output("unable to read task file");
-      out.output(errorMessage(error));
-      return ExitCode.runtimeError;
-    }
+    const task = await taskFromFileFlag(args, io, "task update", "unable to update task");
+    if (typeof task === "number") return task;
     const body = updateBody(task);
     return await runTaskCommand(args, io, "task update", 0, async (client, _positionals, ui, step) => {
       const name = String(task.name);

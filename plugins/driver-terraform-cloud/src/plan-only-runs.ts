@@ -5,8 +5,8 @@
  * then a normal plan (what an apply would change, `resource_changes`), both read by resource address
  * from the plan's JSON output. The resources a workspace still manages come from its current state.
  */
-import type { DriftReport, InspectPlan, ResourceAction } from "../../../core/plugin-api/mod.ts";
-import { CtsError } from "../../../core/plugin-api/mod.ts";
+import type { DriftReport, InspectPlan, JsonPlanChange } from "../../../core/plugin-api/mod.ts";
+import { CtsError, mergeResourceActions, resourceActionsOf } from "../../../core/plugin-api/mod.ts";
 import { planSummary } from "./plan-summary.ts";
 import { failureLog, followRun, queueRun, readLog, runUrl } from "./runs.ts";
 import type { Resource, TfcClient } from "./tfc-client.ts";
@@ -20,24 +20,6 @@ export interface PlanOnlyContext {
   readonly ws: WorkspaceInfo;
   readonly configurationVersionId: string;
   readonly taskName: string;
-}
-
-interface JsonChange {
-  readonly address?: string;
-  readonly change?: { readonly actions?: readonly string[] };
-}
-
-/** Terraform's action list as one word: a delete and a create are a replace; no-op and read are none. */
-function actionOf(actions: readonly string[]): string | undefined {
-  if (actions.includes("create") && actions.includes("delete")) return "replace";
-  return actions.find((action) => action !== "no-op" && action !== "read");
-}
-
-function changed(list: readonly JsonChange[] | undefined): ResourceAction[] {
-  return (list ?? []).flatMap((entry) => {
-    const action = actionOf(entry.change?.actions ?? []);
-    return entry.address && action ? [{ address: entry.address, action }] : [];
-  });
 }
 
 /** Queues a plan-only run and follows it; returns it with its plan once it planned. */
@@ -57,20 +39,18 @@ async function planOnly(ctx: PlanOnlyContext, what: string, flags: { refreshOnly
   return { url, planId: planRel.id };
 }
 
-async function jsonPlan(ctx: PlanOnlyContext, planId: string, signal: AbortSignal): Promise<{ resource_drift?: JsonChange[]; resource_changes?: JsonChange[] }> {
+async function jsonPlan(ctx: PlanOnlyContext, planId: string, signal: AbortSignal): Promise<{ resource_drift?: JsonPlanChange[]; resource_changes?: JsonPlanChange[] }> {
   // An authenticated API call whose body is Terraform's JSON plan rather than a JSON:API document.
   const plan = await ctx.client.api(`read the JSON plan ${planId}`, "GET", `/plans/${planId}/json-output`, undefined, { signal });
-  return (plan ?? {}) as { resource_drift?: JsonChange[]; resource_changes?: JsonChange[] };
+  return (plan ?? {}) as { resource_drift?: JsonPlanChange[]; resource_changes?: JsonPlanChange[] };
 }
 
 export async function checkDriftRuns(ctx: PlanOnlyContext, signal: AbortSignal): Promise<DriftReport> {
   const refreshed = await planOnly(ctx, "Drift check (refresh-only plan)", { refreshOnly: true }, signal);
-  const drifted = changed((await jsonPlan(ctx, refreshed.planId, signal)).resource_drift);
+  const drifted = resourceActionsOf((await jsonPlan(ctx, refreshed.planId, signal)).resource_drift);
   const planned = await planOnly(ctx, "Drift check (plan)", {}, signal);
-  const applying = changed((await jsonPlan(ctx, planned.planId, signal)).resource_changes);
-  const seen = new Map<string, ResourceAction>();
-  for (const resource of [...drifted, ...applying]) if (!seen.has(resource.address)) seen.set(resource.address, resource);
-  const resources = [...seen.values()].slice(0, MAX_RESOURCES);
+  const applying = resourceActionsOf((await jsonPlan(ctx, planned.planId, signal)).resource_changes);
+  const resources = mergeResourceActions(drifted, applying, MAX_RESOURCES);
   return { drifted: resources.length > 0, resources, url: planned.url };
 }
 

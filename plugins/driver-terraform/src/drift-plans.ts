@@ -4,45 +4,17 @@
  * would change; both are saved to a file only long enough for `terraform show -json` to read them
  * by resource address (a saved plan holds variable values, so it never outlives the check).
  */
-import type { DriftReport, FileSystem, InspectPlan, ResourceAction } from "../../../core/plugin-api/mod.ts";
+import type { DriftReport, FileSystem, InspectPlan, JsonPlanChange } from "../../../core/plugin-api/mod.ts";
+import { mergeResourceActions, resourceActionsOf } from "../../../core/plugin-api/mod.ts";
 import type { TerraformCli } from "./terraform-cli.ts";
 import { planArgs } from "./terraform-commands.ts";
 
-/** At most this many resources per report, so a run record stays small. */
+/** At most this many addresses in a list of the resources left, so a run record stays small. */
 const MAX_RESOURCES = 100;
 
-interface JsonResourceChange {
-  readonly address?: string;
-  readonly change?: { readonly actions?: readonly string[] };
-}
-
 interface JsonPlan {
-  readonly resource_drift?: readonly JsonResourceChange[];
-  readonly resource_changes?: readonly JsonResourceChange[];
-}
-
-/** Terraform's action list as one word: `["delete","create"]` is a replace; no-op and read are none. */
-export function actionOf(actions: readonly string[]): string | undefined {
-  if (actions.includes("create") && actions.includes("delete")) return "replace";
-  const action = actions.find((candidate) => candidate !== "no-op" && candidate !== "read");
-  return action;
-}
-
-/** The resources of a JSON plan's `resource_drift` or `resource_changes` that change. */
-export function changedResources(changes: readonly JsonResourceChange[] | undefined): ResourceAction[] {
-  const out: ResourceAction[] = [];
-  for (const change of changes ?? []) {
-    const action = actionOf(change.change?.actions ?? []);
-    if (change.address && action) out.push({ address: change.address, action });
-  }
-  return out;
-}
-
-/** Merges the two plans' findings: one entry per address, the refresh-only plan's action first. */
-export function mergeFindings(drifted: readonly ResourceAction[], planned: readonly ResourceAction[]): ResourceAction[] {
-  const seen = new Map<string, ResourceAction>();
-  for (const resource of [...drifted, ...planned]) if (!seen.has(resource.address)) seen.set(resource.address, resource);
-  return [...seen.values()].slice(0, MAX_RESOURCES);
+  readonly resource_drift?: readonly JsonPlanChange[];
+  readonly resource_changes?: readonly JsonPlanChange[];
 }
 
 export interface DriftPlanContext {
@@ -75,7 +47,7 @@ export async function checkDrift(ctx: DriftPlanContext, signal: AbortSignal): Pr
   const what = `check task "${ctx.taskName}" for drift`;
   const refreshed = await savedPlan(ctx, what, ["-refresh-only"], ".cts-drift-refresh.tfplan", signal);
   const planned = await savedPlan(ctx, what, [], ".cts-drift.tfplan", signal);
-  const resources = mergeFindings(changedResources(refreshed.resource_drift), changedResources(planned.resource_changes));
+  const resources = mergeResourceActions(resourceActionsOf(refreshed.resource_drift), resourceActionsOf(planned.resource_changes));
   return { drifted: resources.length > 0, resources };
 }
 
