@@ -10,7 +10,7 @@ import { RunQueue, type RunRequest } from "../../../plugins/task-engine/src/run-
 import { driftSettingsOf } from "../../../plugins/task-engine/src/drift-settings.ts";
 import { appliesSame } from "../../../plugins/task-engine/src/task-update.ts";
 import { mergeResourceActions, planAction, resourceActionsOf } from "../../../core/plugin-api/mod.ts";
-import { isTaskUpdateBody, mergeTaskFields } from "../../../plugins/http-api/src/routes/task-update.ts";
+import { isTaskUpdateBody, mergeTaskFields, unsupportedKeys } from "../../../plugins/http-api/src/routes/task-update.ts";
 import { weakEnabled } from "../../../plugins/http-api/src/routes/weak-enabled.ts";
 import { updateBody } from "../../../core/cli/commands/task-update.ts";
 
@@ -123,6 +123,12 @@ describe("PATCH bodies", () => {
     expect(isTaskUpdateBody({})).toBe(false);
     expect(isTaskUpdateBody([])).toBe(false);
     expect(isTaskUpdateBody({ enabled: true, variables: {} })).toBe(true);
+  });
+
+  it("keys that are no task field get CTS's answer, sorted; a driver's field is a task field", () => {
+    expect(unsupportedKeys({ enabled: true, zeta: 1, alpha: 2 }, [])?.message).toBe("request body's JSON contains unsupported keys: alpha, zeta");
+    expect(unsupportedKeys({ enabled: true, terraform_cloud_workspace: {} }, ["terraform_cloud_workspace"])).toBeUndefined();
+    expect(unsupportedKeys({ variables: {}, module: "m" }, [])).toBeUndefined();
   });
 
   it("merges top-level fields; null puts a field back to its default", () => {

@@ -16,7 +16,7 @@ import { taskNameFromPath } from "../task-path.ts";
 import { toApiTask } from "../task-representation.ts";
 import { taskAlreadyExists, taskNotFound } from "./cts-task-errors.ts";
 import { deleteQuery, handleDestroy } from "./task-destroy.ts";
-import { handleTaskUpdate, isTaskUpdateBody } from "./task-update.ts";
+import { handleTaskUpdate, isTaskUpdateBody, unsupportedKeys } from "./task-update.ts";
 import { weakEnabled } from "./weak-enabled.ts";
 
 interface CreateBody {
@@ -110,6 +110,8 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
     const name = nameOf(c);
     const run = runOf(c);
     const raw = await readJson(c.req.raw);
+    const unsupported = unsupportedKeys(raw, ctx.blocks().driverTaskFields().keys());
+    if (unsupported) throw unsupported;
     if (isTaskUpdateBody(raw)) {
       const tools = { validateCreate: (body: unknown) => createValidator()(body), represent, planJson: (plan?: InspectPlan) => planJson(plan, "url") };
       return handleTaskUpdate(c, ctx, tools, name, run, raw);

@@ -38,6 +38,23 @@ function withScheduling(current: TaskConfig, next: TaskConfig): TaskConfig {
   };
 }
 
+/** The task fields a PATCH may set: core's (as the API spells them) and those registered drivers add. */
+const CORE_API_FIELDS: readonly string[] = [
+  "name", "description", "enabled", "module", "version", "providers", "variables", "buffer_period", "drift_detection", "condition",
+  "module_input",
+];
+
+/**
+ * CTS's answer to keys it does not know (api/task.go decodeBody), sorted as CTS sorts them; a key is
+ * known when it is a task field. Checked before anything else, as CTS does.
+ */
+export function unsupportedKeys(body: unknown, driverFields: Iterable<string>): HttpError | undefined {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  const known = new Set([...CORE_API_FIELDS, ...driverFields]);
+  const unknown = Object.keys(body).filter((key) => !known.has(key)).sort();
+  return unknown.length > 0 ? new HttpError(400, `request body's JSON contains unsupported keys: ${unknown.join(", ")}`) : undefined;
+}
+
 /** True when the body is more than CTS's `{"enabled": ...}`: any other key makes it an update. */
 export function isTaskUpdateBody(body: unknown): body is Record<string, unknown> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
