@@ -152,6 +152,16 @@ export class DriftMonitor implements MetricsSource {
         this.#due.delete(name);
         continue;
       }
+      if (runtime.driver && !runtime.driver.checkDrift) {
+        // A driver that cannot plan for drift (a third-party one) is said once, not failed every interval.
+        this.#due.delete(name);
+        if (this.#states.get(name)?.error === undefined) {
+          const error = `Cannot check task "${name}" for drift: driver "${runtime.config.driver}" cannot plan for drift`;
+          this.#states.set(name, { status: "unknown", resources: [], error });
+          this.#logger.warn("drift detection is on but the task's driver cannot check for drift", { task_name: name });
+        }
+        continue;
+      }
       const due = this.#due.get(name);
       if (due === undefined) {
         this.#due.set(name, settings.next(now));
