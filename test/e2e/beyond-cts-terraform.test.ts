@@ -168,8 +168,9 @@ describe("drift detection", () => {
     expect(patched.status, JSON.stringify(patched.json)).toBe(200);
     await until(`the file to be restored${withLogs()}`, () => (read("drifty") === "v1" ? true : undefined), 60_000, 100);
     const runs = await runsOf("drifty");
-    expect(runs.some((run) => run.kind === "drift-check" && run.drift?.corrected === true)).toBe(true);
-    expect(runs.some((run) => run.kind === undefined && run.trigger.kind === "drift" && run.outcome === "applied")).toBe(true);
+    const shown = JSON.stringify(runs.map((run) => [run.kind, run.outcome, run.trigger, run.drift]));
+    expect(runs.some((run) => run.kind === "drift-check" && run.drift?.corrected === true), shown).toBe(true);
+    expect(runs.some((run) => run.kind === undefined && run.trigger.kind === "drift" && run.outcome === "applied"), shown).toBe(true);
     await until("a check that finds no drift again", async () => ((await drift())?.status === "none" ? true : undefined), 60_000, 100);
     const off = await api("PATCH", "/v1/tasks/drifty", { drift_detection: { enabled: false } });
     expect(off.status).toBe(200);
