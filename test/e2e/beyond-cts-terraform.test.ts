@@ -9,6 +9,7 @@
 import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunRecord } from "../../core/plugin-api/mod.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
@@ -50,6 +51,17 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
   });
   const text = await response.text();
   return { status: response.status, json: text ? JSON.parse(text) : undefined };
+}
+
+/** Checks `value` against a schema of the daemon's own /v1/openapi.json (what the status page and clients read). */
+let ajv: Ajv | undefined;
+async function matchesOpenApi(schema: string, value: unknown): Promise<void> {
+  if (!ajv) {
+    const doc = (await api("GET", "/v1/openapi.json")).json;
+    ajv = new Ajv({ strict: false, validateFormats: false });
+    for (const [name, each] of Object.entries(doc.components.schemas)) ajv.addSchema(each as object, `#/components/schemas/${name}`);
+  }
+  expect(ajv.validate(`#/components/schemas/${schema}`, value), `${schema}: ${JSON.stringify(ajv.errors)}`).toBe(true);
 }
 
 const runsOf = async (task: string): Promise<RunRecord[]> => (await api("GET", `/v1/tasks/${task}/runs?limit=100`)).json.runs;
@@ -115,6 +127,7 @@ describe("destroy on delete", () => {
     expect(preview.status, JSON.stringify(preview.json)).toBe(200);
     expect(preview.json.inspect.changes_present).toBe(true);
     expect(preview.json.inspect.plan).toContain("module.destroy-me.terraform_data.file will be destroyed");
+    await matchesOpenApi("DestroyPlanResponse", preview.json);
     expect(read("destroy-me")).toBe("v1");
 
     const declined = await cli(["task", "delete", "-destroy", "destroy-me"], "no\n");
@@ -143,6 +156,7 @@ describe("destroy on delete", () => {
     expect(status.status).toBe("errored");
     const [newest] = await runsOf("stuck");
     expect(newest).toMatchObject({ kind: "destroy", outcome: "failed", resources_left: ["module.stuck.terraform_data.file"] });
+    await matchesOpenApi("RunRecord", newest);
     expect(read("stuck")).toBe("v1");
   }, 120_000);
 });
@@ -160,6 +174,8 @@ describe("drift detection", () => {
     const record = (await runsOf("drifty")).find((run) => run.id === found.run_id)!;
     expect(record).toMatchObject({ kind: "drift-check", outcome: "checked", trigger: { kind: "drift", detail: "every 1s" } });
     expect(record.drift).toEqual({ detected: true, resources: found.resources });
+    await matchesOpenApi("RunRecord", record);
+    await matchesOpenApi("TaskStatusEntry", (await api("GET", "/v1/status/tasks/drifty")).json.drifty);
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metrics).toContain(`cts_task_drift{task="drifty"} 1`);
     expect(read("drifty")).toBe("changed by hand"); // report only by default
@@ -167,10 +183,12 @@ describe("drift detection", () => {
     const patched = await api("PATCH", "/v1/tasks/drifty", { drift_detection: { interval: "1s", auto_correct: true } });
     expect(patched.status, JSON.stringify(patched.json)).toBe(200);
     await until(`the file to be restored${withLogs()}`, () => (read("drifty") === "v1" ? true : undefined), 60_000, 100);
-    const runs = await runsOf("drifty");
-    const shown = JSON.stringify(runs.map((run) => [run.kind, run.outcome, run.trigger, run.drift]));
-    expect(runs.some((run) => run.kind === "drift-check" && run.drift?.corrected === true), shown).toBe(true);
-    expect(runs.some((run) => run.kind === undefined && run.trigger.kind === "drift" && run.outcome === "applied"), shown).toBe(true);
+    // The provisioner writes the file during the apply; its record is stored when the run ends.
+    const runs = await until("the correcting run's record", async () => {
+      const all = await runsOf("drifty");
+      return all.some((run) => run.kind === undefined && run.trigger.kind === "drift" && run.outcome === "applied") ? all : undefined;
+    }, 60_000, 100);
+    expect(runs.some((run) => run.kind === "drift-check" && run.drift?.corrected === true)).toBe(true);
     await until("a check that finds no drift again", async () => ((await drift())?.status === "none" ? true : undefined), 60_000, 100);
     const off = await api("PATCH", "/v1/tasks/drifty", { drift_detection: { enabled: false } });
     expect(off.status).toBe(200);
@@ -185,6 +203,7 @@ describe("tasks changed at runtime", () => {
     expect(inspect.status, JSON.stringify(inspect.json)).toBe(200);
     expect(inspect.json.inspect.changes_present).toBe(true);
     expect(inspect.json.inspect.plan).toContain(`"v1" -> "v2"`);
+    await matchesOpenApi("TaskUpdateResponse", inspect.json);
     expect(read("patchy")).toBe("v1");
     expect((await api("GET", "/v1/tasks/patchy")).json.task.variables.content).toBeUndefined();
     expect(await runsOf("patchy")).toEqual(before);

@@ -50,7 +50,7 @@ it("a runtime change is stored in Consul KV and the next leader has it; only the
   await until("the leader's start-up run", () => (readRecords(recordFile).some((entry) => entry.op === "apply") ? true : undefined), 30_000);
 
   const change = { description: "changed at runtime", variables: { tier: `"gold"` } };
-  const refused = await follower.api("PATCH", "/v1/tasks/rec-web", change);
+  const refused = await until("the follower's answer", () => follower.api("PATCH", "/v1/tasks/rec-web", change), 30_000, 100);
   expect(refused?.status).toBe(400);
   expect(JSON.stringify(refused?.json)).toContain("redirect requests to leader");
   // CTS answers 500 "active" while the start-up run finishes: ask again until it is idle.
