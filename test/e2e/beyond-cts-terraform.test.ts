@@ -6,15 +6,14 @@
  * auto_correct), and tasks changed at runtime by PATCH and `task update`; CTS's plain delete, which
  * leaves the files, is pinned beside them.
  */
-import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunRecord } from "../../core/plugin-api/mod.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { freePort } from "../helpers/free-port.ts";
-import { runCli, spawnCli } from "../helpers/run-cli.ts";
+import { type DaemonProcess, startDaemonProcess } from "../helpers/api-daemon-process.ts";
+import { runCli } from "../helpers/run-cli.ts";
 import { until } from "../helpers/until.ts";
 import { registerService } from "../plugins/driver-terraform/e2e-support.ts";
 import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
@@ -22,9 +21,8 @@ import { FILE_MODULE } from "../helpers/file-module.ts";
 
 const tmp = tempDir("beyond-cts");
 let consul: TestConsulDevServer;
-let daemon: ChildProcess;
+let daemon: DaemonProcess;
 let url = "";
-let logs = "";
 
 const fileOf = (task: string) => join(tmp.path, `${task}.txt`);
 const read = (task: string) => (existsSync(fileOf(task)) ? readFileSync(fileOf(task), "utf8") : undefined);
@@ -67,49 +65,31 @@ async function matchesOpenApi(schema: string, value: unknown): Promise<void> {
 const runsOf = async (task: string): Promise<RunRecord[]> => (await api("GET", `/v1/tasks/${task}/runs?limit=100`)).json.runs;
 const cli = (args: string[], input?: string) =>
   runCli("node", args, { cwd: tmp.path, env: { CTS_ADDRESS: url }, ...(input !== undefined ? { input } : {}), timeoutMs: 120_000 });
-const withLogs = () => `\n--- daemon output\n${logs.slice(-6000)}`;
+const withLogs = () => `\n--- daemon output\n${daemon.logs().slice(-6000)}`;
 
 beforeAll(async () => {
   consul = await startConsulDevServer();
   await registerService(consul.url, "web-1", "web", "10.0.0.1");
   mkdirSync(join(tmp.path, "module"), { recursive: true });
   writeFileSync(join(tmp.path, "module", "main.tf"), FILE_MODULE);
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  writeFileSync(join(tmp.path, "cts.hcl"), `log_level = "INFO"
-port = ${port}
-working_dir = ${JSON.stringify(join(tmp.path, "sync-tasks"))}
-consul {
-  address = "${consul.address}"
-  service_registration {
-    enabled = false
-  }
-}
-buffer_period {
-  enabled = false
-}
-${taskHcl("keep-me")}
+  daemon = await startDaemonProcess({
+    dir: tmp.path, consulAddress: consul.address, env: terraformTestEnv(), body: `${taskHcl("keep-me")}
 ${taskHcl("destroy-me")}
 ${taskHcl("stuck", "", true)}
 ${taskHcl("drifty", `  drift_detection {
     interval = "1s"
   }`)}
 ${taskHcl("patchy")}
-`);
-  daemon = spawnCli("node", ["start", "-config-file=cts.hcl"], { cwd: tmp.path, env: terraformTestEnv() });
-  daemon.stdout!.on("data", (chunk) => (logs += chunk));
-  daemon.stderr!.on("data", (chunk) => (logs += chunk));
+`,
+  });
+  url = daemon.url;
   await until(`every task's file${withLogs()}`, () =>
-    ["keep-me", "destroy-me", "stuck", "drifty", "patchy"].every((task) => read(task) === "v1") && logs.includes("all tasks ran once")
+    ["keep-me", "destroy-me", "stuck", "drifty", "patchy"].every((task) => read(task) === "v1") && daemon.logs().includes("all tasks ran once")
       ? true : undefined, 120_000, 100);
 }, 150_000);
 
 afterAll(async () => {
-  if (daemon && daemon.exitCode === null) {
-    const exited = new Promise((resolve) => daemon.once("exit", resolve));
-    daemon.kill("SIGTERM");
-    await exited;
-  }
+  await daemon?.stop();
   await consul?.stop();
   tmp.remove();
 });

@@ -6,7 +6,6 @@
  * a PATCH of the task's variables applies once in the workspace; the destroy plan changes nothing;
  * delete with destroy queues a destroy run, which removes the file, then deletes the task.
  */
-import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -14,8 +13,7 @@ import type { RunRecord } from "../../../core/plugin-api/mod.ts";
 import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import { FILE_MODULE } from "../../helpers/file-module.ts";
-import { freePort } from "../../helpers/free-port.ts";
-import { spawnCli } from "../../helpers/run-cli.ts";
+import { type DaemonProcess, startDaemonProcess } from "../../helpers/api-daemon-process.ts";
 import { until } from "../../helpers/until.ts";
 import { registerService } from "../driver-terraform/e2e-support.ts";
 import { tempDir } from "../driver-terraform/terraform-env.ts";
@@ -23,13 +21,12 @@ import { runsOf, workspace } from "./tfc-fixtures.ts";
 
 let consul: TestConsulDevServer;
 let tfc: TfcDevServer;
-let daemon: ChildProcess;
-let logs = "";
+let daemon: DaemonProcess;
 let url = "";
 const tmp = tempDir("tfc-beyond");
 const file = join(tmp.path, "drifty.txt");
 const read = () => (existsSync(file) ? readFileSync(file, "utf8") : undefined);
-const withLogs = () => `\n--- daemon output\n${logs.slice(-6000)}`;
+const withLogs = () => `\n--- daemon output\n${daemon.logs().slice(-6000)}`;
 
 async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
   const response = await fetch(`${url}${path}`, { method, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
@@ -43,21 +40,8 @@ beforeAll(async () => {
   await registerService(consul.url, "web-1", "web", "10.0.0.1");
   mkdirSync(join(tmp.path, "module"), { recursive: true });
   writeFileSync(join(tmp.path, "module", "main.tf"), FILE_MODULE);
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  writeFileSync(join(tmp.path, "cts.hcl"), `log_level = "INFO"
-port = ${port}
-working_dir = ${JSON.stringify(join(tmp.path, "sync-tasks"))}
-consul {
-  address = "${consul.address}"
-  service_registration {
-    enabled = false
-  }
-}
-buffer_period {
-  enabled = false
-}
-driver "terraform-cloud" {
+  daemon = await startDaemonProcess({
+    dir: tmp.path, consulAddress: consul.address, env: { TFC_TOKEN: tfc.token }, body: `driver "terraform-cloud" {
   hostname     = "${tfc.url}"
   organization = "${tfc.organization}"
   workspaces {
@@ -77,19 +61,14 @@ task {
     interval = "1s"
   }
 }
-`);
-  daemon = spawnCli("node", ["start", "-config-file=cts.hcl"], { cwd: tmp.path, env: { TFC_TOKEN: tfc.token } });
-  daemon.stdout!.on("data", (chunk) => (logs += chunk));
-  daemon.stderr!.on("data", (chunk) => (logs += chunk));
-  await until(`the first apply${withLogs()}`, () => (read() === "v1" && logs.includes("all tasks ran once") ? true : undefined), 120_000, 100);
+`,
+  });
+  url = daemon.url;
+  await until(`the first apply${withLogs()}`, () => (read() === "v1" && daemon.logs().includes("all tasks ran once") ? true : undefined), 120_000, 100);
 }, 150_000);
 
 afterAll(async () => {
-  if (daemon && daemon.exitCode === null) {
-    const exited = new Promise((resolve) => daemon.once("exit", resolve));
-    daemon.kill("SIGTERM");
-    await exited;
-  }
+  await daemon?.stop();
   await consul?.stop();
   await tfc?.stop();
   tmp.remove();
