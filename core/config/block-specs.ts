@@ -35,6 +35,7 @@ const serviceBlockBody: BodySpec = { cts_user_defined_meta: map };
 
 export const taskBody: BodySpec = {
   buffer_period: single(),
+  drift_detection: single(),
   // Bodies are kept as written: their owners' schemas shape and decode them (weak-decode.ts).
   condition: { kind: "labelled-single" },
   module_input: { kind: "labelled-list" },

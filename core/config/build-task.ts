@@ -10,6 +10,7 @@ import type {
 } from "../plugin-api/mod.ts";
 import type { ConfigIssue } from "./config-error.ts";
 import { isBufferPeriodConfigured, type RawBufferPeriod, resolveBufferPeriod } from "./buffer-period.ts";
+import { driftDetectionOf } from "./drift-detection.ts";
 import { childPath } from "./field-path.ts";
 import { driverTaskFields } from "./task-fields.ts";
 
@@ -86,6 +87,7 @@ export function buildTask(raw: Json, ctx: BuildTaskContext): TaskConfig {
     module_input: moduleInputs,
     driver: ctx.defaults.driver,
     ...(raw.services !== undefined ? { services: [...(raw.services as string[])] } : {}),
+    ...(raw.drift_detection !== undefined ? { drift_detection: driftDetectionOf(raw.drift_detection) } : {}),
   };
 }
 

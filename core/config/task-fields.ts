@@ -12,7 +12,7 @@ import { childPath } from "./field-path.ts";
 /** The task fields users write that core reads: task.schema.json's `properties`. */
 export const CORE_TASK_FIELDS: readonly string[] = [
   "name", "description", "enabled", "providers", "module", "source", "version", "variables",
-  "variable_files", "working_dir", "services", "buffer_period", "condition", "module_input", "source_input",
+  "variable_files", "working_dir", "services", "buffer_period", "drift_detection", "condition", "module_input", "source_input",
 ];
 
 /** Fields core computes on a `TaskConfig`: written in a task block they are unknown, whatever the drivers. */

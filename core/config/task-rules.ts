@@ -6,6 +6,7 @@
 import type { TaskConfig } from "../plugin-api/mod.ts";
 import type { ConfigIssue } from "./config-error.ts";
 import { negativeBufferFields, type RawBufferPeriod } from "./buffer-period.ts";
+import { driftDetectionIssues } from "./drift-detection.ts";
 import { childPath } from "./field-path.ts";
 import { computedTaskFields, unknownTaskField } from "./task-fields.ts";
 import { TEMPLATE_PLACES, templatePaths } from "./template-syntax.ts";
@@ -41,6 +42,7 @@ export function taskIssues(raw: Json, task: TaskConfig, file: string, path: stri
   for (const field of negativeBufferFields(raw.buffer_period as RawBufferPeriod | undefined)) {
     add(`buffer_period.${field}`, "must not be negative");
   }
+  for (const [field, message] of driftDetectionIssues(task.drift_detection)) add(`drift_detection.${field}`, message);
   for (const at of templatePaths(raw)) {
     add(at, TEMPLATE_PLACES);
   }

@@ -15,6 +15,8 @@ export { clientAgentOptions } from "./src/client-transport.ts";
 export { formatGoDuration, isGoDuration, parseGoDuration } from "./src/go-duration.ts";
 export { pageRuns, retainedRuns, runIdTime } from "./src/run-retention.ts";
 export { apiSettings, DEFAULT_API_CONFIG } from "./src/api-settings.ts";
+export { mergeResourceActions, planAction, resourceActionsOf } from "./src/resource-actions.ts";
+export type { JsonPlanChange } from "./src/resource-actions.ts";
 export type { TlsMaterial } from "./src/tls-files.ts";
 export type { CtsErrorCode } from "./src/errors.ts";
 export type { BlockProblem, JsonSchema } from "./src/json-schema.ts";

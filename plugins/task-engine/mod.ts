@@ -6,8 +6,8 @@
  */
 import {
   conditionRegistryToken, configToken, consulClientToken, CtsError, daemonEventsToken, defineService, definePlugin, driverRegistryToken,
-  fileSystemToken, httpClientFactoryToken, leadershipToken, loggerToken, moduleInputRegistryToken, parseGoDuration, queryWatcherToken,
-  runOptionsToken, secretMaskerToken, shutdownToken, taskManagerToken, taskStoreToken, vaultSecretsToken,
+  fileSystemToken, httpClientFactoryToken, leadershipToken, loggerToken, metricsSourceRegistryToken, moduleInputRegistryToken, parseGoDuration,
+  queryWatcherToken, runOptionsToken, secretMaskerToken, shutdownToken, taskManagerToken, taskStoreToken, vaultSecretsToken,
 } from "../../core/plugin-api/mod.ts";
 import type { ServiceContext, TaskManager } from "../../core/plugin-api/mod.ts";
 import { engineOptionsSchema, type EngineOptions } from "./src/engine-options.ts";
@@ -19,6 +19,8 @@ import { RunLimiter } from "./src/run-limiter.ts";
 import { EngineTaskManager } from "./src/task-manager.ts";
 import { runRetentionOf } from "./src/run-history-options.ts";
 import { ScheduleGate } from "./src/schedule-gate.ts";
+import { DriftMonitor } from "./src/drift-monitor.ts";
+import { checkDriftDefaults } from "./src/drift-settings.ts";
 
 export { SharedQueryWatcher } from "./src/query-watcher.ts";
 export type { QueryWatcherStats } from "./src/query-watcher.ts";
@@ -46,7 +48,7 @@ const taskManagerService = defineService({
     drivers: driverRegistryToken, conditions: conditionRegistryToken, moduleInputs: moduleInputRegistryToken,
     shutdown: shutdownToken, logger: loggerToken, fileSystem: fileSystemToken, watcher: queryWatcherToken,
     consul: consulClientToken, vault: vaultSecretsToken, daemonEvents: daemonEventsToken, http: httpClientFactoryToken,
-    secrets: secretMaskerToken,
+    secrets: secretMaskerToken, metricsSources: metricsSourceRegistryToken,
   },
   create(deps, { options, lifecycle }: ServiceContext<EngineOptions>): TaskManager {
     const oneShotConsulWaitMs = parseGoDuration(options.one_shot_consul_wait);
@@ -54,6 +56,7 @@ const taskManagerService = defineService({
       throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot use one_shot_consul_wait "${options.one_shot_consul_wait}": expected a duration such as "60s"`);
     }
     const runRetention = runRetentionOf(options.run_history);
+    checkDriftDefaults(options.drift_detection);
     const stop = new AbortController();
     // Every task's sources listen to the stop signal: 1,000 tasks are not a listener leak (Node warns at 11).
     deps.http.allowManyAbortListeners(stop.signal);
@@ -78,6 +81,7 @@ const taskManagerService = defineService({
         daemonEvents: deps.daemonEvents,
         runRetention,
         scheduleGate: new ScheduleGate(),
+        ...(options.drift_detection ? { driftDefaults: options.drift_detection } : {}),
         // -once/-inspect run outside the cluster: every task, as in the single-leader mode.
         ...(deps.leadership.ownership && deps.runOptions.mode === "daemon"
           ? { owns: (task: string) => deps.leadership.ownership!.owns(task) }
@@ -87,17 +91,24 @@ const taskManagerService = defineService({
       leadership: deps.leadership,
       shutdown: deps.shutdown,
     });
+    // Drift checks belong to the daemon: -once and -inspect never check.
+    const drift = deps.runOptions.mode === "daemon" ? new DriftMonitor(engine, deps.logger) : undefined;
+    if (drift) deps.metricsSources.register(drift);
     const ownership = deps.leadership.ownership;
-    if (ownership && deps.runOptions.mode === "daemon") followOwnership(engine, ownership);
-    lifecycle.onStart(() => engine.start({ oneShotConsulWaitMs }));
+    if (ownership && deps.runOptions.mode === "daemon") followOwnership(engine, ownership, drift);
+    lifecycle.onStart(() => {
+      engine.start({ oneShotConsulWaitMs });
+      drift?.start();
+    });
     // Applies in progress are allowed to finish (never cancel a half-written apply).
     lifecycle.onStop(async () => {
+      drift?.stop();
       const stopping = engine.stop();
       stop.abort();
       await stopping;
       deps.logger.debug("task engine stopped");
     }, { timeoutMs: 120_000 });
-    return new EngineTaskManager(engine);
+    return new EngineTaskManager(engine, drift);
   },
 });
 

@@ -4,10 +4,9 @@
  */
 import { ExitCode, type CliCommand } from "../command.ts";
 import { clientFlags } from "../api-client.ts";
-import { formatCommandHelp, PROGRAM } from "../format-help.ts";
-import { errorMessage } from "../../plugin-api/mod.ts";
-import { approvedOrCancelled, autoApproveFlag, runTaskCommand, terraformApprovalWarning, ui as makeUi } from "./task-shared.ts";
-import { TaskFileError, taskRequestFromFile } from "./task-request.ts";
+import { formatCommandHelp } from "../format-help.ts";
+import { approvedOrCancelled, autoApproveFlag, runTaskCommand, terraformApprovalWarning } from "./task-shared.ts";
+import { taskFromFileFlag } from "./task-file-body.ts";
 
 interface CreateAnswer {
   readonly request_id?: string;
@@ -30,23 +29,8 @@ const taskCreateCommand: CliCommand = {
     return ExitCode.flagParseError;
   },
   async run(args, io) {
-    const file = (args.flags["task-file"] as string | undefined) ?? "";
-    const out = makeUi(io);
-    if (file === "") {
-      out.error("unable to create request");
-      out.output("no task file provided");
-      out.output(`For additional help try '${PROGRAM} task create --help'`);
-      return ExitCode.requiredFlagMissing;
-    }
-    let task: Record<string, unknown>;
-    try {
-      task = await taskRequestFromFile(file, io.cwd, io.env);
-    } catch (error) {
-      out.error("unable to create request");
-      if (!(error instanceof TaskFileError)) out.output("unable to read task file");
-      out.output(errorMessage(error));
-      return ExitCode.runtimeError;
-    }
+    const task = await taskFromFileFlag(args, io, "task create", "unable to create request");
+    if (typeof task === "number") return task;
     return await runTaskCommand(args, io, "task create", 0, async (client, _positionals, ui, step) => {
       const name = String(task.name);
       ui.info(`Inspecting changes to resource if creating task '${name}'...\n`);

@@ -1,17 +1,29 @@
-/** @module `task delete <name> [-auto-approve]`: asks, then deletes the task (not its infrastructure), in CTS's words. */
+/**
+ * @module `task delete <name> [-auto-approve] [-destroy]`: asks, then deletes the task, in CTS's
+ * words; its infrastructure stays, as in CTS. Beyond CTS, `-destroy` first shows the plan of
+ * destroying the task's resources, asks, then destroys them and deletes the task (task-destroy-flow.ts).
+ */
 import type { CliCommand } from "../command.ts";
 import { clientFlags } from "../api-client.ts";
 import { approvedOrCancelled, autoApproveFlag, runTaskCommand, taskFlagError } from "./task-shared.ts";
+import { destroyAndDelete } from "./task-destroy-flow.ts";
 
 const taskDeleteCommand: CliCommand = {
   name: "task delete",
-  summary: "Deletes a task (its infrastructure is left as it is)",
+  summary: "Deletes a task (its infrastructure is left as it is, unless -destroy)",
   synopsis: "[-help] [options] <task name>",
-  usage: "Deletes the task from the running daemon: at once if idle, else when its current run ends.\n\nArguments: <task name> (after the options)",
-  flags: [...clientFlags, autoApproveFlag],
+  usage: "Deletes the task from the running daemon: at once if idle, else when its current run ends.\n" +
+    "With -destroy, the task's resources are destroyed first (after showing their plan and asking);\n" +
+    "a failed destroy keeps the task.\n\nArguments: <task name> (after the options)",
+  flags: [
+    ...clientFlags,
+    autoApproveFlag,
+    { name: "destroy", type: "bool", default: false, help: "Destroy the task's infrastructure, then delete the task (beyond CTS)." },
+  ],
   flagError: taskFlagError(() => taskDeleteCommand),
   run: (args, io) =>
     runTaskCommand(args, io, "task delete", 1, async (client, [name], ui, step) => {
+      if (args.flags.destroy === true) return destroyAndDelete(args, client, name!, ui, step);
       const approved = await approvedOrCancelled(args, ui, {
         action: "deleting",
         name: name!,

@@ -71,6 +71,7 @@ export function toRequestTask(task: TaskConfig, unbuffered = false): Json {
   if (task.module_input.length > 0) {
     out.module_input = Object.fromEntries(task.module_input.map((input) => [API_TYPE(input.type), dropEmpty(input as unknown as Json)]));
   }
+  if (task.drift_detection) out.drift_detection = { ...task.drift_detection };
   if (task.buffer_period_configured && !unbuffered) {
     out.buffer_period = {
       enabled: task.buffer_period.enabled,

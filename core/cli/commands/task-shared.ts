@@ -55,7 +55,11 @@ export function terraformApprovalWarning(name: string): string {
 export async function approvedOrCancelled(
   args: ParsedArgs,
   ui: Ui,
-  prompt: { readonly ask: () => void; readonly action: "creating" | "enabling" | "deleting"; readonly name: string },
+  prompt: {
+    readonly ask: () => void;
+    readonly action: "creating" | "enabling" | "deleting" | "updating" | "destroying";
+    readonly name: string;
+  },
 ): Promise<boolean> {
   if (args.flags["auto-approve"] === true) return true;
   prompt.ask();

@@ -18,7 +18,11 @@ import type { Logger } from "./services/logger.ts";
 
 /** Why a run happened; recorded in the task's event. */
 export interface TriggerReason {
-  readonly kind: "dependency" | "schedule" | "api" | "startup" | "leader" | "retry";
+  /**
+   * Refinement (additive): `drift` for a drift check and the apply that corrects it
+   * (`drift_detection`); a destroy is asked for through the API (`api`).
+   */
+  readonly kind: "dependency" | "schedule" | "api" | "startup" | "leader" | "retry" | "drift";
   /** E.g. the Consul query that changed, or the cron expression. */
   readonly detail?: string;
 }

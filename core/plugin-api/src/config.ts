@@ -156,6 +156,20 @@ export interface TerraformCloudWorkspaceConfig {
   readonly terraform_version?: string;
 }
 
+/**
+ * Beyond CTS: a task's `drift_detection {}` as written (every field optional; the task engine's
+ * `drift_detection` option gives the rest). A block without `enabled` enables the checks.
+ */
+export interface DriftDetectionConfig {
+  readonly enabled?: boolean;
+  /** Go duration between checks (at least 1s). */
+  readonly interval?: string;
+  /** Instead of `interval`: a cron expression (croner syntax, 5 or 6 fields). */
+  readonly cron?: string;
+  /** Apply at once when drift is found. @default false (report only) */
+  readonly auto_correct?: boolean;
+}
+
 export interface TaskConfig {
   readonly name: string;
   readonly description: string;
@@ -177,6 +191,8 @@ export interface TaskConfig {
   readonly driver: string;
   /** CTS's deprecated `services` field as written (reported by the status API and run events). */
   readonly services?: readonly string[];
+  /** Beyond CTS: `drift_detection {}` as written, when the task has one. */
+  readonly drift_detection?: DriftDetectionConfig;
   /** `terraform_cloud_workspace {}`, when set (config rules allow it only with the terraform-cloud driver). */
   readonly terraform_cloud_workspace?: TerraformCloudWorkspaceConfig;
 }

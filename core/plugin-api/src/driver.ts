@@ -8,7 +8,7 @@ import type { BlockProblem, JsonSchema } from "./json-schema.ts";
 import type { Named } from "./registry.ts";
 import type { Logger } from "./services/logger.ts";
 import type { TaskInputs, TaskInputSpec, TaskInputTemplate } from "./task-inputs.ts";
-import type { PlanSummary } from "./services/run-history.ts";
+import type { PlanSummary, ResourceAction } from "./services/run-history.ts";
 
 /** The result of `plan` (CTS "inspect"). */
 export interface InspectPlan {
@@ -30,6 +30,25 @@ export interface ApplyResult {
   readonly summary?: PlanSummary;
 }
 
+/**
+ * Refinement (additive): what `Driver.checkDrift` found, planning with the inputs last applied.
+ * `resources` lists what differs: resources changed outside the driver (a refresh-only plan) and
+ * resources an apply would change (a normal plan), each by address and action.
+ */
+export interface DriftReport {
+  readonly drifted: boolean;
+  readonly resources: readonly ResourceAction[];
+  /** Where the plans can be seen (an HCP Terraform run URL). */
+  readonly url?: string;
+}
+
+/** Refinement (additive): what `Driver.destroy` may report. */
+export interface DestroyResult {
+  readonly url?: string;
+  /** Resources destroyed (`destroy`), when the driver can tell. */
+  readonly summary?: PlanSummary;
+}
+
 /** One task's driver instance, created when the task is created and disposed when it is deleted. */
 export interface Driver {
   /** Prepares the task's workspace (files, `terraform init`, workspace, validate). Re-run when the task changes. */
@@ -40,8 +59,23 @@ export interface Driver {
   plan(signal: AbortSignal): Promise<InspectPlan>;
   /** Applies the rendered inputs. */
   apply(signal: AbortSignal): Promise<void | ApplyResult>;
-  /** Destroys what the task created (not called by CTS flows; offered for completeness). */
-  destroy(signal: AbortSignal): Promise<void>;
+  /**
+   * Destroys what the task created, with the rendered inputs (`DELETE /v1/tasks/{name}?destroy=true`;
+   * CTS never calls it). Refinement (additive): may report the run's URL and counts.
+   */
+  destroy(signal: AbortSignal): Promise<void | DestroyResult>;
+  /** Refinement (optional): plans the destroy without changing anything (`?destroy=true&run=inspect`). */
+  planDestroy?(signal: AbortSignal): Promise<InspectPlan>;
+  /**
+   * Refinement (optional): the addresses of the resources the task still manages (after a failed
+   * destroy). Undefined when the driver cannot tell.
+   */
+  resources?(signal: AbortSignal): Promise<readonly string[] | undefined>;
+  /**
+   * Refinement (optional; drift detection needs it): plans with the rendered inputs, changing
+   * nothing, and reports what differs from them. A driver without it has no drift detection.
+   */
+  checkDrift?(signal: AbortSignal): Promise<DriftReport>;
   /** E.g. `terraform 1.11.4`. */
   version(): Promise<string>;
   dispose?(): Promise<void>;

@@ -21,6 +21,8 @@ export interface QueueRun {
   readonly configurationVersionId: string;
   readonly planOnly?: boolean;
   readonly isDestroy?: boolean;
+  /** A plan that only refreshes the state (drift detection); with `planOnly`, nothing is written. */
+  readonly refreshOnly?: boolean;
   readonly variables?: readonly { key: string; value: string }[];
 }
 
@@ -32,6 +34,7 @@ export async function queueRun(client: TfcClient, ws: WorkspaceInfo, run: QueueR
         message: run.message,
         ...(run.planOnly ? { "plan-only": true } : {}),
         ...(run.isDestroy ? { "is-destroy": true } : {}),
+        ...(run.refreshOnly ? { "refresh-only": true } : {}),
         ...(run.variables ? { variables: run.variables } : {}),
       },
       relationships: {

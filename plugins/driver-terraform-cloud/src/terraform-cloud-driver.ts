@@ -6,9 +6,10 @@
  * carries a hash of them, so a restarted daemon or a new HA leader queues nothing when nothing changed.
  */
 import {
-  type ApplyResult, CtsError, type Driver, type DriverContext, type FileSystem, type InspectPlan, type Logger, type TaskConfig, type TaskInputs,
-  type TerraformRootModule, type TerraformRootModuleModel,
+  type ApplyResult, CtsError, type DestroyResult, type Driver, type DriverContext, type DriftReport, type FileSystem, type InspectPlan,
+  type Logger, type TaskConfig, type TaskInputs, type TerraformRootModule, type TerraformRootModuleModel,
 } from "../../../core/plugin-api/mod.ts";
+import { checkDriftRuns, type PlanOnlyContext, planDestroyRun, workspaceResources } from "./plan-only-runs.ts";
 import { taskConfiguration } from "./configuration-files.ts";
 import { uploadConfiguration } from "./configuration-upload.ts";
 import type { TerraformCloudOptions } from "./options.ts";
@@ -117,8 +118,29 @@ export class TerraformCloudDriver implements Driver {
     return summary ? { url: done.url, summary } : { url: done.url };
   }
 
-  async destroy(signal: AbortSignal): Promise<void> {
-    await this.#run(signal, true);
+  /** Reports the destroy run's URL and how many resources it destroyed. */
+  async destroy(signal: AbortSignal): Promise<DestroyResult> {
+    const done = await this.#run(signal, true);
+    const summary = done && SUCCESS.has(String(done.run.attributes.status)) ? runResourceCounts(done.run) : undefined;
+    return { ...(done ? { url: done.url } : {}), ...(summary ? { summary } : {}) };
+  }
+
+  #planOnly(step: string): PlanOnlyContext {
+    const prepared = this.#ready(step);
+    return { client: this.#deps.client, ws: prepared.ws, configurationVersionId: prepared.configurationVersionId, taskName: this.#task.name };
+  }
+
+  /** Plan-only runs with the workspace's variables: what the task last applied. */
+  checkDrift(signal: AbortSignal): Promise<DriftReport> {
+    return checkDriftRuns(this.#planOnly("check for drift"), signal);
+  }
+
+  planDestroy(signal: AbortSignal): Promise<InspectPlan> {
+    return planDestroyRun(this.#planOnly("plan the destroy of"), signal);
+  }
+
+  resources(signal: AbortSignal): Promise<readonly string[] | undefined> {
+    return workspaceResources(this.#planOnly("list the resources of"), signal);
   }
 
   async #run(signal: AbortSignal, isDestroy: boolean): Promise<{ url: string; run: FollowedRun } | undefined> {
@@ -156,7 +178,7 @@ export class TerraformCloudDriver implements Driver {
       return { url, run };
     }
     const tail = await failureLog(client, run, signal).catch(() => "");
-    throw new CtsError("CTS_ERR_DRIVER", `Cannot apply task "${this.#task.name}": run ${run.id} ended "${status}" (${url})${tail ? `: ${tail}` : ""}`);
+    throw new CtsError("CTS_ERR_DRIVER", `Cannot ${isDestroy ? "destroy" : "apply"} task "${this.#task.name}": run ${run.id} ended "${status}" (${url})${tail ? `: ${tail}` : ""}`);
   }
 
   async plan(signal: AbortSignal): Promise<InspectPlan> {

@@ -12,3 +12,11 @@ export function applySummary(stdout: string): PlanSummary | undefined {
   if (!match) return undefined;
   return { add: Number(match[1]), change: Number(match[2]), destroy: Number(match[3]) };
 }
+
+const DESTROY_COMPLETE = /Destroy complete! Resources: (\d+) destroyed\./;
+
+/** The count of "Destroy complete! Resources: 2 destroyed." as a summary; undefined without the line. */
+export function destroySummary(stdout: string): PlanSummary | undefined {
+  const match = DESTROY_COMPLETE.exec(stdout);
+  return match ? { add: 0, change: 0, destroy: Number(match[1]) } : undefined;
+}

@@ -3,10 +3,11 @@
  * per (re)initialisation, renders terraform.tfvars per run, and plans or applies.
  */
 import {
-  type ApplyResult, CtsError, type Driver, type DriverContext, type FileSystem, type InspectPlan, type ProcessRunner, type TaskConfig,
-  type SecretMasker, type TaskInputs,
+  type ApplyResult, CtsError, type DestroyResult, type Driver, type DriverContext, type DriftReport, type FileSystem, type InspectPlan,
+  type ProcessRunner, type SecretMasker, type TaskConfig, type TaskInputs,
 } from "../../../core/plugin-api/mod.ts";
-import { applySummary } from "./apply-summary.ts";
+import { applySummary, destroySummary } from "./apply-summary.ts";
+import { checkDrift, type DriftPlanContext, planDestroy, stateResources } from "./drift-plans.ts";
 import { consulEnvironment } from "./backend.ts";
 import { buildRootModuleModel, renderRootModuleFiles } from "./build-root-module.ts";
 import type { TerraformOptions } from "./options.ts";
@@ -161,8 +162,30 @@ export class TerraformDriver implements Driver {
     return summary ? { summary } : {};
   }
 
-  async destroy(signal: AbortSignal): Promise<void> {
-    await this.#ready("destroy").check(`destroy task "${this.#task.name}"`, destroyArgs(this.#deps.options.lock_timeout), signal);
+  /** Reports how many resources terraform destroyed, for the run history. */
+  async destroy(signal: AbortSignal): Promise<DestroyResult> {
+    const result = await this.#ready("destroy").check(`destroy task "${this.#task.name}"`, destroyArgs(this.#deps.options.lock_timeout), signal);
+    const summary = destroySummary(result.stdout);
+    return summary ? { summary } : {};
+  }
+
+  #plans(step: string): DriftPlanContext {
+    return {
+      cli: this.#ready(step), fs: this.#deps.fs, taskName: this.#task.name, lockTimeout: this.#deps.options.lock_timeout,
+      planFile: (name) => this.#path(name),
+    };
+  }
+
+  planDestroy(signal: AbortSignal): Promise<InspectPlan> {
+    return planDestroy(this.#plans("destroy"), signal);
+  }
+
+  resources(signal: AbortSignal): Promise<readonly string[] | undefined> {
+    return stateResources(this.#plans("destroy"), signal);
+  }
+
+  checkDrift(signal: AbortSignal): Promise<DriftReport> {
+    return checkDrift(this.#plans("check for drift"), signal);
   }
 
   async version(): Promise<string> {

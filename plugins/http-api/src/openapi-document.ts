@@ -13,6 +13,10 @@ import {
   tasksResponseSchemaWith,
 } from "./schemas/responses.schema.ts";
 import { eventsPathItem } from "./openapi-events.ts";
+import {
+  destroyPlanResponseSchema, driftStateSchema, inspectPlanSchema, resourceActionsSchema, taskFieldsUpdateSchemaWith, taskStatusEntrySchema,
+  taskUpdateResponseSchemaWith,
+} from "./schemas/task-changes.schema.ts";
 import { inputChangeSchema, runRecordSchema, runResponseSchema, runsResponseSchema } from "./schemas/run-history.schema.ts";
 
 const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
@@ -27,7 +31,18 @@ const statusParam = {
   required: false,
   schema: { type: "string", enum: ["successful", "errored", "critical", "unknown"] },
 };
-const legacyStatus = { description: "Task status keyed by task name", ...json({ type: "object" }) };
+const legacyStatus = {
+  description: "Task status keyed by task name",
+  ...json({ type: "object", additionalProperties: { $ref: "#/components/schemas/TaskStatusEntry" } }),
+};
+const destroyParam = {
+  name: "destroy", in: "query", required: false, schema: { type: "string", enum: ["true", "false"] },
+  description: "Beyond CTS: destroy the task's resources first; the answer waits for the destroy, and a failed destroy keeps the task",
+};
+const destroyRunParam = {
+  name: "run", in: "query", required: false, schema: { type: "string", enum: ["inspect"] },
+  description: "With destroy=true: answer the destroy's plan and change nothing",
+};
 
 export function openApiDocument(blocks: ApiBlocks): Record<string, unknown> {
   const conditionSchema = documentedBlocksSchema(blocks, "condition");
@@ -62,19 +77,28 @@ export function openApiDocument(blocks: ApiBlocks): Record<string, unknown> {
           responses: { 200: { description: "Task", ...json(ref("TaskResponse")) }, 404: error("Unknown task") },
         },
         patch: {
-          summary: "Enables or disables a task",
+          summary: "Enables or disables a task (CTS), or changes any of its fields (beyond CTS)",
+          description: "A task-fields change keeps the task's name, events, run history and state. run=inspect plans the " +
+            "change and changes nothing; run=now applies it at once; without run, the next trigger applies it.",
           parameters: [runParam],
-          requestBody: { required: true, ...json(ref("TaskUpdateRequest")) },
+          requestBody: { required: true, ...json({ anyOf: [ref("TaskUpdateRequest"), ref("TaskFieldsUpdateRequest")] }) },
           responses: {
-            200: { description: "Updated (with `inspect` for run=inspect)", ...json({ type: "object" }) },
+            200: { description: "Updated (with `inspect` for run=inspect)", ...json(ref("TaskUpdateResponse")) },
             400: error("Invalid request"),
             404: error("Unknown task"),
             500: error("Task is running or could not be updated"),
           },
         },
         delete: {
-          summary: "Deletes a task once it is idle",
-          responses: { 202: { description: "Marked for deletion", ...json(ref("DeleteResponse")) }, 404: error("Unknown task") },
+          summary: "Deletes a task once it is idle; with destroy=true, destroys its resources first (beyond CTS)",
+          parameters: [destroyParam, destroyRunParam],
+          responses: {
+            200: { description: "The destroy's plan (destroy=true&run=inspect)", ...json(ref("DestroyPlanResponse")) },
+            202: { description: "Marked for deletion (with destroy=true: destroyed, then deleted)", ...json(ref("DeleteResponse")) },
+            400: error("Bad query, or the destroy could not be planned"),
+            404: error("Unknown task"),
+            500: error("The destroy failed: the task is kept, errored; its destroy run record lists the resources left"),
+          },
         },
       },
       "/v1/tasks/{name}/runs": {
@@ -123,6 +147,13 @@ export function openApiDocument(blocks: ApiBlocks): Record<string, unknown> {
         BufferPeriod: bufferPeriodSchema,
         TaskCreateRequest: taskCreateRequestSchemaWith(taskSchema),
         TaskUpdateRequest: taskUpdateRequestSchema,
+        TaskFieldsUpdateRequest: taskFieldsUpdateSchemaWith(taskSchema),
+        TaskUpdateResponse: taskUpdateResponseSchemaWith(taskSchema),
+        InspectPlan: inspectPlanSchema,
+        DestroyPlanResponse: destroyPlanResponseSchema,
+        DriftState: driftStateSchema,
+        ResourceActions: resourceActionsSchema,
+        TaskStatusEntry: taskStatusEntrySchema,
         TaskResponse: taskResponseSchemaWith(taskSchema),
         TasksResponse: tasksResponseSchemaWith(taskSchema),
         DeleteResponse: deleteResponseSchema,

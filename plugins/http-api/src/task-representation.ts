@@ -25,6 +25,8 @@ export function toApiTask(task: TaskConfig, blocks: ApiBlocks = ApiBlocks.none):
   }
   out.condition = Object.fromEntries([blocks.represent("condition", task.condition)]);
   out.description = task.description;
+  // Beyond CTS: shown only when the task has the block, so CTS's representation is unchanged otherwise.
+  if (task.drift_detection) out.drift_detection = { ...task.drift_detection };
   out.enabled = task.enabled;
   out.module = task.module;
   out.module_input = Object.fromEntries(task.module_input.map((input) => blocks.represent("module_input", input)));

@@ -1,6 +1,7 @@
 /** @module What every task runtime shares: the engine's services, resolved once per kernel. */
 import type {
-  ConditionFactory, ConsulClient, CtsConfig, DaemonEvents, DriverFactory, FileSystem, Logger, ModuleInputFactory, QueryWatcher,
+  ConditionFactory, ConsulClient, CtsConfig, DaemonEvents, DriftDetectionConfig, DriverFactory, FileSystem, Logger, ModuleInputFactory,
+  QueryWatcher,
   Registry, RunRetention, SecretMasker, TaskEvent, TaskStore,
 } from "../../../core/plugin-api/mod.ts";
 import type { ProviderTemplates } from "./provider-templates.ts";
@@ -33,8 +34,10 @@ export interface EngineContext {
   readonly daemonEvents: DaemonEvents;
   /** How much run history the store keeps per task (engine option `run_history`). */
   readonly runRetention: RunRetention;
-  /** The daemon's secrets: masked in every event and run record before it is kept or published. */
+  /** The daemon's secrets: masked in every event, run record, drift check, destroy and update answer before it is kept or published. */
   readonly secrets: SecretMasker;
+  /** Every task's drift detection default (engine option `drift_detection`). */
+  readonly driftDefaults?: DriftDetectionConfig;
   /** Closed while the start-up pass runs: scheduled ticks are dropped (CTS starts schedules after it). */
   readonly scheduleGate?: ScheduleGate;
 }

@@ -2,7 +2,8 @@
  * @module The task engine's plugin options, set like any plugin's:
  * `plugin "task-engine" { source = "builtin:task-engine" options = { one_shot_consul_wait = "2m" } }`.
  */
-import type { JsonSchema } from "../../../core/plugin-api/mod.ts";
+import type { DriftDetectionConfig, JsonSchema } from "../../../core/plugin-api/mod.ts";
+import { driftDetectionSchema } from "./drift-settings.ts";
 import { runHistorySchema, type RunHistoryOptions } from "./run-history-options.ts";
 
 export interface EngineOptions {
@@ -15,6 +16,8 @@ export interface EngineOptions {
   readonly one_shot_consul_wait: string;
   /** How much run history is kept per task (see run-history-options.ts). */
   readonly run_history?: RunHistoryOptions;
+  /** Every task's drift detection default (see drift-settings.ts). */
+  readonly drift_detection?: DriftDetectionConfig;
 }
 
 export const engineOptionsSchema: JsonSchema = {
@@ -27,5 +30,6 @@ export const engineOptionsSchema: JsonSchema = {
       description: "How long -once and -inspect wait for a task's Consul data before failing (Go duration).",
     },
     run_history: runHistorySchema,
+    drift_detection: driftDetectionSchema,
   },
 };

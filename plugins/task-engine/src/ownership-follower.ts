@@ -5,11 +5,13 @@
  * is let go only when its current run ended (its lock is released after that).
  */
 import type { TaskOwnership } from "../../../core/plugin-api/mod.ts";
+import type { DriftMonitor } from "./drift-monitor.ts";
 import type { Engine } from "./engine.ts";
+import { adoptStoredConfig } from "./task-update.ts";
 
-export function followOwnership(engine: Engine, ownership: TaskOwnership): () => void {
+export function followOwnership(engine: Engine, ownership: TaskOwnership, drift?: DriftMonitor): () => void {
   return ownership.subscribe(async (task, owned) => {
-    const runtime = engine.tasks.get(task);
+    let runtime = engine.tasks.get(task);
     if (!runtime) return;
     if (!owned) {
       await runtime.whenIdle();
@@ -18,6 +20,13 @@ export function followOwnership(engine: Engine, ownership: TaskOwnership): () =>
     // Not armed yet: the engine's pass over the tasks runs it when it gets there.
     if (!runtime.armed) return;
     const stored = await engine.context.store.getTask(task).catch(() => undefined);
+    // Its previous owner may have changed it at runtime (PATCH): the stored configuration wins.
+    if (stored) {
+      runtime = await adoptStoredConfig(engine, runtime, stored, { changed: (name) => drift?.forget(name) }).catch((error) => {
+        engine.context.logger.error("cannot use the task's stored configuration", { task_name: task, error: String(error) });
+        return runtime!;
+      });
+    }
     runtime.runState.reload(stored?.lastRun);
     void engine.track(runtime.request({ reason: { kind: "leader", detail: "task moved to this instance" }, force: false, retries: false }))
       .catch(() => {});

@@ -3,7 +3,9 @@
  * coalesced into exactly one follow-up run, which reads the newest inputs when it starts.
  *
  * So a change during a slow apply is never lost (it gets its own run afterwards) and never run
- * twice (ten changes during one apply make one follow-up run).
+ * twice (ten changes during one apply make one follow-up run). Work that must not overlap a run
+ * (a drift check, a destroy, an update) goes through `exclusive`: it waits for the run in
+ * progress, and runs requested meanwhile wait for it.
  */
 import type { TriggerReason } from "../../../core/plugin-api/mod.ts";
 
@@ -22,16 +24,28 @@ interface Pending<R> {
 
 export class RunQueue<R> {
   readonly #execute: (request: RunRequest) => Promise<R>;
+  /** True while the drain loop is active (a run in progress, or one waiting for exclusive work). */
   #running = false;
+  #executing = false;
   #pending: Pending<R> | undefined;
   #idleWaiters: (() => void)[] = [];
+  /** The run in progress (settled when none). */
+  #current: Promise<unknown> = Promise.resolve();
+  /** Set while exclusive work holds the queue; runs wait for it. */
+  #gate: Promise<void> | undefined;
 
   constructor(execute: (request: RunRequest) => Promise<R>) {
     this.#execute = execute;
   }
 
+  /** True while a run is in progress. */
   get running(): boolean {
-    return this.#running;
+    return this.#executing;
+  }
+
+  /** True while a run or exclusive work is in progress. */
+  get busy(): boolean {
+    return this.#running || this.#gate !== undefined;
   }
 
   get queued(): boolean {
@@ -56,31 +70,56 @@ export class RunQueue<R> {
     const pending = this.#pending;
     this.#pending = undefined;
     for (const resolve of pending?.waiters ?? []) resolve(undefined);
-    if (!this.#running) this.#settle();
+    if (!this.busy) this.#settle();
   }
 
   /** Resolves when nothing runs and nothing is queued. */
   whenIdle(): Promise<void> {
-    if (!this.#running && !this.#pending) return Promise.resolve();
+    if (!this.busy && !this.#pending) return Promise.resolve();
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /**
+   * Runs `work` once the run in progress ended; no run starts until it settles. One at a time.
+   * `work` must not wait for a run it requests (that run waits for `work`).
+   */
+  async exclusive<T>(work: () => Promise<T>): Promise<T> {
+    while (this.#gate) await this.#gate;
+    let open!: () => void;
+    this.#gate = new Promise((resolve) => (open = resolve));
+    try {
+      await this.#current;
+      return await work();
+    } finally {
+      this.#gate = undefined;
+      open();
+      if (!this.#running) this.#settle();
+    }
   }
 
   async #drain(): Promise<void> {
     this.#running = true;
     while (this.#pending) {
+      while (this.#gate) await this.#gate;
+      if (!this.#pending) break;
       const { request, waiters } = this.#pending;
       this.#pending = undefined;
       let result: R | undefined;
       try {
-        result = await this.#execute(request);
+        this.#executing = true;
+        const current = this.#execute(request);
+        this.#current = current.catch(() => undefined);
+        result = await current;
       } catch {
         // The executor records its own failures; a throw must not wedge the queue.
         result = undefined;
+      } finally {
+        this.#executing = false;
       }
       for (const resolve of waiters) resolve(result);
     }
     this.#running = false;
-    this.#settle();
+    if (!this.#gate) this.#settle();
   }
 
   #settle(): void {

@@ -6,7 +6,7 @@
  * env or provider settings; a failing store or bus never fails a run.
  */
 import type {
-  InputChange, Logger, PlanSummary, RunRecord, SkipReason, TaskInputs, TaskStatus, TriggerReason,
+  InputChange, Logger, PlanSummary, RunKind, RunRecord, SkipReason, TaskInputs, TaskStatus, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
 import { errorMessage } from "../../../core/plugin-api/mod.ts";
 import type { EngineContext } from "./engine-context.ts";
@@ -33,11 +33,13 @@ export function unchangedInputs(inputs: TaskInputs): InputChange {
 
 /** What a run's end adds to its record. */
 export interface RunEnd {
-  readonly outcome: "applied" | "failed" | "skipped";
+  readonly outcome: "applied" | "failed" | "skipped" | "checked";
   readonly error?: string;
   readonly plan?: PlanSummary;
   readonly eventId?: string;
   readonly skipReason?: SkipReason;
+  /** Fields a kind of record adds at its end (a drift check's `drift`, a destroy's `resources_left`). */
+  readonly extra?: Partial<RunRecord>;
 }
 
 /** A started record; `end` finishes, publishes and stores it. */
@@ -72,8 +74,8 @@ export class RunRecorder {
     return { change: diffInputs(this.#previous, digest), digest };
   }
 
-  /** Starts a record and publishes `run.started`. */
-  begin(trigger: TriggerReason, pending: PendingInputs = { change: {} }): OpenRun {
+  /** Starts a record and publishes `run.started`; `kind` is left out for a run (`apply`). */
+  begin(trigger: TriggerReason, pending: PendingInputs = { change: {} }, kind?: RunKind): OpenRun {
     if (pending.digest) this.#previous = pending.digest;
     const started = Date.now();
     const record: RunRecord = cleanRecord({
@@ -84,6 +86,7 @@ export class RunRecorder {
       outcome: "running",
       started_at: new Date(started).toISOString(),
       instance_id: this.#ctx.instanceId,
+      ...(kind && kind !== "apply" ? { kind } : {}),
     }, this.#ctx.secrets);
     this.#publish({ type: "run.started", run: record });
     return { record, end: (end) => this.#end(record, started, end) };
@@ -113,6 +116,7 @@ export class RunRecorder {
       duration_ms: ended - started,
       ...(end.eventId ? { event_id: end.eventId } : {}),
       ...(end.skipReason ? { skip_reason: end.skipReason } : {}),
+      ...end.extra,
     }, this.#ctx.secrets);
     this.#publish({ type: "run.ended", run: record });
     const store = this.#ctx.store;

@@ -4,20 +4,25 @@
  * Every mutation goes through the TaskStore; create and delete are serialised like CTS's lock.
  */
 import type {
-  InspectPlan, RunPage, RunQuery, RunRecord, RunRequest, TaskConfig, TaskEvent, TaskManager, TaskState, TriggerReason,
+  DeleteOptions, InspectPlan, RunPage, RunQuery, RunRecord, RunRequest, TaskConfig, TaskEvent, TaskManager, TaskState, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
 import { CtsError, errorMessage, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import type { Engine } from "./engine.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 import { taskStatus } from "./task-status.ts";
 import { readRun, readRuns } from "./run-history-reads.ts";
+import type { DriftMonitor } from "./drift-monitor.ts";
+import { destroyTask, planTaskDestroy } from "./task-destroy.ts";
+import { updateTask } from "./task-update.ts";
 
 export class EngineTaskManager implements TaskManager {
   readonly #engine: Engine;
+  readonly #drift: DriftMonitor | undefined;
   #lock: Promise<unknown> = Promise.resolve();
 
-  constructor(engine: Engine) {
+  constructor(engine: Engine, drift?: DriftMonitor) {
     this.#engine = engine;
+    this.#drift = drift;
   }
 
   list(): TaskState[] {
@@ -103,19 +108,44 @@ export class EngineTaskManager implements TaskManager {
     return {};
   }
 
-  delete(name: string): Promise<void> {
+  delete(name: string, options: DeleteOptions = {}): Promise<void> {
     const runtime = this.#find(name, `delete task "${name}"`);
     if (runtime.deleting) return Promise.resolve();
+    if (options.destroy) {
+      // Beyond CTS: the caller waits for the destroy; only a destroyed task is removed.
+      return this.#engine.track(destroyTask(runtime, this.#engine.context)).then(() => this.#remove(name, runtime));
+    }
     runtime.markDeleting();
     // Removal waits for a run in progress; the API answers 202 before that.
-    void this.#engine.track(this.#serial(async () => {
+    void this.#remove(name, runtime).catch(() => undefined);
+    return Promise.resolve();
+  }
+
+  planDestroy(name: string): Promise<InspectPlan> {
+    return planTaskDestroy(this.#find(name, `plan the destroy of task "${name}"`), this.#engine.context);
+  }
+
+  update(name: string, config: TaskConfig, run?: RunRequest): Promise<{ plan?: InspectPlan; event?: TaskEvent }> {
+    return this.#serial(async () => {
+      const runtime = this.#find(name, `update task "${name}"`);
+      const { plan, event } = await updateTask(this.#engine, runtime, config, run, { changed: (task) => this.#drift?.forget(task) });
+      return { ...(plan ? { plan } : {}), ...(event ? { event } : {}) };
+    });
+  }
+
+  /** Removes a task marked for deletion once its run in progress ended (CTS's deferred delete). */
+  #remove(name: string, runtime: TaskRuntime): Promise<void> {
+    return this.#engine.track(this.#serial(async () => {
       await runtime.whenIdle();
       if (this.#engine.tasks.get(name) === runtime) this.#engine.tasks.delete(name);
       await this.#engine.context.store.deleteTask(name);
       this.#engine.context.daemonEvents.publish({ type: "task.deleted", task: name });
+      this.#drift?.forget(name);
       await runtime.dispose();
-    })).catch((error) => this.#engine.context.logger.error("cannot delete task", { task_name: name, error: String(error) }));
-    return Promise.resolve();
+    })).catch((error) => {
+      this.#engine.context.logger.error("cannot delete task", { task_name: name, error: String(error) });
+      throw error;
+    });
   }
 
   async runNow(name: string, reason: TriggerReason): Promise<TaskEvent | undefined> {
@@ -167,6 +197,7 @@ export class EngineTaskManager implements TaskManager {
       events: runtime.events,
       running: runtime.running,
       deleting: runtime.deleting,
+      ...(this.#drift ? { drift: this.#drift.stateOf(runtime.name) } : {}),
     };
   }
 

@@ -4,7 +4,7 @@
  * run succeeded with exactly the same fingerprint (rendered inputs and watched data), unless forced.
  */
 import type {
-  Driver, InputContext, InputSource, InspectPlan, Logger, PlanSummary, StoredTask, TaskConfig, TaskEvent, TriggerReason,
+  Driver, InputContext, InputSource, InspectPlan, Logger, PlanSummary, StoredTask, TaskConfig, TaskEvent, TaskInputs, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
 import { CtsError, errorMessage, isCtsError, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import { BufferTimer } from "./buffer-timer.ts";
@@ -48,6 +48,8 @@ export class TaskRuntime {
   #inputsRejected: string | undefined;
   /** Set while Consul refuses one of the task's queries after its first data (cleared by new data). */
   #queryRejected: string | undefined;
+  /** The inputs of the last successful apply (or of a skip because they were unchanged): what drift checks and destroys render. */
+  #lastApplied: TaskInputs | undefined;
 
   constructor(stored: StoredTask, ctx: EngineContext, events: readonly TaskEvent[] = [], inStore = true) {
     this.#config = stored.config;
@@ -87,6 +89,34 @@ export class TaskRuntime {
   get recorder(): RunRecorder {
     return this.#recorder;
   }
+  /** The inputs last applied successfully in this process; undefined before that. */
+  get lastAppliedInputs(): TaskInputs | undefined {
+    return this.#lastApplied;
+  }
+  /** Takes over what another runtime of this task applied (an update that changed nothing it applies). */
+  inheritApplied(inputs: TaskInputs | undefined): void {
+    this.#lastApplied = inputs;
+  }
+  /** The current inputs, or undefined while a source has not delivered its first value. */
+  get currentInputs(): TaskInputs | undefined {
+    return this.#slots.missing().length > 0 ? undefined : this.#slots.current();
+  }
+  /** The prepared driver (after `prepare`). */
+  get driver(): Driver | undefined {
+    return this.#driver;
+  }
+
+  /** Runs `work` between runs (drift check, destroy, update): no run overlaps it. */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    return this.#queue.exclusive(work);
+  }
+
+  /** Records an event for work outside a run (a destroy); `error` undefined means success. */
+  recordEvent(reason: TriggerReason, startedAt: Date, outcome: { error?: string; url?: string }): Promise<TaskEvent> {
+    const start = { ...eventStart(this.#config, reason, this.#ctx), startedAt };
+    return this.#record(finishEvent(start, outcome));
+  }
+
   /** The CtsError code of the last failed run (e.g. CTS_ERR_STATE_LOCKED), so the engine can tell why. */
   get lastErrorCode(): string | undefined {
     return this.#lastErrorCode;
@@ -307,10 +337,12 @@ export class TaskRuntime {
         this.#logger.info(request.reason.kind === "schedule"
           ? "scheduled task triggered but had no changes" // CTS's wording (tasks_manager.go)
           : "inputs unchanged since the last apply, apply skipped", { trigger: request.reason.kind });
+        this.#lastApplied = inputs;
         const event = await this.#record(finishEvent(start, { skipped: true }));
         await this.#recorder.skipped(request.reason, "unchanged_inputs", unchangedInputs(inputs), event.id);
         return event;
       }
+      this.#lastApplied = inputs;
       this.#logger.debug("inputs unchanged since the last apply, run dropped", { trigger: request.reason.kind });
       await this.#recorder.skipped(request.reason, "unchanged_inputs", unchangedInputs(inputs));
       return undefined;
@@ -344,6 +376,7 @@ export class TaskRuntime {
       this.#logger.error("error running task", { error });
     }
     await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed");
+    if (error === undefined) this.#lastApplied = inputs;
     if (error === undefined) this.#logger.info("task completed");
     const event = await this.#record(finishEvent(start, { error, ...(url ? { url } : {}) }));
     await (open ?? this.#recorder.begin(request.reason, pending)).end({

@@ -5,13 +5,15 @@
  * readers subscribe or resume after the last id they saw.
  */
 import type { RunRecord } from "./run-history.ts";
-import type { TaskStatus } from "./task-manager.ts";
+import type { DriftState, TaskStatus } from "./task-manager.ts";
 import type { LeaderInfo } from "./leadership.ts";
 
 export type DaemonEvent =
   | { readonly type: "task.status"; readonly task: string; readonly status: TaskStatus; readonly enabled: boolean }
   | { readonly type: "task.created" | "task.deleted"; readonly task: string }
   | { readonly type: "run.started" | "run.ended"; readonly run: RunRecord }
+  /** Refinement (additive): a drift check ended with a different finding than the one before. */
+  | { readonly type: "task.drift"; readonly task: string; readonly drift: DriftState }
   | { readonly type: "leadership"; readonly instance_id: string; readonly is_leader: boolean; readonly leader?: LeaderInfo }
   | { readonly type: "consul.connection"; readonly state: "lost" | "restored"; readonly error?: string };
 

@@ -6,8 +6,11 @@
  */
 import type { TriggerReason } from "../conditions.ts";
 
-/** What a run's driver did: `running` until it ends; `skipped` when the inputs equalled the last success. */
-export type RunOutcome = "running" | "applied" | "failed" | "skipped";
+/**
+ * What a run's driver did: `running` until it ends; `skipped` when the inputs equalled the last
+ * success. Refinement (additive): `checked` ends a drift check that planned (its `drift` says what it found).
+ */
+export type RunOutcome = "running" | "applied" | "failed" | "skipped" | "checked";
 
 /** Added, removed and changed entries of one input variable since the task's previous run. */
 export interface KeyedChange {
@@ -60,6 +63,29 @@ export interface PlanSummary {
  */
 export type SkipReason = "unchanged_inputs" | "input_missing" | "disabled";
 
+/**
+ * Refinement (additive): what a record is. `apply` (the default when absent): a run of the task;
+ * `drift-check`: a plan with the last applied inputs that changed nothing (`drift` says what it
+ * found); `destroy`: the destroy of the task's resources before its deletion.
+ */
+export type RunKind = "apply" | "drift-check" | "destroy";
+
+/** A resource a plan would change, by address and Terraform action (`create`, `update`, `delete`, `replace`, ...). */
+export interface ResourceAction {
+  readonly address: string;
+  readonly action: string;
+}
+
+/** Refinement (additive): what a drift check found. */
+export interface DriftFinding {
+  /** True when a resource differs from what the task last applied. */
+  readonly detected: boolean;
+  /** The resources that differ (refresh-only plan) or that an apply would change (normal plan), capped at 100. */
+  readonly resources: readonly ResourceAction[];
+  /** True when `drift_detection.auto_correct` queued an apply to bring them back. */
+  readonly corrected?: boolean;
+}
+
 export interface RunRecord {
   /**
    * Unique, and sorts by start time (so "newest first" is a reverse sort of ids). Refinement: the
@@ -84,6 +110,15 @@ export interface RunRecord {
   readonly event_id?: string;
   /** Refinement (additive): set when `outcome` is `skipped`. */
   readonly skip_reason?: SkipReason;
+  /** Refinement (additive): absent for a run (`apply`). */
+  readonly kind?: RunKind;
+  /** Refinement (additive): set on `drift-check` records that ended (`outcome` "applied" means checked). */
+  readonly drift?: DriftFinding;
+  /**
+   * Refinement (additive): on a `destroy` record that failed, the resources the task still manages
+   * (addresses), when the driver can tell.
+   */
+  readonly resources_left?: readonly string[];
 }
 
 /** Refinement (additive): how much history a store keeps per task (config `run_history`). */

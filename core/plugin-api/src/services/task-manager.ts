@@ -6,9 +6,32 @@ import type { TaskConfig } from "../config.ts";
 import type { TriggerReason } from "../conditions.ts";
 import type { InspectPlan } from "../driver.ts";
 import type { TaskEvent } from "./task-store.ts";
-import type { RunPage, RunQuery, RunRecord } from "./run-history.ts";
+import type { ResourceAction, RunPage, RunQuery, RunRecord } from "./run-history.ts";
 
 export type TaskStatus = "successful" | "errored" | "critical" | "unknown";
+
+/**
+ * Refinement (additive): a task's drift, from its newest drift check. `unknown` until one ended
+ * (or when drift detection is off); `none` or `drifted` after.
+ */
+export interface DriftState {
+  readonly status: "unknown" | "none" | "drifted";
+  /** The newest check's end (RFC 3339) and run record id. */
+  readonly checked_at?: string;
+  readonly run_id?: string;
+  /** What differed at the newest check (empty unless `drifted`). */
+  readonly resources: readonly ResourceAction[];
+  /** When the next check is due (RFC 3339); absent when drift detection is off for the task. */
+  readonly next_check?: string;
+  /** The newest check's error, when it could not plan. */
+  readonly error?: string;
+}
+
+/** Refinement (additive): how `TaskManager.delete` deletes. */
+export interface DeleteOptions {
+  /** Destroy the task's resources first; the task is deleted only if the destroy succeeded. */
+  readonly destroy?: boolean;
+}
 
 export interface TaskState {
   readonly config: TaskConfig;
@@ -17,6 +40,8 @@ export interface TaskState {
   readonly events: readonly TaskEvent[];
   readonly running: boolean;
   readonly deleting: boolean;
+  /** Refinement (additive): drift detection's view of the task. */
+  readonly drift?: DriftState;
 }
 
 export type RunRequest = "now" | "inspect" | undefined;
@@ -32,8 +57,19 @@ export interface TaskManager {
   create(task: TaskConfig, run?: RunRequest): Promise<{ task: TaskConfig; plan?: InspectPlan; event?: TaskEvent }>;
   /** CTS PATCH /v1/tasks/{name} `{"enabled": ...}`. Inspect does not persist the change. */
   setEnabled(name: string, enabled: boolean, run?: RunRequest): Promise<{ plan?: InspectPlan }>;
-  /** Marks for deletion; deleted at once if idle, else after the current run. */
-  delete(name: string): Promise<void>;
+  /**
+   * Marks for deletion; deleted at once if idle, else after the current run. Refinement: with
+   * `destroy`, the task's resources are destroyed first (a failed destroy keeps the task, errored).
+   */
+  delete(name: string, options?: DeleteOptions): Promise<void>;
+  /** Refinement (optional): the plan of destroying the task's resources; changes nothing. */
+  planDestroy?(name: string): Promise<InspectPlan>;
+  /**
+   * Refinement (optional): replaces the task's configuration at runtime (`PATCH /v1/tasks/{name}`
+   * with task fields), keeping its name, history and state. `inspect` plans the change and changes
+   * nothing; `now` applies it at once; without `run` the task runs with it at its next trigger.
+   */
+  update?(name: string, config: TaskConfig, run?: RunRequest): Promise<{ plan?: InspectPlan; event?: TaskEvent }>;
   /** Runs one task now (queued behind a running one). */
   runNow(name: string, reason: TriggerReason): Promise<TaskEvent | undefined>;
   /** Resolves when no run is in progress and no run is queued (tests, graceful stop). */

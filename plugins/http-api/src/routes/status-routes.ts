@@ -54,6 +54,9 @@ export function taskStatusEntry(state: TaskState, withEvents: boolean): Record<s
     providers: hasEvents ? union(state.events.map((e) => e.config.providers)) : [...state.config.providers],
     services: hasEvents ? union(state.events.map((e) => e.config.services)) : [...(state.config.services ?? [])],
   };
+  // Beyond CTS: drift detection's view, only for tasks it watches (CTS's shape is unchanged otherwise).
+  const drift = state.drift;
+  if (drift && (drift.next_check !== undefined || drift.status !== "unknown")) entry.drift = drift;
   // CTS's `events` is omitempty: a task that never ran has no key at all, not [].
   if (withEvents && hasEvents) entry.events = state.events;
   return entry;

@@ -15,6 +15,9 @@ import { parseQuery, runRule } from "../query-rules.ts";
 import { taskNameFromPath } from "../task-path.ts";
 import { toApiTask } from "../task-representation.ts";
 import { taskAlreadyExists, taskNotFound } from "./cts-task-errors.ts";
+import { deleteQuery, handleDestroy } from "./task-destroy.ts";
+import { handleTaskUpdate, isTaskUpdateBody, unsupportedKeys } from "./task-update.ts";
+import { weakEnabled } from "./weak-enabled.ts";
 
 interface CreateBody {
   readonly task: Readonly<Record<string, unknown>> & { readonly name: string };
@@ -106,7 +109,18 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
   app.patch("/v1/tasks/*", async (c) => {
     const name = nameOf(c);
     const run = runOf(c);
-    const body = validateUpdate(await readJson(c.req.raw));
+    const raw = await readJson(c.req.raw);
+    const unsupported = unsupportedKeys(raw, ctx.blocks().driverTaskFields().keys());
+    if (unsupported) throw unsupported;
+    if (isTaskUpdateBody(raw)) {
+      const tools = { validateCreate: (body: unknown) => createValidator()(body), represent, planJson: (plan?: InspectPlan) => planJson(plan, "url") };
+      return handleTaskUpdate(c, ctx, tools, name, run, raw);
+    }
+    if (typeof raw === "object" && raw !== null && !Array.isArray(raw) && !("enabled" in raw)) {
+      // CTS's sentence (api/task.go updateTask).
+      throw new HttpError(400, "/v1/tasks/:task_name currently only supports the 'enabled' field. Missing 'enabled' from the request body");
+    }
+    const body = validateUpdate(weakEnabled(raw));
     requireTask(ctx, name);
     if (ctx.tasks.get(name)?.running) {
       throw new HttpError(500, `task '${name}' is active and cannot be updated now, try again later`);
@@ -128,9 +142,10 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
 
   app.delete("/v1/tasks/*", async (c) => {
     const name = nameOf(c);
-    parseQuery(c.req.url, {});
+    const query = deleteQuery(c.req.url);
     const state = ctx.tasks.get(name);
     if (!state) throw taskNotFound(name);
+    if (query.destroy) return handleDestroy(c, ctx, name, query.inspect, (plan) => planJson(plan, "url"));
     const requestId = requestIdOf(c);
     log.info("deleting task", { task_name: name, request_id: requestId });
     const deleting = ctx.tasks.delete(name);

@@ -44,12 +44,27 @@ export const runRecordSchema: JsonSchema = {
       type: "object",
       required: ["kind"],
       properties: {
-        kind: { type: "string", enum: ["dependency", "schedule", "api", "startup", "leader", "retry"] },
+        kind: { type: "string", enum: ["dependency", "schedule", "api", "startup", "leader", "retry", "drift"] },
         detail: { type: "string", description: "E.g. the Consul query that changed, or the cron expression." },
       },
     },
     change: { $ref: "#/components/schemas/InputChange" },
-    outcome: { type: "string", enum: ["running", "applied", "failed", "skipped"] },
+    outcome: { type: "string", enum: ["running", "applied", "failed", "skipped", "checked"], description: "checked: a drift check that planned" },
+    kind: {
+      type: "string", enum: ["apply", "drift-check", "destroy"],
+      description: "Absent for a run (apply). drift-check: a plan with the last applied inputs; destroy: the destroy before a delete.",
+    },
+    drift: {
+      type: "object",
+      required: ["detected", "resources"],
+      description: "On a drift-check record that planned.",
+      properties: {
+        detected: { type: "boolean" },
+        resources: { $ref: "#/components/schemas/ResourceActions" },
+        corrected: { type: "boolean", description: "auto_correct queued an apply (a run record of its own, trigger drift)" },
+      },
+    },
+    resources_left: { type: "array", items: { type: "string" }, description: "On a failed destroy: what the task still manages." },
     skip_reason: { type: "string", enum: ["unchanged_inputs", "input_missing", "disabled"] },
     plan: {
       type: "object",

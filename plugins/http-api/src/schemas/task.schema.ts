@@ -24,6 +24,18 @@ export const bufferPeriodSchema: JsonSchema = {
   },
 };
 
+/** Beyond CTS: a task's drift detection (the engine's `drift_detection` option gives what is left out). */
+export const driftDetectionSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    enabled: { type: "boolean" },
+    interval: { type: "string", description: "Go duration between checks, at least 1s" },
+    cron: { type: "string", description: "Instead of interval: a cron expression (5 or 6 fields)" },
+    auto_correct: { type: "boolean", description: "Apply at once when drift is found (default false: report only)" },
+  },
+};
+
 /**
  * The task object, in requests and responses, with the given condition and module_input schemas and
  * the task-level fields drivers add (`DriverFactory.taskBlocks`, e.g. HCP Terraform's
@@ -41,6 +53,7 @@ export function taskSchemaWith(
     providers: stringList,
     variables: stringMap,
     buffer_period: bufferPeriodSchema,
+    drift_detection: driftDetectionSchema,
     condition,
     module_input: moduleInput,
   };
