@@ -1,9 +1,10 @@
 /**
- * @module The hono app behind `/v1`: CORS on every answer, OPTIONS → 200, a body size limit,
- * DEBUG request logs (health excluded) and CTS's error shape per route.
+ * @module The hono app behind `/v1`: CORS on every answer, OPTIONS → 200, a request id, a body
+ * size limit, DEBUG request logs (health excluded) and CTS's error shape per route.
  */
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { requestId } from "hono/request-id";
 import { errorMessage } from "../../../core/plugin-api/mod.ts";
 import type { ApiDeps, RouteContext } from "./api-context.ts";
 import { apiError, HttpError, legacyError } from "./api-errors.ts";
@@ -49,6 +50,9 @@ export function createApiApp(deps: ApiDeps): Hono {
   const app = new Hono();
   const log = deps.logger;
 
+  // A UUID per request, as CTS makes one: no header read or written, only `request_id` in the
+  // bodies of the OpenAPI-described routes and in the request logs.
+  app.use("*", requestId({ headerName: "" }));
   app.use("*", async (c, next) => {
     if (c.req.method === "OPTIONS") {
       return new Response(null, { status: 200, headers: CORS_HEADERS });
@@ -64,7 +68,7 @@ export function createApiApp(deps: ApiDeps): Hono {
         uri: c.req.url,
         status_code: c.res.status,
         duration_us: Math.round((performance.now() - started) * 1000),
-        ...(c.get("requestId" as never) ? { request_id: c.get("requestId" as never) as string } : {}),
+        request_id: c.get("requestId"),
       });
     }
   });
