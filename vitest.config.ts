@@ -21,17 +21,17 @@ export default defineConfig({
     // Suites spawn real servers and processes; two workers match this 2-core machine.
     pool: "forks",
     maxWorkers: 2,
+    // Files share their worker's modules instead of importing the kernel afresh each (about 1 CPU-s
+    // a file here); a file that leaves process.env changed fails instead of changing the next ones.
+    isolate: false,
     projects: [
       {
         extends: true,
         test: {
           name: "unit",
           include: filesOf("unit"),
-          // Unit files share their worker's modules instead of importing the kernel afresh each (about
-          // 1.5 s a file here); the setup file fails a file that leaves process.env changed.
-          isolate: false,
           // Starting a process or a server fails the test: such a file belongs to the integration tier.
-          setupFiles: ["./test/setup/no-processes-or-servers.ts"],
+          setupFiles: ["./test/setup/environment-unchanged.ts", "./test/setup/no-processes-or-servers.ts"],
         },
       },
       {
@@ -39,6 +39,7 @@ export default defineConfig({
         test: {
           name: "integration",
           include: filesOf("integration"),
+          setupFiles: ["./test/setup/environment-unchanged.ts"],
           // Tests spawn dist/main.js and pack the dist/ folders: rebuild first when a source is newer.
           globalSetup: ["./scripts/build-if-stale.mjs"],
         },

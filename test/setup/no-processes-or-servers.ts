@@ -3,11 +3,10 @@
  * may not start a process or open a listening socket. Each attempt throws where it happens and fails
  * the test at its end (also when the code under test caught the throw), naming what was started and
  * how to move the file to the integration tier. See test/setup/test-tiers.ts for how a file's tier is
- * chosen. Unit files share their worker's modules (`isolate: false`, which makes the tier fast), so
- * a file that leaves `process.env` changed fails too, instead of changing the files after it.
+ * chosen.
  */
 import { createRequire, syncBuiltinESMExports } from "node:module";
-import { afterAll, afterEach } from "vitest";
+import { afterEach } from "vitest";
 
 const require = createRequire(import.meta.url);
 const childProcess = require("node:child_process") as Record<string, unknown>;
@@ -37,14 +36,4 @@ afterEach(() => {
   if (attempts.length === 0) return;
   const found = attempts.splice(0);
   throw new Error(found.join("\n"));
-});
-
-const environmentAtStart = { ...process.env };
-
-afterAll(() => {
-  const names = new Set([...Object.keys(environmentAtStart), ...Object.keys(process.env)]);
-  const changed = [...names].filter((name) => process.env[name] !== environmentAtStart[name]).sort();
-  if (changed.length > 0) {
-    throw new Error(`Cannot leave process.env changed after a unit test file (${changed.join(", ")}): restore it in afterAll`);
-  }
 });

@@ -1,8 +1,8 @@
 /**
- * The unit tier's guard (test/setup/no-processes-or-servers.ts) in a real vitest run over files that
- * break its rules (test/fixtures/unit-tier/): starting a process fails the test, also when the code
- * caught the throw, and so do opening a listening socket and leaving process.env changed; a pure
- * file passes. This is what keeps a process or a server from slipping into `npm run test:unit`.
+ * The unit tier's setup files (test/setup/no-processes-or-servers.ts, environment-unchanged.ts) in a
+ * real vitest run over files that break their rules (test/fixtures/unit-tier/): starting a process
+ * fails the test, also when the code caught the throw, and so do opening a listening socket and
+ * leaving process.env changed; a pure file passes. This is what keeps a process or a server from slipping into `npm run test:unit`.
  * Beyond CTS.
  */
 import { execFile } from "node:child_process";
@@ -50,9 +50,9 @@ describe("the unit tier's guard", () => {
     expect(results.get("listens.fixture.ts")?.messages).toContain("Cannot open a listening socket (net.Server.listen)");
   });
 
-  it("fails a file that leaves process.env changed (unit files share their worker)", () => {
+  it("fails a file that leaves process.env changed (files share their worker)", () => {
     expect(results.get("leaks-env.fixture.ts")?.status).toBe("failed");
-    expect(results.get("leaks-env.fixture.ts")?.messages).toContain("Cannot leave process.env changed after a unit test file (CTS_UNIT_TIER_LEAK)");
+    expect(results.get("leaks-env.fixture.ts")?.messages).toContain("Cannot leave process.env changed after a test file (CTS_UNIT_TIER_LEAK)");
   });
 
   it("passes a file that does none of these", () => {
