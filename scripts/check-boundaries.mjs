@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * Repository rules that keep the design visible (DESIGN.md rules 3 and 6):
+ * Repository rules that keep the design visible (CONTRIBUTING.md, "Rules"):
  * - runtime-specific calls (`node:*`, `Deno.*`, `process.*`) only under core/runtime/;
  * - tsyringe and reflect-metadata only under core/kernel/container/;
  * - a plugin is a package of its own: a file under plugins/<id>/ imports only the plugin contract

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * After tsc: make the bin executable (npx runs it directly), and point the built-in plugins that
+ * After tsc: make the bin executable (npx runs it directly), point the built-in plugins that
  * import the contract by its package name (`@cts-runtime/plugin-api`, as a third-party package
- * does: plugins/condition-nodes) at the runtime's own built contract, dist/core/plugin-api/mod.js.
+ * does: plugins/condition-nodes) at the runtime's own built contract, dist/core/plugin-api/mod.js,
+ * and stamp the build (dist/.build-stamp), which scripts/build-if-stale.mjs compares with the sources.
  * The published runtime then needs no second copy of the contract installed beside it, and the
  * sources stay exactly what the plugin's own package publishes.
  */
@@ -22,3 +23,4 @@ for (const file of await glob(["plugins/**/*.js", "plugins/**/*.d.ts"], { cwd: d
   if (!relative.startsWith(".")) relative = `./${relative}`;
   await fs.writeFile(file, text.replace(CONTRACT_SPECIFIER, (_match, quote) => `${quote}${relative}${quote}`));
 }
+await fs.writeFile(path.join(dist, ".build-stamp"), `${new Date().toISOString()}\n`);

@@ -68,7 +68,7 @@ beforeAll(async () => {
   await cp(join(root, "test/fixtures/sdk-consumer"), app, { recursive: true });
   await writeFile(join(app, "package.json"), JSON.stringify({ name: "sdk-consumer", private: true, type: "module" }));
   await mkdir(join(dir, "packs"));
-  // --ignore-scripts: the root's `prepare` would rebuild dist/ under the other suites' feet.
+  // --ignore-scripts: the prepack scripts would rebuild dist/ under the other suites' feet (globalSetup built it).
   await ok("npm", ["pack", ...packages.map((p) => join(root, p)), "--pack-destination", join(dir, "packs"), "--ignore-scripts", "--silent"], root);
   const tarballs = ["cts-runtime-0.1.0.tgz", "cts-runtime-plugin-api-1.0.0.tgz", "cts-runtime-plugin-testkit-1.0.0.tgz", "example-cts-driver-echo-0.1.0.tgz"];
   // The testkit's peers (vitest) come along; the registry is asked only for what the cache lacks.
@@ -109,10 +109,10 @@ describe("the SDK installed from npm tarballs", () => {
 
   it("passes the testkit's driver and condition conformance suites, run by the project's own vitest", async () => {
     const output = await ok(join(app, "node_modules/.bin/vitest"), ["run"], app, { CONSUL_HTTP_ADDR: consul.address });
-    expect(output).toContain("driver.conformance.spec.ts (5 tests)");
+    expect(output).toContain("driver.conformance.spec.ts (6 tests)");
     // The fifth: the fixture's template assigns the variable it renders.
     expect(output).toContain("condition.conformance.spec.ts (5 tests)");
-    expect(output).toMatch(/Tests\s+10 passed \(10\)/);
+    expect(output).toMatch(/Tests\s+11 passed \(11\)/);
   }, STEP_TIMEOUT);
 });
 

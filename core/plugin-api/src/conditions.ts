@@ -5,7 +5,7 @@
  * task from the task's config and watch Consul through the engine's shared watcher pool, so that
  * every distinct Consul query is watched by exactly one blocking query across all tasks.
  *
- * Refinement (additive): `create` takes the whole task as an optional third argument, so a source
+ * `create` takes the whole task as an optional third argument, so a source
  * can honour cross-block rules (e.g. a services module input takes `cts_user_defined_meta` from
  * the task's services condition when that sets one). Engines should pass it.
  */
@@ -33,7 +33,7 @@ export interface QueryWatcher {
    * Calls `listener` with the current result as soon as it is known and after every change.
    * Returns an unsubscribe function; the blocking query stops when its last listener leaves.
    *
-   * Refinement (additive): `onError` hears permanent errors of the query (`isPermanentConsulError`:
+   * `onError` hears permanent errors of the query (`isPermanentConsulError`:
    * an unknown datacenter, a bad filter, a 400 or 403), also at once when the query is failing
    * as one subscribes. The watch goes on; a later result means the error was fixed.
    */
@@ -55,19 +55,19 @@ export interface InputContext {
   /** Conditions only: asks the engine to run the task (buffer periods apply). */
   trigger(reason: TriggerReason): void;
   /**
-   * Refinement (additive, the engine's context has it): reports the latest data a source watches
-   * without publishing it (a condition with `use_as_module_input = false`). The engine skips a run
+   * Reports the latest data a source watches without publishing it (a condition with
+   * `use_as_module_input = false`); the engine's context always has it. The engine skips a run
    * only when neither the rendered inputs nor this data changed since the last successful run, so a
    * condition that triggers without publishing must report what it watched, or its runs are skipped.
    */
   observe?(value: unknown): void;
   /**
-   * Refinement (additive, optional): reports a permanent error of a query after `start` resolved
+   * Reports a permanent error of a query after `start` resolved
    * (before that, `start` rejects with it). The engine marks the task errored.
    */
   reportError?(error: Error): void;
   /**
-   * Refinement (additive, optional; conditions only): Consul answered with new data (a new index,
+   * Conditions only: Consul answered with new data (a new index,
    * e.g. a KV key written with the value it had) that renders exactly as before, so nothing
    * triggers. The engine keeps it in the run history as a skipped trigger; nothing runs.
    */
@@ -87,7 +87,7 @@ export interface InputSource {
 }
 
 /**
- * Refinement (additive, optional): how a condition or module_input block looks in CTS's HTTP API,
+ * How a condition or module_input block looks in CTS's HTTP API,
  * where it is keyed by its underscored type (`condition: { catalog_services: {...} }`). Its owner
  * says it, so the API names no block's fields. Every member is optional; without one the API
  * takes any object, leaves every check to the kernel (`optionsSchema`, then `validate`, with field
@@ -121,15 +121,15 @@ export interface ConditionFactory extends Named {
   /** True when the condition ignores buffer periods (CTS: schedule). */
   readonly unbuffered?: boolean;
   /**
-   * Refinement (additive): rules of the block a JSON Schema cannot say (one of two fields, a
+   * Rules of the block a JSON Schema cannot say (one of two fields, a
    * pattern's syntax), run by the kernel once the block passed `optionsSchema` (defaults applied),
    * for config files and API-created tasks alike.
    */
   validate?(options: Readonly<Record<string, unknown>>): readonly BlockProblem[];
-  /** Refinement (additive, optional): the block in the HTTP API. */
+  /** The block in the HTTP API. */
   readonly api?: BlockApiFace;
   /**
-   * Refinement (additive): the input variable this block type publishes, whatever its options (CTS:
+   * The input variable this block type publishes, whatever its options (CTS:
    * services → `services`, consul-kv → `consul_kv`). Each variable may have one source per task, so
    * the kernel refuses a condition and a module_input (or two module_inputs) that publish the same one.
    */
@@ -141,20 +141,20 @@ export interface ConditionFactory extends Named {
    */
   readonly variableDeclaration?: InputVariableDeclaration;
   /**
-   * Refinement (additive): deprecated field names → their current names (CTS: `source_includes_var`
+   * Deprecated field names → their current names (CTS: `source_includes_var`
    * → `use_as_module_input`). Before it checks the block, the kernel moves a value written under an
    * old name to the new one (unless that is set too) and warns "<old> is deprecated; use <new>".
    */
   readonly renamedFields?: Readonly<Record<string, string>>;
   /**
-   * Refinement (additive): the template CTS writes for this block into terraform.tfvars.tmpl (hcat
+   * The template CTS writes for this block into terraform.tfvars.tmpl (hcat
    * syntax, e.g. `{{ service "web" "dc=dc1" }}` inside `services = {...}`), from the block as the
    * kernel completed it (defaults applied). The engine hands each block's text to the task's driver
    * (`DriverContext.templates`), so no driver reads a block's fields. @default the block has none
    */
   template?(options: Readonly<Record<string, unknown>>): string;
   /**
-   * Refinement (additive): the body this block stands for when a task uses CTS's deprecated task
+   * The body this block stands for when a task uses CTS's deprecated task
    * field `services` (CTS: the list becomes a `condition "services"`, or a `module_input "services"`
    * next to another condition). `ids` is the list as written; `serviceBlocks` are the deprecated
    * top-level `service` blocks as written; `warn` reports a problem that does not stop the task

@@ -2,15 +2,12 @@
 import type { JsonSchema } from "./json-schema.ts";
 import type { ResolvedDeps, Token, TokenMap } from "./token.ts";
 
-export type PluginKind =
-  | "service"
-  | "driver"
-  | "condition"
-  | "module-input"
-  | "handler"
-  | "api"
-  | "store"
-  | "command";
+/**
+ * What a plugin mainly adds, for `cts-runtime` listings and logs (the kernel does not branch on
+ * it): a driver, conditions or module inputs (`condition`), an HTTP API (`api`), a task store
+ * (`store`), or services other plugins use (`service`).
+ */
+export type PluginKind = "service" | "driver" | "condition" | "api" | "store" | "handler";
 
 export const PLUGIN_ID_PATTERN: RegExp = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 

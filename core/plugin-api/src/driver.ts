@@ -24,7 +24,7 @@ export interface ApplyResult {
   /** Where the run can be seen, e.g. an HCP Terraform run URL; shown in the task's event. */
   readonly url?: string;
   /**
-   * Refinement (additive): resources added, changed and destroyed by the apply, when the driver
+   * Resources added, changed and destroyed by the apply, when the driver
    * can tell; kept in the run's history record.
    */
   readonly summary?: PlanSummary;
@@ -98,7 +98,7 @@ export interface DriverContext {
    */
   readonly inputs: readonly TaskInputSpec[];
   /**
-   * Refinement (additive): the templates of the task's blocks whose owners give one
+   * The templates of the task's blocks whose owners give one
    * (`ConditionFactory.template`), in block order, for drivers that write CTS's
    * terraform.tfvars.tmpl. The engine always passes it. @default none
    */
@@ -116,19 +116,19 @@ export interface DriverFactory extends Named {
   /** Validates the `driver "<name>" {}` block body at config load. */
   readonly optionsSchema?: JsonSchema;
   /**
-   * Refinement (additive): top-level fields of the driver block whose strings may hold CTS templates
+   * Top-level fields of the driver block whose strings may hold CTS templates
    * (`{{ env "X" }}`, `{{ with secret "p" }}`); the driver resolves them. Elsewhere in the block the
    * kernel refuses templates, as CTS does outside terraform_provider blocks.
    */
   readonly templateFields?: readonly string[];
   /**
-   * Refinement (additive): rules of the driver block a JSON Schema cannot say, run by the kernel once
+   * Rules of the driver block a JSON Schema cannot say, run by the kernel once
    * the block passed the schema (defaults applied). `config` is the whole configuration (is Vault
    * configured?). Each problem names a field path inside the block (`token`, `workspaces.tags`).
    */
   validate?(options: Readonly<Record<string, unknown>>, config: CtsConfig): readonly BlockProblem[];
   /**
-   * Refinement (additive): task-level blocks (or fields) this driver adds, by name, each described by
+   * Task-level blocks (or fields) this driver adds, by name, each described by
    * its JSON Schema (HCP Terraform: `terraform_cloud_workspace`). The kernel checks a task's block
    * against it when the task runs on this driver (weakly decoded as CTS decodes config; a block
    * written in HCL block syntax is one object), refuses it under any other driver unless it is
@@ -136,14 +136,14 @@ export interface DriverFactory extends Named {
    */
   readonly taskBlocks?: Readonly<Record<string, JsonSchema>>;
   /**
-   * Refinement (additive): the task's `taskBlocks` as this driver reads them, once they passed their
+   * The task's `taskBlocks` as this driver reads them, once they passed their
    * schemas (defaults applied): e.g. empty values dropped, a deprecated field folded into its block.
    * Gets the declared fields the task sets; what it returns replaces them on the task (a field left
    * out is removed). Each deprecation (path inside the task) is logged at WARN for config files.
    */
   completeTaskBlocks?(fields: Readonly<Record<string, unknown>>): TaskBlocksCompletion;
   /**
-   * Refinement (additive): rules of a task's `taskBlocks` beyond their schemas, for tasks on this
+   * Rules of a task's `taskBlocks` beyond their schemas, for tasks on this
    * driver (config files and API-created tasks); each problem's path is inside the task.
    */
   validateTask?(task: TaskConfig): readonly BlockProblem[];

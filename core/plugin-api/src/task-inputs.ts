@@ -80,7 +80,7 @@ export interface TaskInputSpec {
 }
 
 /**
- * Refinement (additive): one block's template as a Terraform driver writes it to
+ * One block's template as a Terraform driver writes it to
  * terraform.tfvars.tmpl (its owner's `template`), in block order (condition first). Unlike
  * `TaskInputSpec`, a block that only watches (`use_as_module_input = false`) is listed too: CTS
  * writes its template, which renders to an empty line.

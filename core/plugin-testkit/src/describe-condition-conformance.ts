@@ -4,9 +4,10 @@
  * schedule), `stop` (or the context's abort) releases every blocking query, stopping twice is
  * harmless, module inputs never trigger, and a template assigns the variable its source renders.
  * The caller brings the Consul (the embedded dev server, say), a real watcher over it, and one
- * change per case that the source renders.
+ * change per case that the source renders. Each test makes its own source and context and, even
+ * when it fails, stops the source and undoes its change, so no test starts from another's state.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import type {
   ConditionFactory, InputSource, ModuleInputFactory, QueryWatcher,
 } from "@cts-runtime/plugin-api";
@@ -43,9 +44,16 @@ export interface ConditionConformanceFixtures {
 export function describeConditionConformance(name: string, fixtures: ConditionConformanceFixtures): void {
   describe(`condition conformance: ${name}`, () => {
     describe.each(fixtures.cases)("$label", ({ factory, config, condition, change, watches = true }) => {
+      /** A new source, stopped when the test ends however it ends (stop is idempotent). */
+      const newSource = (): InputSource => {
+        const source = factory.create(config, "conformance");
+        onTestFinished(() => source.stop());
+        return source;
+      };
+
       it("resolves start with its first value published and no trigger", async () => {
         const ctx = recordingContext(fixtures.watcher());
-        const source = factory.create(config, "conformance");
+        const source = newSource();
         await source.start(ctx);
         if (source.variable === undefined) {
           expect(ctx.published).toEqual([]);
@@ -60,7 +68,7 @@ export function describeConditionConformance(name: string, fixtures: ConditionCo
       it("releases every blocking query on stop, and stop is idempotent", async () => {
         const watcher = fixtures.watcher();
         const before = watcher.stats();
-        const source = factory.create(config, "conformance");
+        const source = newSource();
         await source.start(recordingContext(watcher));
         if (watches) expect(watcher.stats().subscribers).toBeGreaterThan(before.subscribers);
         else expect(watcher.stats()).toEqual(before);
@@ -73,7 +81,7 @@ export function describeConditionConformance(name: string, fixtures: ConditionCo
         const watcher = fixtures.watcher();
         const before = watcher.stats();
         const ctx = recordingContext(watcher);
-        const source: InputSource = factory.create(config, "conformance");
+        const source = newSource();
         const started = source.start(ctx);
         ctx.abort.abort();
         await started;
@@ -93,14 +101,14 @@ export function describeConditionConformance(name: string, fixtures: ConditionCo
 
       it(condition ? "is a condition that can trigger" : "never triggers", async () => {
         const ctx = recordingContext(fixtures.watcher());
-        const source = factory.create(config, "conformance");
+        const source = newSource();
         await source.start(ctx);
         const undo = await change();
+        onTestFinished(undo);
         if (source.variable === undefined) await eventually(() => ctx.triggers.length > 0, "the source to trigger");
         else await eventually(() => ctx.published.length >= 2, "the change to publish");
         expect(ctx.triggers.length > 0).toBe(condition);
         source.stop();
-        await undo();
       });
     });
   });

@@ -1,8 +1,9 @@
 /**
- * @module One HTTP exchange with Consul through the npm `consul` package's request layer (papi):
- * raw status, headers and body bytes, AbortSignal cancellation, and errors free of secrets.
+ * @module One HTTP exchange with Consul through papi (the request layer of the npm `consul`
+ * package, built for API clients): raw status, headers and body bytes, AbortSignal cancellation,
+ * and errors free of secrets.
  */
-import Consul from "consul";
+import { Client, type PapiResponse } from "papi";
 import type { CancelContext } from "../../../core/plugin-api/mod.ts";
 
 export interface ConsulRequest {
@@ -28,14 +29,14 @@ export class ConsulTransportError extends Error {
   override readonly name = "ConsulTransportError";
 }
 
-interface PapiResponse {
-  statusCode: number;
-  headers: Readonly<Record<string, string | string[] | undefined>>;
-  body?: Uint8Array | string;
-}
-
-interface PapiClient {
-  _request(opts: Record<string, unknown>): Promise<PapiResponse>;
+/**
+ * A papi client for Consul, made as papi documents: a subclass that sends through `_request`. (The
+ * `consul` package is such a subclass too, but keeps its request method to itself.)
+ */
+class ConsulHttpClient extends Client {
+  send(request: Record<string, unknown>): Promise<PapiResponse> {
+    return this._request(request);
+  }
 }
 
 export interface ConsulTransportOptions {
@@ -54,7 +55,7 @@ export interface ConsulTransportOptions {
 const NAMESPACED_PATH = /^\/v1\/(kv\/|session\/|txn$)/;
 
 export class ConsulTransport {
-  readonly #client: PapiClient;
+  readonly #client: ConsulHttpClient;
   readonly #secrets: string[];
   readonly #cancelContext: ConsulTransportOptions["cancelContext"];
   readonly #options: ConsulTransportOptions;
@@ -66,9 +67,8 @@ export class ConsulTransport {
     if (options.token) headers["x-consul-token"] = options.token;
     const auth = options.basicAuth;
     if (auth) headers["authorization"] = `Basic ${base64Utf8(`${auth.username}:${auth.password}`)}`;
-    // `baseUrl`/`agent`/`headers` are accepted by the JS constructor but missing from its .d.ts.
-    const ctor = Consul as unknown as new (opts: Record<string, unknown>) => PapiClient;
-    this.#client = new ctor({ baseUrl: options.baseUrl, agent: options.agent, headers });
+    // `name` prefixes papi's error messages ("consul: ..."), which describe() strips again.
+    this.#client = new ConsulHttpClient({ baseUrl: options.baseUrl, agent: options.agent, headers, name: "consul" });
     this.#secrets = [options.token, auth?.password ?? "", headers["authorization"] ?? ""]
       .filter((secret) => secret.length >= 3);
   }
@@ -105,7 +105,7 @@ export class ConsulTransport {
       opts.body = request.body;
     }
     try {
-      return toResponse(await this.#client._request(opts));
+      return toResponse(await this.#client.send(opts));
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
       const response = (error as { isResponse?: boolean; response?: PapiResponse }).response;

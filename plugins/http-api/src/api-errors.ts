@@ -9,14 +9,9 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { isCtsError } from "../../../core/plugin-api/mod.ts";
 
-/** A per-request UUID; CTS neither reads nor writes a header for it, only the JSON body. */
+/** The request's UUID, set by hono's requestId middleware (create-api-app.ts). */
 export function requestIdOf(c: Context): string {
-  let id = c.get("requestId" as never) as string | undefined;
-  if (!id) {
-    id = crypto.randomUUID();
-    c.set("requestId" as never, id as never);
-  }
-  return id;
+  return c.get("requestId");
 }
 
 export function legacyError(c: Context, status: ContentfulStatusCode, message: string): Response {

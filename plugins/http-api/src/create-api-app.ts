@@ -1,11 +1,12 @@
 /**
- * @module The hono app behind `/v1`: a body size limit, DEBUG request logs (health excluded) and
- * CTS's error shape per route. CORS, preflights and the API token are the kernel router's (they
- * apply to every mount), so this app never sees an OPTIONS request from the daemon.
+ * @module The hono app behind `/v1`: a request id, a body size limit, DEBUG request logs (health
+ * excluded) and CTS's error shape per route. CORS, preflights and the API token are the kernel
+ * router's (they apply to every mount), so this app never sees an OPTIONS request from the daemon.
  */
 import { Hono, type Context } from "hono";
 import stripAnsi from "strip-ansi";
 import { bodyLimit } from "hono/body-limit";
+import { requestId } from "hono/request-id";
 import { errorMessage } from "../../../core/plugin-api/mod.ts";
 import type { ApiDeps, RouteContext } from "./api-context.ts";
 import { apiError, HttpError, legacyError } from "./api-errors.ts";
@@ -45,6 +46,9 @@ export function createApiApp(deps: ApiDeps): Hono {
   const app = new Hono();
   const log = deps.logger;
 
+  // A UUID per request, as CTS makes one: no header read or written, only `request_id` in the
+  // bodies of the OpenAPI-described routes and in the request logs.
+  app.use("*", requestId({ headerName: "" }));
   app.use("*", async (c, next) => {
     const quiet = c.req.path === "/v1/health";
     const started = performance.now();
@@ -56,7 +60,7 @@ export function createApiApp(deps: ApiDeps): Hono {
         uri: c.req.url,
         status_code: c.res.status,
         duration_us: Math.round((performance.now() - started) * 1000),
-        ...(c.get("requestId" as never) ? { request_id: c.get("requestId" as never) as string } : {}),
+        request_id: c.get("requestId"),
       });
     }
   });

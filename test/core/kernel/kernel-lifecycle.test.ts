@@ -1,3 +1,4 @@
+// @integration: one case serves mounted handlers on a real port (the kernel's httpListen).
 import { describe, expect, it } from "vitest";
 import {
   configToken, createToken, defineService, definePlugin, driverRegistryToken, httpRouterToken, isCtsError, loggerToken,

@@ -166,6 +166,8 @@ describe("a wrong registration does not compile", () => {
 
     // @ts-expect-error the kind is one of PluginKind
     definePlugin({ id: "driver-acme", kind: "drivers", deps: {} });
+    // @ts-expect-error the kinds no plugin had ("command", "module-input") are gone
+    definePlugin({ id: "inputs-acme", kind: "module-input", deps: {} });
 
     definePlugin({
       id: "driver-acme",

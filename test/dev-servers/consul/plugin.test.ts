@@ -1,4 +1,7 @@
-/** The consul-dev-server plugin, loaded by path through the kernel like any plugin block. */
+/**
+ * The consul-dev-server plugin, loaded by path through the kernel like any plugin block.
+ * @integration: the plugin serves Consul on a real port.
+ */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";

@@ -25,8 +25,8 @@ describeDriverConformance("terraform-cloud", driverTerraformCloud, {
   driverOptions: driverBlock(server).options,
   task: task("conformance-task", module.dir),
   inputs: [inputsOf("c-1"), inputsOf("c-1", "c-2")],
-  async assertApplied(_workingDir, inputs) {
-    const ws = await workspace(server, "conformance-task");
+  async assertApplied(_workingDir, inputs, applied) {
+    const ws = await workspace(server, applied.name);
     expect(await stateIds(server, ws.id)).toEqual(Object.keys(inputs.services).map((key) => key.split(".")[0]));
   },
   timeoutMs: 60_000,

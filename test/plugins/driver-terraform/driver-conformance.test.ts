@@ -31,12 +31,13 @@ describeDriverConformance("terraform", driverTerraformPlugin, {
   driverOptions: { backend: { local: { path: join(tmp.path, "state.tfstate") } } },
   task: testTask("conformance-task", {
     module: join(import.meta.dirname, "modules", "echo"),
-    variables: { dir: JSON.stringify(tmp.path) },
+    // Terraform runs in the task's working directory, so each test's task writes its own ids.txt.
+    variables: { dir: JSON.stringify(".") },
   }),
   inputs: [inputsFor([instance("web", "n1")]), inputsFor([instance("web", "n1"), instance("api", "n2")])],
-  assertApplied(_workingDir, inputs) {
+  assertApplied(workingDir, inputs) {
     // The echo module writes the sorted service ids it was given.
-    expect(readFileSync(join(tmp.path, "ids.txt"), "utf8")).toBe(Object.keys(inputs.services).sort().join(","));
+    expect(readFileSync(join(workingDir, "ids.txt"), "utf8")).toBe(Object.keys(inputs.services).sort().join(","));
   },
   timeoutMs: 60_000,
 });

@@ -119,6 +119,21 @@ describe("status API", () => {
     expect(logs[1]!.fields).toMatchObject({ status_code: 200, method: "GET" });
   });
 
+  // CTS behaviour pinned (api/middleware.go): every request gets a UUID, logged as request_id on its
+  // DEBUG line whatever the route; no header is read or written for it.
+  it("gives every request a UUID, logs it, and neither reads nor writes an X-Request-Id header", async () => {
+    const completed = (path: string) => logs.find((l) => l.message === "request complete" && String(l.fields?.uri).endsWith(path));
+    logs.length = 0;
+    const legacy = await app.request("/v1/status", { headers: { "X-Request-Id": "chosen-by-client" } });
+    expect(legacy.headers.get("X-Request-Id")).toBeNull();
+    expect(completed("/v1/status")?.fields?.request_id).toMatch(UUID);
+    const listed = await app.request("/v1/tasks", { headers: { "X-Request-Id": "chosen-by-client" } });
+    const body = await listed.json();
+    expect(body.request_id).toMatch(UUID);
+    expect(completed("/v1/tasks")?.fields?.request_id).toBe(body.request_id);
+    expect(completed("/v1/status")?.fields?.request_id).not.toBe(body.request_id);
+  });
+
   it("serves an OpenAPI document whose schemas compile and match real responses", async () => {
     const doc = await (await app.request("/v1/openapi.json")).json();
     expect(doc.openapi).toMatch(/^3\./);

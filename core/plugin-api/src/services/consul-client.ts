@@ -133,7 +133,7 @@ export interface ConsulClient {
    * spaces fetches, retries with capped backoff forever, and calls `onResult` only when the
    * index moved (the caller compares data). Resolves when the signal aborts.
    *
-   * Refinement (additive): `onError` hears each distinct permanent error of the query (see
+   * `onError` hears each distinct permanent error of the query (see
    * `isPermanentConsulError`) once; the watch keeps retrying it slowly, outages stay silent.
    */
   watch(
@@ -150,7 +150,7 @@ export interface ConsulClient {
   kvDelete(key: string, options?: { recurse?: boolean; cas?: number }): Promise<boolean>;
   /**
    * All-or-nothing KV operations (`PUT /v1/txn`, at most 64 a call): true when every one applied,
-   * false when Consul rolled them back (409). Refinement (additive): moves a lock between sessions.
+   * false when Consul rolled them back (409). Also moves a lock between sessions.
    */
   kvTxn(ops: readonly KvTxnOp[]): Promise<boolean>;
 

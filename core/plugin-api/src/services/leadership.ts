@@ -19,7 +19,7 @@ export interface Leadership {
   /** The current leader, if known (for follower redirects and cluster status). */
   leader(): LeaderInfo | undefined;
   /**
-   * Refinement (additive): set in the shared cluster mode, where every instance "leads" (loads and
+   * Set in the shared cluster mode, where every instance "leads" (loads and
    * watches every task) but runs only the tasks it owns. Unset: the leader runs every task.
    */
   readonly ownership?: TaskOwnership;

@@ -34,7 +34,7 @@ export interface InputChange {
   /** True for the task's first recorded run: everything counts as added. */
   readonly first?: boolean;
   /**
-   * Refinement (additive): entries left out because a list passed the cap (100 a list), so one
+   * Entries left out because a list passed the cap (100 a list), so one
    * record stays small (a Consul KV value is at most 512 KiB) even when thousands of instances change.
    */
   readonly omitted?: number;
@@ -57,7 +57,7 @@ export interface PlanSummary {
 }
 
 /**
- * Refinement (additive): why a trigger did not run the driver (`outcome` "skipped").
+ * Why a trigger did not run the driver (`outcome` "skipped").
  * `unchanged_inputs`: the inputs equal the last successful run's; `input_missing`: a source has
  * not delivered its first data; `disabled`: the task is disabled.
  */
@@ -88,7 +88,7 @@ export interface DriftFinding {
 
 export interface RunRecord {
   /**
-   * Unique, and sorts by start time (so "newest first" is a reverse sort of ids). Refinement: the
+   * Unique, and sorts by start time (so "newest first" is a reverse sort of ids). The
    * id starts with the start time as 13 digits of Unix milliseconds, then `-` and a random suffix
    * (`1796290833123-3f9a1c2e`), so a store can apply the age limit from ids alone.
    */
@@ -108,7 +108,7 @@ export interface RunRecord {
   readonly instance_id: string;
   /** The CTS task event this run recorded, if any (`/v1/status/tasks?include=events`). */
   readonly event_id?: string;
-  /** Refinement (additive): set when `outcome` is `skipped`. */
+  /** Set when `outcome` is `skipped`. */
   readonly skip_reason?: SkipReason;
   /** Refinement (additive): absent for a run (`apply`). */
   readonly kind?: RunKind;
@@ -121,7 +121,7 @@ export interface RunRecord {
   readonly resources_left?: readonly string[];
 }
 
-/** Refinement (additive): how much history a store keeps per task (config `run_history`). */
+/** How much history a store keeps per task (config `run_history`). */
 export interface RunRetention {
   /** Newest records kept per task. */
   readonly maxRunsPerTask: number;

@@ -77,7 +77,7 @@ export interface TaskManager {
   /** Optional: calls `listener` with every event as it is recorded (run counters). Returns unsubscribe. */
   onEvent?(listener: (event: TaskEvent) => void): () => void;
   /**
-   * Refinement (optional): a page of the task's run history, newest first. Throws CtsError
+   * A page of the task's run history, newest first. Throws CtsError
    * `CTS_ERR_NOT_FOUND` for an unknown task.
    */
   listRuns?(name: string, query: RunQuery): Promise<RunPage>;

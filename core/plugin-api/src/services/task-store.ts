@@ -57,9 +57,9 @@ export interface TaskStore {
   /** Drops everything (`-reset-storage`). */
   reset(): Promise<void>;
   /**
-   * Refinement (optional; a store without these keeps no run history): stores a run record
-   * (replacing one with the same id), then drops that task's records beyond `retention`.
-   * `deleteTask` and `reset` drop run records too.
+   * Stores a run record (replacing one with the same id), then drops that task's records beyond
+   * `retention`. `deleteTask` and `reset` drop run records too. A store without `putRun`,
+   * `listRuns` and `getRun` keeps no run history.
    */
   putRun?(record: RunRecord, retention: RunRetention): Promise<void>;
   /** A page of a task's records, newest first. */
