@@ -39,6 +39,7 @@ export function createLogSink(options: LogSinkOptions): LogSink {
       warn: at("WARN"),
       error: at("ERROR"),
       child: (childName, fields) => make(childName && name ? `${name}.${childName}` : childName || name, { ...base, ...fields }),
+      named: (other) => make(other, {}),
     };
   };
 
