@@ -167,6 +167,7 @@ export class EngineTaskManager implements TaskManager {
       events: runtime.events,
       running: runtime.running,
       deleting: runtime.deleting,
+      ...(runtime.waiting !== undefined ? { waiting: runtime.waiting } : {}),
     };
   }
 

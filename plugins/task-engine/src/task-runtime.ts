@@ -47,6 +47,8 @@ export class TaskRuntime {
   #inputsRejected: string | undefined;
   /** Set while Consul refuses one of the task's queries after its first data (cleared by new data). */
   #queryRejected: string | undefined;
+  /** Why the running run waits, as its driver says (cleared when the run ends). */
+  #waiting: string | undefined;
 
   constructor(stored: StoredTask, ctx: EngineContext, events: readonly TaskEvent[] = [], inStore = true) {
     this.#config = stored.config;
@@ -78,6 +80,9 @@ export class TaskRuntime {
   get deleting(): boolean {
     return this.#deleting;
   }
+  get waiting(): string | undefined {
+    return this.#waiting;
+  }
   /** The last run, and what the task store keeps for this task. */
   get runState(): RunState {
     return this.#runState;
@@ -103,7 +108,10 @@ export class TaskRuntime {
     const previous = this.#driver;
     this.#driver = undefined;
     await previous?.dispose?.();
-    const driver = await createTaskDriver(this.#config, this.#ctx);
+    const driver = await createTaskDriver(this.#config, this.#ctx, {
+      waiting: (reason) => (this.#waiting = reason),
+      newerRunQueued: () => this.#queue.queued,
+    });
     await driver.init(this.#ctx.signal);
     this.#driver = driver;
   }
@@ -335,13 +343,17 @@ export class TaskRuntime {
           this.#logger.warn("apply failed, retrying", { retry, error: errorMessage(cause) }));
         url = applied ? applied.url : undefined;
         summary = applied ? applied.summary : undefined;
+        // Not applied, and not the task's fault (a run that made way for newer inputs): failed, never retried.
+        if (applied?.unapplied !== undefined) error = applied.unapplied;
       });
     } catch (cause) {
       if (cause instanceof HaltedError) return undefined;
       error = errorMessage(cause);
+      url = failureUrl(cause);
       this.#lastErrorCode = isCtsError(cause) ? cause.code : undefined;
       this.#logger.error("error running task", { error });
     }
+    this.#waiting = undefined;
     await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed");
     if (error === undefined) this.#logger.info("task completed");
     const event = await this.#record(finishEvent(start, { error, ...(url ? { url } : {}) }));
@@ -380,6 +392,12 @@ export class TaskRuntime {
     }
     return event;
   }
+}
+
+/** Where a failed run can be seen, when the driver's error says (DriverRunFailure). */
+function failureUrl(cause: unknown): string | undefined {
+  const url = (cause as { url?: unknown } | undefined)?.url;
+  return typeof url === "string" && url !== "" ? url : undefined;
 }
 
 function detail(reason: TriggerReason): Record<string, string> {

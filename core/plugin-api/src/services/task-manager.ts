@@ -17,6 +17,8 @@ export interface TaskState {
   readonly events: readonly TaskEvent[];
   readonly running: boolean;
   readonly deleting: boolean;
+  /** Refinement (additive): why the running run waits (a lock, an approval), as its driver says; absent otherwise. */
+  readonly waiting?: string;
 }
 
 export type RunRequest = "now" | "inspect" | undefined;

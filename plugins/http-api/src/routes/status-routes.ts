@@ -54,6 +54,8 @@ export function taskStatusEntry(state: TaskState, withEvents: boolean): Record<s
     providers: hasEvents ? union(state.events.map((e) => e.config.providers)) : [...state.config.providers],
     services: hasEvents ? union(state.events.map((e) => e.config.services)) : [...(state.config.services ?? [])],
   };
+  // Beyond CTS (an added key, present only then): why the running run waits (a lock, an approval).
+  if (state.waiting !== undefined) entry.waiting = state.waiting;
   // CTS's `events` is omitempty: a task that never ran has no key at all, not [].
   if (withEvents && hasEvents) entry.events = state.events;
   return entry;
