@@ -11,7 +11,10 @@ import { normalizeTerraformCloudOptions, terraformCloudOptionsSchema, type Terra
 import { TerraformCloudDriver } from "./terraform-cloud-driver.ts";
 import { readsVault, TEMPLATE_FIELDS, tokenProblems } from "./token-template.ts";
 import { completeWorkspaceFields, workspaceProblems, workspaceTaskBlocks } from "./workspace-block.ts";
+import type { RequestBudget } from "./request-budget.ts";
 import { TfcClient } from "./tfc-client.ts";
+
+const NEVER: AbortSignal = new AbortController().signal;
 
 export interface TerraformCloudFactoryDeps {
   readonly http: HttpClientFactory;
@@ -22,6 +25,12 @@ export interface TerraformCloudFactoryDeps {
   readonly rootModule: TerraformRootModule;
   /** Reads a `{{ with secret }}` token from Vault (the plugin passes it; tests and benches may not). */
   readonly vault?: VaultSecrets;
+  /** Aborts at daemon stop: waits on runs end. @default never */
+  readonly stopping?: AbortSignal;
+  /** How often a run that keeps waiting is logged. @default 30 s */
+  readonly waitLogIntervalMs?: number;
+  /** The request budget of each driver block (tests give a smaller limit). @default HCP Terraform's 30 a second */
+  readonly budget?: () => RequestBudget;
 }
 
 async function tlsOf(options: TerraformCloudOptions, fs: FileSystem): Promise<HttpClientTls | undefined> {
@@ -63,7 +72,8 @@ export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDep
         }
         const http = deps.http.create({ ...(await tlsOf(options, deps.fs).then((tls) => (tls ? { tls } : {}))) });
         const token = await resolveToken(options.token, deps.vault);
-        return { client: new TfcClient({ hostname: options.hostname, token, http, logger: deps.logger }), options, http };
+        const client = new TfcClient({ hostname: options.hostname, token, http, logger: deps.logger, ...(deps.budget ? { budget: deps.budget() } : {}) });
+        return { client, options, http };
       })();
       found.catch(() => clients.delete(key));
       clients.set(key, found);
@@ -89,13 +99,17 @@ export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDep
     },
     async verify(driver, signal) {
       const { client, options } = await prepared(driver);
-      await client.api(`use organization "${options.organization}" at ${options.hostname}`, "GET", `/organizations/${encodeURIComponent(options.organization)}`, undefined, { signal });
+      // The daemon waits for this answer: each retry is said at WARN, not hidden for half a minute.
+      await client.api(`use organization "${options.organization}" at ${options.hostname}`, "GET", `/organizations/${encodeURIComponent(options.organization)}`, undefined, { signal, loud: true });
       deps.logger.info("connected to HCP Terraform", { hostname: options.hostname, organization: options.organization });
       return `HCP Terraform (${options.hostname}, organization ${options.organization})`;
     },
     async create(task, ctx) {
       const { client, options } = await prepared(ctx.driver);
-      return new TerraformCloudDriver(task, ctx, { client, options, fs: deps.fs, logger: deps.logger, rootModule: deps.rootModule });
+      return new TerraformCloudDriver(task, ctx, {
+        client, options, fs: deps.fs, logger: deps.logger, rootModule: deps.rootModule,
+        stopping: deps.stopping ?? NEVER, waitLogIntervalMs: deps.waitLogIntervalMs ?? 30_000,
+      });
     },
   };
 }

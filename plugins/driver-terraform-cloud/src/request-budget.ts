@@ -1,0 +1,134 @@
+/**
+ * @module One request budget per driver block (one token): HCP Terraform allows 30 API requests a
+ * second per user, and every task shares it. A token bucket paced as go-tfe paces itself (two
+ * thirds of `X-RateLimit-Limit` a second, a burst of a third), handed out in turn to the tasks that
+ * wait (round robin: a task with a thousand polls cannot starve another's one write). Answers tune
+ * it: `X-RateLimit-Limit` sets the pace, `X-RateLimit-Remaining: 0` and a 429 pause everyone until
+ * `X-RateLimit-Reset`.
+ */
+
+/** HCP Terraform's documented limit, used until the server says otherwise. */
+export const DEFAULT_RATE_LIMIT = 30;
+
+interface Waiter {
+  readonly resolve: () => void;
+  readonly reject: (reason: unknown) => void;
+  readonly signal: AbortSignal | undefined;
+  onAbort?: () => void;
+}
+
+export interface RequestBudgetOptions {
+  /** Requests a second the server allows. @default 30 */
+  readonly limitPerSecond?: number;
+  /** For tests. */
+  readonly now?: () => number;
+}
+
+export class RequestBudget {
+  readonly #now: () => number;
+  #limit = 0;
+  #ratePerMs = 0;
+  #burst = 0;
+  #tokens = 0;
+  #updatedAt: number;
+  #pausedUntil = 0;
+  /** Owners with waiters, in the order they are served next. */
+  readonly #queues = new Map<string, Waiter[]>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** 429 answers seen (benches and tests read it). */
+  throttled = 0;
+
+  constructor(options: RequestBudgetOptions = {}) {
+    this.#now = options.now ?? Date.now;
+    this.#updatedAt = this.#now();
+    this.#configure(options.limitPerSecond ?? DEFAULT_RATE_LIMIT);
+    this.#tokens = this.#burst;
+  }
+
+  get limitPerSecond(): number {
+    return this.#limit;
+  }
+
+  #configure(limit: number): void {
+    if (!(limit > 0) || limit === this.#limit) return;
+    this.#limit = limit;
+    this.#ratePerMs = (limit * 0.66) / 1000;
+    this.#burst = Math.max(1, Math.floor(limit * 0.33));
+    this.#tokens = Math.min(this.#tokens, this.#burst);
+  }
+
+  /** Resolves when `owner` may send one request; rejects when `signal` aborts first. */
+  take(owner: string, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, signal };
+      const queue = this.#queues.get(owner);
+      if (queue) queue.push(waiter);
+      else this.#queues.set(owner, [waiter]);
+      if (signal) {
+        waiter.onAbort = () => this.#cancel(owner, waiter);
+        signal.addEventListener("abort", waiter.onAbort, { once: true });
+      }
+      this.#pump();
+    });
+  }
+
+  /** What an answer says about the limit. `status` 429 pauses every owner until the reset. */
+  noteAnswer(status: number, headers: Readonly<Record<string, string>>): void {
+    const limit = Number(headers["x-ratelimit-limit"]);
+    if (Number.isFinite(limit)) this.#configure(limit);
+    const reset = Number(headers["x-ratelimit-reset"]);
+    const remaining = Number(headers["x-ratelimit-remaining"]);
+    const exhausted = status === 429 || (headers["x-ratelimit-remaining"] !== undefined && remaining <= 0);
+    if (status === 429) this.throttled++;
+    if (!exhausted) return;
+    // Without a reset time, wait one second: the documented limit is per second.
+    const waitMs = Number.isFinite(reset) && reset >= 0 ? reset * 1000 : 1000;
+    this.#pausedUntil = Math.max(this.#pausedUntil, this.#now() + waitMs);
+    this.#tokens = 0;
+    this.#pump();
+  }
+
+  #cancel(owner: string, waiter: Waiter): void {
+    const queue = this.#queues.get(owner);
+    const index = queue?.indexOf(waiter) ?? -1;
+    if (index < 0) return;
+    queue!.splice(index, 1);
+    if (queue!.length === 0) this.#queues.delete(owner);
+    waiter.reject(waiter.signal?.reason);
+  }
+
+  #refill(at: number): void {
+    this.#tokens = Math.min(this.#burst, this.#tokens + (at - this.#updatedAt) * this.#ratePerMs);
+    this.#updatedAt = at;
+  }
+
+  #pump(): void {
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    for (;;) {
+      const next = this.#queues.entries().next();
+      if (next.done) return;
+      const at = this.#now();
+      this.#refill(at);
+      const wait = Math.max(this.#pausedUntil - at, this.#tokens >= 1 ? 0 : (1 - this.#tokens) / this.#ratePerMs);
+      if (wait > 0) {
+        this.#timer = setTimeout(() => {
+          this.#timer = undefined;
+          this.#pump();
+        }, Math.ceil(wait));
+        return;
+      }
+      const [owner, queue] = next.value;
+      const waiter = queue.shift()!;
+      // Served: the owner goes to the back of the line.
+      this.#queues.delete(owner);
+      if (queue.length > 0) this.#queues.set(owner, queue);
+      this.#tokens -= 1;
+      if (waiter.onAbort) waiter.signal?.removeEventListener("abort", waiter.onAbort);
+      waiter.resolve();
+    }
+  }
+}
