@@ -12,6 +12,8 @@ import { TerraformCloudDriver } from "./terraform-cloud-driver.ts";
 import { readsVault, TEMPLATE_FIELDS, tokenProblems } from "./token-template.ts";
 import { completeWorkspaceFields, workspaceProblems, workspaceTaskBlocks } from "./workspace-block.ts";
 import type { RequestBudget } from "./request-budget.ts";
+import { RunBoard } from "./run-board.ts";
+import { CTS_TAG } from "./workspace.ts";
 import { TfcClient } from "./tfc-client.ts";
 
 const NEVER: AbortSignal = new AbortController().signal;
@@ -56,12 +58,20 @@ async function resolveToken(token: string, vault: VaultSecrets | undefined): Pro
 export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDeps): DriverFactory & {
   /** The shared client of a driver block (tests and benches count its requests). */
   clientFor(driver: DriverConfig): Promise<TfcClient>;
+  /** The driver block's run board (benches count its sweeps). */
+  boardFor(driver: DriverConfig): Promise<RunBoard>;
   /** Closes the clients' idle connections (plugin stop). */
   close(): Promise<void>;
 } {
-  const clients = new Map<string, Promise<{ client: TfcClient; options: TerraformCloudOptions; http: HttpClient }>>();
+  interface Prepared {
+    readonly client: TfcClient;
+    readonly options: TerraformCloudOptions;
+    readonly http: HttpClient;
+    readonly board: RunBoard;
+  }
+  const clients = new Map<string, Promise<Prepared>>();
 
-  function prepared(driver: DriverConfig): Promise<{ client: TfcClient; options: TerraformCloudOptions; http: HttpClient }> {
+  function prepared(driver: DriverConfig): Promise<Prepared> {
     const options = normalizeTerraformCloudOptions(driver.options, deps.env);
     const key = JSON.stringify(options);
     let found = clients.get(key);
@@ -73,7 +83,8 @@ export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDep
         const http = deps.http.create({ ...(await tlsOf(options, deps.fs).then((tls) => (tls ? { tls } : {}))) });
         const token = await resolveToken(options.token, deps.vault);
         const client = new TfcClient({ hostname: options.hostname, token, http, logger: deps.logger, ...(deps.budget ? { budget: deps.budget() } : {}) });
-        return { client, options, http };
+        const board = new RunBoard(client, { organization: options.organization, prefix: options.workspacePrefix, tag: CTS_TAG });
+        return { client, options, http, board };
       })();
       found.catch(() => clients.delete(key));
       clients.set(key, found);
@@ -97,6 +108,9 @@ export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDep
     async clientFor(driver) {
       return (await prepared(driver)).client;
     },
+    async boardFor(driver) {
+      return (await prepared(driver)).board;
+    },
     async verify(driver, signal) {
       const { client, options } = await prepared(driver);
       // The daemon waits for this answer: each retry is said at WARN, not hidden for half a minute.
@@ -105,9 +119,9 @@ export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDep
       return `HCP Terraform (${options.hostname}, organization ${options.organization})`;
     },
     async create(task, ctx) {
-      const { client, options } = await prepared(ctx.driver);
+      const { client, options, board } = await prepared(ctx.driver);
       return new TerraformCloudDriver(task, ctx, {
-        client, options, fs: deps.fs, logger: deps.logger, rootModule: deps.rootModule,
+        client, options, board, fs: deps.fs, logger: deps.logger, rootModule: deps.rootModule,
         stopping: deps.stopping ?? NEVER, waitLogIntervalMs: deps.waitLogIntervalMs ?? 30_000,
       });
     },

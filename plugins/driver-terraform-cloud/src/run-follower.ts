@@ -8,6 +8,7 @@
  * queues, close as it nears its end.
  */
 import { CtsError, formatGoDuration, type Logger, sleep } from "../../../core/plugin-api/mod.ts";
+import type { RunBoard } from "./run-board.ts";
 import { awaitingPerson, isFinal, isQueued, pollSchedule } from "./run-states.ts";
 import type { Resource, TfcClient } from "./tfc-client.ts";
 import type { WorkspaceInfo } from "./workspace.ts";
@@ -36,6 +37,8 @@ export interface RunWatch {
   readonly hooks: WaitHooks;
   /** How often a continuing wait is logged. */
   readonly logEveryMs: number;
+  /** Reads many followed runs together (one per driver block). */
+  readonly board?: RunBoard;
 }
 
 export interface Followed {
@@ -44,12 +47,24 @@ export interface Followed {
   readonly superseded: boolean;
 }
 
-async function readRun(watch: RunWatch): Promise<FollowedRun> {
+async function readOne(watch: RunWatch): Promise<FollowedRun> {
   const { client, ws, runId, signal } = watch;
   const doc = await client.api(`read run ${runId} of workspace "${ws.name}"`, "GET", `/runs/${runId}?include=plan`, undefined, { signal });
   const data = doc!.data as Resource;
   const plan = doc!.included?.find((resource) => resource.type === "plans");
   return plan ? { ...data, plan } : data;
+}
+
+/** The run now: on its own, or from the board's next sweep (then read once more at its end, for its plan). */
+async function readRun(watch: RunWatch): Promise<FollowedRun> {
+  if (!watch.board) return await readOne(watch);
+  let own = false;
+  const one = () => {
+    own = true;
+    return readOne(watch);
+  };
+  const run = await watch.board.read(watch.runId, watch.ws.name, one);
+  return !own && isFinal(String(run.attributes.status)) ? await one() : run;
 }
 
 /** Who holds the workspace a pending run waits for. */
@@ -87,6 +102,7 @@ export async function followRun(watch: RunWatch): Promise<Followed> {
   let reason: string | undefined;
   let waitingSince = Date.now();
   let loggedAt = 0;
+  const release = watch.board?.follow();
   const stopped = () => new CtsError("CTS_ERR_DRIVER",
     `Cannot follow run ${runId} of workspace "${ws.name}": stopping while it was "${status}"${reason ? ` (${reason})` : ""}; the run stays in HCP Terraform (${url})`);
   try {
@@ -128,6 +144,7 @@ export async function followRun(watch: RunWatch): Promise<Followed> {
       delay = Math.min(Math.ceil(delay * 1.5), schedule.maxMs);
     }
   } finally {
+    release?.();
     if (reason !== undefined) hooks.waiting(undefined);
   }
 }

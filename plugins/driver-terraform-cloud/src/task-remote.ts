@@ -30,10 +30,10 @@ export interface TaskRemoteDeps {
 export class TaskRemote {
   readonly #deps: TaskRemoteDeps;
   #remote: Remote | undefined;
-  /** The workspace as init read it, spares the first run a second read. */
-  #found: Resource | undefined;
+  /** The workspace as init read it (null: none), spares the first run a second read. */
+  #found: Resource | null | undefined;
 
-  constructor(deps: TaskRemoteDeps, found: Resource | undefined) {
+  constructor(deps: TaskRemoteDeps, found: Resource | null) {
     this.#deps = deps;
     this.#found = found;
   }

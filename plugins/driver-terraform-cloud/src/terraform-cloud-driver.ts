@@ -16,6 +16,7 @@ import { taskConfiguration } from "./configuration-files.ts";
 import { uploadConfiguration } from "./configuration-upload.ts";
 import type { TerraformCloudOptions } from "./options.ts";
 import { planSummary } from "./plan-summary.ts";
+import type { RunBoard } from "./run-board.ts";
 import { followRun, NO_HOOKS, type WaitHooks } from "./run-follower.ts";
 import { applyOutcome, runFailure } from "./run-outcome.ts";
 import { isSuccess } from "./run-states.ts";
@@ -48,6 +49,8 @@ export interface TerraformCloudDriverDeps {
   readonly stopping: AbortSignal;
   /** How often a continuing wait is logged. */
   readonly waitLogIntervalMs: number;
+  /** The driver block's view of many runs at once. */
+  readonly board?: RunBoard;
 }
 
 export class TerraformCloudDriver implements Driver {
@@ -95,7 +98,7 @@ export class TerraformCloudDriver implements Driver {
     // CTS's line at a task's start (its HCP Terraform driver shares the Terraform driver's handlers:
     // post-apply hooks such as a PAN-OS commit, which runs in HCP Terraform cannot have).
     (this.#logger.named?.("driver.terraform") ?? this.#logger).info("retrieved 0 Terraform handlers for task", {});
-    const remote = new TaskRemote({ client, options, task: this.#task, logger: this.#logger, archive }, found);
+    const remote = new TaskRemote({ client, options, task: this.#task, logger: this.#logger, archive }, found ?? null);
     this.#prepared = { model, archive, configHash: await entriesHash(entries), remote };
   }
 
@@ -162,6 +165,7 @@ export class TerraformCloudDriver implements Driver {
       logger.info("queued run", { workspace_name: ws.name, run_id: queued.id, url });
       const followed = await followRun({
         client, ws, runId: queued.id, url, logger, signal, hooks: this.#hooks, logEveryMs: this.#deps.waitLogIntervalMs,
+        ...(this.#deps.board ? { board: this.#deps.board } : {}),
       });
       return await applyOutcome({ client, ws, task: this.#task.name, url, logger, signal }, followed);
     });

@@ -6,7 +6,7 @@
  */
 import { CtsError, type Logger, type TaskConfig } from "../../../core/plugin-api/mod.ts";
 import type { TerraformCloudOptions } from "./options.ts";
-import type { Resource, TfcClient } from "./tfc-client.ts";
+import { type Resource, TfcApiError, type TfcClient } from "./tfc-client.ts";
 
 export const CTS_TAG = "source:cts";
 /** Configuration versions this driver (and go-tfe / CTS) upload through the API. */
@@ -127,12 +127,20 @@ async function addMissingTags(client: TfcClient, ws: Resource, wanted: readonly 
 
 /**
  * Finds or creates the task's workspace and brings its settings and tags to what the task asks.
- * `found` is the workspace as just read by findWorkspace (spares reading it again).
+ * `found` is what findWorkspace just read (null: no such workspace), which spares reading it again.
  */
 export async function ensureWorkspace(
-  client: TfcClient, options: TerraformCloudOptions, task: TaskConfig, logger: Logger, signal: AbortSignal, found?: Resource,
+  client: TfcClient, options: TerraformCloudOptions, task: TaskConfig, logger: Logger, signal: AbortSignal, found?: Resource | null,
 ): Promise<WorkspaceInfo> {
   const settings = await wantedSettings(client, options, task, logger, signal);
+  if (found === null) {
+    try {
+      return await createWorkspace(client, options, task, settings, logger, signal);
+    } catch (error) {
+      // Created by someone else since it was read (422, name taken): use it as found below.
+      if (!(error instanceof TfcApiError) || error.status !== 422) throw error;
+    }
+  }
   let ws = found ?? await findWorkspace(client, options, task, signal);
   if (ws === undefined) return await createWorkspace(client, options, task, settings, logger, signal);
   const name = workspaceName(options, task);

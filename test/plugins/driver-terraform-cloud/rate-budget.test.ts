@@ -1,15 +1,19 @@
 /**
  * One request budget per driver block: HCP Terraform allows 30 API requests a second per user, so
  * every task's requests share it, in turn (a task with many polls does not starve another's write),
- * and the server's `X-RateLimit-*` answers tune it. Against the embedded server, which enforces the
- * same limit with 429s.
+ * and the server's `X-RateLimit-*` answers tune it; many runs followed at once are read together.
+ * Against the embedded server, which enforces the same limit with 429s and runs the real terraform.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
+import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
+import { terraformRootModule } from "../../../plugins/driver-terraform/mod.ts";
+import { createTerraformCloudDriverFactory } from "../../../plugins/driver-terraform-cloud/src/driver-factory.ts";
 import { RequestBudget } from "../../../plugins/driver-terraform-cloud/src/request-budget.ts";
 import { TfcClient } from "../../../plugins/driver-terraform-cloud/src/tfc-client.ts";
 import { captureLogger } from "../driver-terraform/capture-logger.ts";
+import { driverBlock, inputsOf, stateIds, task, workspace, writeModule } from "./tfc-fixtures.ts";
 
 let server: TfcDevServer;
 let slow: TfcDevServer;
@@ -59,3 +63,27 @@ test("the budget hands out tokens in turn between owners", async () => {
   expect(order.slice(0, 9)).toEqual(Array(9).fill("x"));
   expect(order.slice(9, 12).sort()).toEqual(["x", "y", "z"]);
 });
+
+test("many runs followed at once are read together: one workspace listing a look instead of one read a run", async () => {
+  const module = writeModule();
+  try {
+    const logger = captureLogger([], "driver.tfc");
+    const factory = createTerraformCloudDriverFactory({ http: createHttpClientFactory(), fs: createFileSystem(), logger, env: {}, rootModule: terraformRootModule });
+    const block = driverBlock(server, { workspaces: { prefix: "many-" } });
+    const names = ["a", "b", "c", "d", "e", "f"];
+    const drivers = await Promise.all(names.map((name) => factory.create(task(name, module.dir), { driver: block, providers: [], consul: {} as never, workingDir: "", logger, inputs: [] })));
+    await Promise.all(drivers.map((driver) => driver.init(new AbortController().signal)));
+    const refusedBefore = server.rateLimiter.refused;
+    await Promise.all(drivers.map(async (driver, i) => {
+      await driver.render(inputsOf(`m-${i}`), new AbortController().signal);
+      expect(await driver.apply(new AbortController().signal)).toMatchObject({ url: expect.any(String), summary: { add: 1 } });
+    }));
+    for (const [i, name] of names.entries()) expect(await stateIds(server, (await workspace(server, `many-${name}`)).id)).toEqual([`m-${i}`]);
+    expect((await factory.boardFor(block)).sweeps).toBeGreaterThan(0);
+    const counts = (await factory.clientFor(block)).requestCounts;
+    expect(counts.get(`GET /api/v2/organizations/${server.organization}/workspaces`)).toBeGreaterThan(0);
+    expect(server.rateLimiter.refused).toBe(refusedBefore);
+  } finally {
+    module.remove();
+  }
+}, 60_000);
