@@ -129,20 +129,20 @@ export class TerraformCloudDriver implements Driver {
   }
 
   /** Reports the run's URL for the task's event, and its resource counts; nothing when no run was needed. */
-  apply(_signal: AbortSignal): Promise<ApplyResult | undefined> {
-    return this.#run(false);
+  apply(signal: AbortSignal): Promise<ApplyResult | undefined> {
+    return this.#run(false, signal);
   }
 
-  async destroy(_signal: AbortSignal): Promise<void> {
-    await this.#run(true);
+  async destroy(signal: AbortSignal): Promise<void> {
+    await this.#run(true, signal);
   }
 
-  /** Applies are never cut short by the engine; only a stop ends the wait on the run. */
-  async #run(isDestroy: boolean): Promise<ApplyResult | undefined> {
+  /** The engine never cuts an apply short (its signal does not abort); a stop ends the wait on the run. */
+  async #run(isDestroy: boolean, given: AbortSignal): Promise<ApplyResult | undefined> {
     const prepared = this.#ready(isDestroy ? "destroy" : "apply");
     const client = this.#client;
     const logger = this.#logger;
-    const signal = this.#deps.stopping;
+    const signal = AbortSignal.any([given, this.#deps.stopping]);
     const desired = this.#desired(prepared);
     const hash = await sha256Hex(`${prepared.configHash}\n${JSON.stringify(desired)}`);
     return await prepared.remote.use(signal, async ({ ws, configurationVersionId, variables }) => {
