@@ -3,7 +3,8 @@
  * (`GET /runs/:id`). When many are (a change that touches hundreds of tasks, a failover), they are
  * read together: one sweep lists the driver's workspaces with their current run
  * (`GET /organizations/:org/workspaces?search[tags]=source:cts&include=current_run`, 100 a page),
- * so a thousand runs cost ten requests a look instead of a thousand. A run that is not its
+ * so a thousand runs cost ten requests a look instead of a thousand. Runs are read together only
+ * while that is cheaper (more runs followed than the listing has pages); a run that is not its
  * workspace's current one (queued behind another) is read on its own.
  */
 import type { Resource, TfcClient } from "./tfc-client.ts";
@@ -36,7 +37,9 @@ export class RunBoard {
   #pending: Look[] = [];
   #sweeping: Promise<void> | undefined;
   #lastSweep = 0;
-  /** Sweeps made and workspaces pages read (benches read them). */
+  /** Pages the last listing took: a sweep costs that many requests. */
+  #pages = 1;
+  /** Sweeps made (benches and tests read it). */
   sweeps = 0;
 
   constructor(client: TfcClient, options: BoardOptions) {
@@ -56,7 +59,7 @@ export class RunBoard {
 
   /** The run as of the next look: its own read while few runs are followed, else the next sweep's. */
   read(runId: string, workspace: string, readOne: () => Promise<Resource>): Promise<Resource> {
-    if (this.#following < (this.#options.batchFrom ?? 4)) return readOne();
+    if (this.#following < Math.max(this.#options.batchFrom ?? 4, this.#pages + 1)) return readOne();
     return new Promise<Resource>((resolve, reject) => {
       this.#pending.push({ runId, workspace, readOne, resolve, reject });
       this.#schedule();
@@ -115,7 +118,10 @@ export class RunBoard {
         const run = rel && !Array.isArray(rel) ? runs.get(rel.id) : undefined;
         if (run) out.set(String(ws.attributes.name), run);
       }
-      if (!doc?.meta?.pagination?.["next-page"]) break;
+      if (!doc?.meta?.pagination?.["next-page"]) {
+        this.#pages = page;
+        break;
+      }
     }
     return out;
   }
