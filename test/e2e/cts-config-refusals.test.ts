@@ -1,7 +1,7 @@
 /**
- * What CTS refuses when it loads its configuration, refused by the real CLI before anything starts,
- * with CTS's sentences after ours: a provider's `task_env` value that is not a string, and an API
- * `tls` block whose `cert` and `key` do not belong together (swapped).
+ * What CTS refuses when it loads its configuration, refused by the real CLI before anything starts
+ * (`validate` and `start` load it alike), with CTS's sentences after ours: a provider's `task_env`
+ * value that is not a string, and an API `tls` block whose `cert` and `key` do not belong together.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -28,22 +28,21 @@ const task = `task {
 }
 `;
 
+/** [what, the block, the command CTS refuses it in, the problem printed]. */
 const CASES = [
-  ["a task_env value that is not a string", `terraform_provider "local" {\n  task_env {\n    "RETRIES" = 3\n  }\n}\n`,
+  ["a task_env value that is not a string", `terraform_provider "local" {\n  task_env {\n    "RETRIES" = 3\n  }\n}\n`, "validate",
     `: terraform_provider[0].local.task_env.RETRIES: must be a string, got number 3 (unexpected task_env block format: value for "RETRIES" should be a string)`],
-  ["an API key pair given the wrong way round", `tls {\n  enabled = true\n  cert    = "key.pem"\n  key     = "cert.pem"\n}\n`,
+  ["an API key pair given the wrong way round", `tls {\n  enabled = true\n  cert    = "key.pem"\n  key     = "cert.pem"\n}\n`, "start",
     `: tls.key: must be the private key of the certificate in tls.cert (key.pem), and it is not (tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched)`],
 ] as const;
 
-test.each(CASES)("validate and start refuse %s before anything starts, naming file and field", async (_, block, problem) => {
+test.concurrent.each(CASES)("%s is refused (%s) before anything starts, naming file and field", async (_, block, command, problem) => {
   const port = await freePort();
   const file = `cts-${port}.hcl`;
   writeFileSync(join(dir, file), `port = ${port}\n${block}terraform_provider "other" {\n}\n${task}`);
-  for (const command of ["validate", "start"]) {
-    const result = await runCli("node", [command, `-config-file=${file}`], { cwd: dir, env: {} });
-    expect(result.code, result.stderr).toBe(15);
-    expect(result.stderr).toContain(`${file}${problem}`);
-    // Refused before anything started: nothing listens on the API port.
-    expect(await fetch(`http://127.0.0.1:${port}/v1/health`).then(() => "answered", () => "refused")).toBe("refused");
-  }
+  const result = await runCli("node", [command, `-config-file=${file}`], { cwd: dir, env: {} });
+  expect(result.code, result.stderr).toBe(15);
+  expect(result.stderr).toContain(`${file}${problem}`);
+  // Refused before anything started: nothing listens on the API port.
+  expect(await fetch(`http://127.0.0.1:${port}/v1/health`).then(() => "answered", () => "refused")).toBe("refused");
 }, 60_000);

@@ -3,7 +3,8 @@
  * second per user, and every task shares it. A token bucket paced as go-tfe paces itself (two
  * thirds of `X-RateLimit-Limit` a second, a burst of a third), handed out in turn to the tasks that
  * wait (round robin: a task with a thousand polls cannot starve another's one write). Answers tune
- * it: `X-RateLimit-Limit` sets the pace, `X-RateLimit-Remaining: 0` and a 429 pause everyone until
+ * it: `X-RateLimit-Limit` sets the pace; when `X-RateLimit-Remaining` is no more than the requests
+ * still on their way (they will count in the same window), and on a 429, everyone pauses until
  * `X-RateLimit-Reset`.
  */
 
@@ -32,6 +33,8 @@ export class RequestBudget {
   #tokens = 0;
   #updatedAt: number;
   #pausedUntil = 0;
+  /** Requests handed a token whose answer has not been noted yet. */
+  #inFlight = 0;
   /** Owners with waiters, in the order they are served next. */
   readonly #queues = new Map<string, Waiter[]>();
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -73,13 +76,20 @@ export class RequestBudget {
     });
   }
 
+  /** A request handed a token got no answer (a transport failure): it no longer counts as on its way. */
+  noteNoAnswer(): void {
+    this.#inFlight = Math.max(0, this.#inFlight - 1);
+  }
+
   /** What an answer says about the limit. `status` 429 pauses every owner until the reset. */
   noteAnswer(status: number, headers: Readonly<Record<string, string>>): void {
+    this.noteNoAnswer();
     const limit = Number(headers["x-ratelimit-limit"]);
     if (Number.isFinite(limit)) this.#configure(limit);
     const reset = Number(headers["x-ratelimit-reset"]);
     const remaining = Number(headers["x-ratelimit-remaining"]);
-    const exhausted = status === 429 || (headers["x-ratelimit-remaining"] !== undefined && remaining <= 0);
+    // Requests on their way count in the same window as this answer's `remaining`.
+    const exhausted = status === 429 || (headers["x-ratelimit-remaining"] !== undefined && remaining <= this.#inFlight);
     if (status === 429) this.throttled++;
     if (!exhausted) return;
     // Without a reset time, wait one second: the documented limit is per second.
@@ -127,6 +137,7 @@ export class RequestBudget {
       this.#queues.delete(owner);
       if (queue.length > 0) this.#queues.set(owner, queue);
       this.#tokens -= 1;
+      this.#inFlight++;
       if (waiter.onAbort) waiter.signal?.removeEventListener("abort", waiter.onAbort);
       waiter.resolve();
     }

@@ -154,11 +154,14 @@ export class TfcClient {
     for (let attempt = 1; ; attempt++) {
       let wait: number;
       let reason: string;
+      let sent = false;
       try {
         if (budgeted) await shared.budget.take(this.#owner, signal);
+        sent = budgeted;
         shared.requests++;
         shared.requestCounts.set(kind, (shared.requestCounts.get(kind) ?? 0) + 1);
         const response = await shared.options.http.request({ ...request, ...(signal ? { signal } : {}), timeoutMs: 60_000 });
+        sent = false;
         if (budgeted) shared.budget.noteAnswer(response.status, response.headers);
         if (response.status !== 429 && response.status < 500) return response;
         if (response.status === 429 && ++throttled <= MAX_THROTTLED) attempt--;
@@ -167,6 +170,7 @@ export class TfcClient {
         wait = response.status === 429 ? 0 : delay;
         reason = `HTTP ${response.status}`;
       } catch (error) {
+        if (sent) shared.budget.noteNoAnswer();
         if (signal?.aborted || attempt >= attempts || isPermanentTransportFailure(error)) {
           throw new CtsError("CTS_ERR_DRIVER", `Cannot ${what}: ${this.scrub(transportFailureText(error))}`);
         }

@@ -78,7 +78,8 @@ const wsOf = async (name: string) => (await workspace(server, name)) as { id: st
 const waitingFor = (setup: Setup, text: string) =>
   until(`a wait on "${text}"`, () => (setup.waits[0]?.includes(text) ? setup.waits[0] : undefined), 60_000);
 
-describe("terraform-cloud run outcomes", () => {
+// Independent workspaces: these run side by side.
+describe.concurrent("terraform-cloud run outcomes", () => {
   it("an apply error carries Terraform's own text and the run's URL", async () => {
     const { driver } = await driverFor("failing", { variables: { fail: "true" } });
     await driver.render(inputsOf("f-1"), signal);
@@ -140,33 +141,6 @@ describe("terraform-cloud run outcomes", () => {
     expect(result?.url).toContain(stale.id);
   }, 60_000);
 
-  it("a locked workspace and a policy override are visible waits; a stop ends them and leaves the run", async () => {
-    const { driver, setup } = await driverFor("locked");
-    await driver.render(inputsOf("l-1"), signal);
-    await driver.apply(signal);
-    const ws = await wsOf("locked");
-    await tfcApi(server, "POST", `/workspaces/${ws.id}/actions/lock`, { reason: "maintenance" });
-    await driver.render(inputsOf("l-1", "l-2"), signal);
-    const applying = driver.apply(signal);
-    expect(await waitingFor(setup, "workspace locked by")).toContain("workspace locked by user user-tfc-dev: maintenance");
-    await until("the lock logged", () => setup.lines.find((line) => line.fields?.reason === "workspace locked by user user-tfc-dev: maintenance"));
-    await tfcApi(server, "POST", `/workspaces/${ws.id}/actions/unlock`, {});
-    await applying;
-    expect(await stateIds(server, ws.id)).toEqual(["l-1", "l-2"]);
-
-    server.setFaults({ policyOverride: true });
-    try {
-      await driver.render(inputsOf("l-1", "l-2", "l-3"), signal);
-      const held = driver.apply(signal);
-      await waitingFor(setup, "waiting for a policy override");
-      setup.stop.abort();
-      await expect(held).rejects.toThrow(/stopping while it was "policy_override" \(waiting for a policy override\); the run stays in HCP Terraform/);
-    } finally {
-      server.setFaults({});
-    }
-    expect((await runsOf(server, ws.id))[0].attributes.status).toBe("policy_override");
-  }, 60_000);
-
   it("inspect writes nothing to an existing workspace, and creates a missing one empty (as CTS does when a task starts)", async () => {
     const { driver } = await driverFor("inspected");
     await driver.render(inputsOf("i-1"), signal);
@@ -201,5 +175,35 @@ describe("terraform-cloud run outcomes", () => {
     expect(readFileSync(envFile, "utf8")).toBe("hello from task_env");
     const vars = (await tfcApi(server, "GET", `/workspaces/${(await wsOf("with-env")).id}/vars`)).body.data;
     expect(vars.find((v: any) => v.attributes.key === "GREETING").attributes).toMatchObject({ category: "env", sensitive: true, value: null });
+  }, 60_000);
+});
+
+// The policy override is a server-wide fault: this one runs alone.
+describe("terraform-cloud waits on a lock and a policy override", () => {
+  it("a locked workspace and a policy override are visible waits; a stop ends them and leaves the run", async () => {
+    const { driver, setup } = await driverFor("locked");
+    await driver.render(inputsOf("l-1"), signal);
+    await driver.apply(signal);
+    const ws = await wsOf("locked");
+    await tfcApi(server, "POST", `/workspaces/${ws.id}/actions/lock`, { reason: "maintenance" });
+    await driver.render(inputsOf("l-1", "l-2"), signal);
+    const applying = driver.apply(signal);
+    expect(await waitingFor(setup, "workspace locked by")).toContain("workspace locked by user user-tfc-dev: maintenance");
+    await until("the lock logged", () => setup.lines.find((line) => line.fields?.reason === "workspace locked by user user-tfc-dev: maintenance"));
+    await tfcApi(server, "POST", `/workspaces/${ws.id}/actions/unlock`, {});
+    await applying;
+    expect(await stateIds(server, ws.id)).toEqual(["l-1", "l-2"]);
+
+    server.setFaults({ policyOverride: true });
+    try {
+      await driver.render(inputsOf("l-1", "l-2", "l-3"), signal);
+      const held = driver.apply(signal);
+      await waitingFor(setup, "waiting for a policy override");
+      setup.stop.abort();
+      await expect(held).rejects.toThrow(/stopping while it was "policy_override" \(waiting for a policy override\); the run stays in HCP Terraform/);
+    } finally {
+      server.setFaults({});
+    }
+    expect((await runsOf(server, ws.id))[0].attributes.status).toBe("policy_override");
   }, 60_000);
 });
