@@ -28,15 +28,15 @@ const task = `task {
 }
 `;
 
-/** [what, the block, the command CTS refuses it in, the problem printed]. */
+/** [what, the command CTS refuses it in, the block, the problem printed]. */
 const CASES = [
-  ["a task_env value that is not a string", `terraform_provider "local" {\n  task_env {\n    "RETRIES" = 3\n  }\n}\n`, "validate",
+  ["a task_env value that is not a string", "validate", `terraform_provider "local" {\n  task_env {\n    "RETRIES" = 3\n  }\n}\n`,
     `: terraform_provider[0].local.task_env.RETRIES: must be a string, got number 3 (unexpected task_env block format: value for "RETRIES" should be a string)`],
-  ["an API key pair given the wrong way round", `tls {\n  enabled = true\n  cert    = "key.pem"\n  key     = "cert.pem"\n}\n`, "start",
+  ["an API key pair given the wrong way round", "start", `tls {\n  enabled = true\n  cert    = "key.pem"\n  key     = "cert.pem"\n}\n`,
     `: tls.key: must be the private key of the certificate in tls.cert (key.pem), and it is not (tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched)`],
 ] as const;
 
-test.concurrent.each(CASES)("%s is refused (%s) before anything starts, naming file and field", async (_, block, command, problem) => {
+test.concurrent.each(CASES)("%s is refused (%s) before anything starts, naming file and field", async (_, command, block, problem) => {
   const port = await freePort();
   const file = `cts-${port}.hcl`;
   writeFileSync(join(dir, file), `port = ${port}\n${block}terraform_provider "other" {\n}\n${task}`);

@@ -78,8 +78,7 @@ const wsOf = async (name: string) => (await workspace(server, name)) as { id: st
 const waitingFor = (setup: Setup, text: string) =>
   until(`a wait on "${text}"`, () => (setup.waits[0]?.includes(text) ? setup.waits[0] : undefined), 60_000);
 
-// Independent workspaces: these run side by side.
-describe.concurrent("terraform-cloud run outcomes", () => {
+describe("terraform-cloud run outcomes", () => {
   it("an apply error carries Terraform's own text and the run's URL", async () => {
     const { driver } = await driverFor("failing", { variables: { fail: "true" } });
     await driver.render(inputsOf("f-1"), signal);
@@ -178,7 +177,7 @@ describe.concurrent("terraform-cloud run outcomes", () => {
   }, 60_000);
 });
 
-// The policy override is a server-wide fault: this one runs alone.
+// The policy override is a server-wide fault (setFaults): kept apart from the others.
 describe("terraform-cloud waits on a lock and a policy override", () => {
   it("a locked workspace and a policy override are visible waits; a stop ends them and leaves the run", async () => {
     const { driver, setup } = await driverFor("locked");
