@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
+import { RateLimiter } from "../../../core/dev-servers/tfc/src/http/rate-limiter.ts";
 import { until } from "../../helpers/until.ts";
 
 let server: TfcDevServer;
@@ -52,23 +53,39 @@ async function workspaceWithRun(name: string, attributes: Record<string, unknown
 }
 
 describe("tfc-dev's API rate limit", () => {
-  it("answers 429 with X-RateLimit-* past 30 requests a second per token, and ping announces the limit", async () => {
+  it("counts 30 requests a second per token, then refuses with 429 and X-RateLimit-* until the window reopens", () => {
+    let at = 10_000;
+    const limiter = new RateLimiter(30, () => at);
+    const answers = Array.from({ length: 30 }, () => limiter.admit("Bearer a"));
+    expect(answers.every((answer) => answer.refusal === undefined)).toBe(true);
+    expect(answers[29]!.headers).toEqual({ "X-RateLimit-Limit": "30", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1.000" });
+    at += 400;
+    const refused = limiter.admit("Bearer a");
+    expect(refused.refusal?.status).toBe(429);
+    expect(refused.headers["X-RateLimit-Reset"]).toBe("0.600");
+    // Another token has its own window; the first one's reopens a second after it began.
+    expect(limiter.admit("Bearer b").refusal).toBeUndefined();
+    at += 600;
+    expect(limiter.admit("Bearer a").headers["X-RateLimit-Remaining"]).toBe("29");
+    expect(limiter.refused).toBe(1);
+    expect(new RateLimiter(0).admit("Bearer a")).toEqual({ headers: {} });
+  });
+
+  it("is on by default: bursts past the limit meet a JSON:API 429, and ping announces the limit", async () => {
     const ping = await fetch(`${server.url}/api/v2/ping`);
     expect(ping.headers.get("x-ratelimit-limit")).toBe("30");
-    const answers = await Promise.all(Array.from({ length: 45 }, () => api("GET", `/organizations/${server.organization}`)));
-    const refused = answers.filter((answer) => answer.status === 429);
-    expect(answers.filter((answer) => answer.status === 200).length).toBeLessThanOrEqual(30);
-    expect(refused.length).toBeGreaterThanOrEqual(15);
-    expect(refused[0]!.body.errors[0]).toMatchObject({ status: "429", title: "Too many requests" });
-    const reset = Number(refused[0]!.headers.get("x-ratelimit-reset"));
-    expect(reset).toBeGreaterThan(0);
-    expect(reset).toBeLessThanOrEqual(1);
-    expect(refused[0]!.headers.get("x-ratelimit-remaining")).toBe("0");
-    expect(answers.find((answer) => answer.status === 200)!.headers.get("x-ratelimit-limit")).toBe("30");
-    // Another token has its own budget (here refused for being wrong, not for the rate).
-    expect((await api("GET", `/organizations/${server.organization}`, undefined, "someone-else")).status).toBe(401);
-    expect(server.rateLimiter.refused).toBe(refused.length);
-    // The window reopens.
+    // Bursts of 45 at once until one meets the limit (a loaded machine may spread a burst over two windows).
+    let refused: Awaited<ReturnType<typeof api>> | undefined;
+    for (let burst = 0; burst < 20 && !refused; burst++) {
+      const answers = await Promise.all(Array.from({ length: 45 }, () => api("GET", `/organizations/${server.organization}`)));
+      refused = answers.find((answer) => answer.status === 429);
+      expect(answers.every((answer) => answer.status === 200 || answer.status === 429)).toBe(true);
+    }
+    expect(refused?.body.errors[0]).toMatchObject({ status: "429", title: "Too many requests" });
+    expect(Number(refused!.headers.get("x-ratelimit-reset"))).toBeGreaterThan(0);
+    expect(refused!.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(refused!.headers.get("x-ratelimit-limit")).toBe("30");
+    expect(server.rateLimiter.refused).toBeGreaterThan(0);
     await until("the limit's window reopens", async () => (await api("GET", `/organizations/${server.organization}`)).status === 200 || undefined, 10_000, 100);
   });
 });
