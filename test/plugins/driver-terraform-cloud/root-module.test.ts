@@ -21,7 +21,7 @@ import { taskInputSpecsOf } from "../../helpers/task-input-specs.ts";
 import { until } from "../../helpers/until.ts";
 import { captureLogger } from "../driver-terraform/capture-logger.ts";
 import { goldenCases } from "../driver-terraform/golden-cases.ts";
-import { driverBlock, workspace, writeModule } from "./tfc-fixtures.ts";
+import { driverBlock, writeModule } from "./tfc-fixtures.ts";
 
 const goldenDir = join(import.meta.dirname, "../driver-terraform/golden");
 const signal = new AbortController().signal;
@@ -79,15 +79,16 @@ test("every golden variant uploads driver-terraform's files, without backend, th
     // The first run uploads the configuration (init only reads); the run itself is not the point
     // here: it stays queued (the server's queue delay) and the apply is called off once it is.
     await driver.render({ services: {} }, signal);
-    const runsOf = async () => {
-      const found = await workspace(server, task.name);
+    // Read from the server's state, not its API: the test's reads must not spend the driver's rate limit.
+    const runsOf = () => {
+      const found = server.state.workspaceByName(server.state.organizationByName(server.organization)!.id, task.name);
       return found ? { ws: found, runs: server.state.runsOf(found.id).length } : { ws: undefined, runs: 0 };
     };
-    const before = (await runsOf()).runs;
+    const before = runsOf().runs;
     const callOff = new AbortController();
     const applying = driver.apply(callOff.signal).catch(() => undefined);
-    const { ws } = await until("the run queued", async () => {
-      const now = await runsOf();
+    const { ws } = await until("the run queued", () => {
+      const now = runsOf();
       return now.runs > before ? now : undefined;
     }, 60_000, 50);
     callOff.abort();
