@@ -5,7 +5,9 @@
  * wait (round robin: a task with a thousand polls cannot starve another's one write). Answers tune
  * it: `X-RateLimit-Limit` sets the pace; when `X-RateLimit-Remaining` is no more than the requests
  * still on their way (they will count in the same window), and on a 429, everyone pauses until
- * `X-RateLimit-Reset`.
+ * `X-RateLimit-Reset`. A 429 also slows the pace (by a quarter, to half at most), which recovers
+ * answer by answer: requests that reach the server late (a slow network, a busy process) land in
+ * the next window with the ones after them, and only a slower pace leaves room for that.
  */
 
 /** HCP Terraform's documented limit, used until the server says otherwise. */
@@ -28,6 +30,8 @@ export interface RequestBudgetOptions {
 export class RequestBudget {
   readonly #now: () => number;
   #limit = 0;
+  /** The share of go-tfe's pace in force: 1, or less after 429s. */
+  #pace = 1;
   #ratePerMs = 0;
   #burst = 0;
   #tokens = 0;
@@ -52,11 +56,12 @@ export class RequestBudget {
     return this.#limit;
   }
 
-  #configure(limit: number): void {
-    if (!(limit > 0) || limit === this.#limit) return;
+  #configure(limit: number, pace = this.#pace): void {
+    if (!(limit > 0) || (limit === this.#limit && pace === this.#pace)) return;
     this.#limit = limit;
-    this.#ratePerMs = (limit * 0.66) / 1000;
-    this.#burst = Math.max(1, Math.floor(limit * 0.33));
+    this.#pace = pace;
+    this.#ratePerMs = (limit * 0.66 * pace) / 1000;
+    this.#burst = Math.max(1, Math.floor(limit * 0.33 * pace));
     this.#tokens = Math.min(this.#tokens, this.#burst);
   }
 
@@ -85,7 +90,9 @@ export class RequestBudget {
   noteAnswer(status: number, headers: Readonly<Record<string, string>>): void {
     this.noteNoAnswer();
     const limit = Number(headers["x-ratelimit-limit"]);
-    if (Number.isFinite(limit)) this.#configure(limit);
+    // Slower after a 429; back to full pace after a few hundred answers without one.
+    const pace = status === 429 ? Math.max(0.5, this.#pace * 0.75) : Math.min(1, this.#pace + 0.002);
+    this.#configure(Number.isFinite(limit) ? limit : this.#limit, pace);
     const reset = Number(headers["x-ratelimit-reset"]);
     const remaining = Number(headers["x-ratelimit-remaining"]);
     // Requests on their way count in the same window as this answer's `remaining`.
