@@ -1,5 +1,6 @@
 /** @module The one error type of config loading: every problem found, each naming file and field. */
 import { CtsError } from "../plugin-api/mod.ts";
+import { ctsSentence } from "./cts-sentences.ts";
 
 export interface ConfigIssue {
   /** The config file the field came from; `""` when the value is not from a file (API body, defaults). */
@@ -10,9 +11,11 @@ export interface ConfigIssue {
   readonly message: string;
 }
 
+/** `file: path: message`, with CTS's own sentence for the problem after ours when CTS has one. */
 export function formatIssue(issue: ConfigIssue): string {
   const where = [issue.file, issue.path].filter((part) => part !== "").join(": ");
-  return where === "" ? issue.message : `${where}: ${issue.message}`;
+  const message = `${issue.message}${ctsSentence(issue)}`;
+  return where === "" ? message : `${where}: ${message}`;
 }
 
 export class ConfigError extends CtsError {

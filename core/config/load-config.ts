@@ -7,6 +7,7 @@ import type { CtsConfig, TaskConfig } from "../plugin-api/mod.ts";
 import { hostName as osHostName } from "../runtime/host-name.ts";
 import { listRegularFiles, parentDir, pathKind, readTextFile, resolvePath } from "../runtime/config-files.ts";
 import { buildConfig } from "./build-config.ts";
+import { apiTlsKeyPairIssues } from "./api-tls-key-pair.ts";
 import { buildTask } from "./build-task.ts";
 import { ConfigError, type ConfigIssue } from "./config-error.ts";
 import { configIssues } from "./config-rules.ts";
@@ -128,6 +129,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
       }),
   });
   issues.push(...configIssues(raw, config, fileOf), ...syslogIssues(config, fileOf));
+  issues.push(...await apiTlsKeyPairIssues(config, fileOf, options.cwd));
   if (raw.service !== undefined) {
     warnings.push({ file: fileOf("service") ?? "", path: "service", message: "deprecated: use condition/module_input blocks" });
   }

@@ -10,7 +10,8 @@
  * - to a list: an empty object is an empty list; another single value becomes a one-element list;
  * - to a map: an empty list is an empty map; a list of objects (HCL's block syntax for a map,
  *   `meta { a = "b" }`, which hcl2json gives as `[{a: "b"}]`) is their merge.
- * Fields typed by a union and durations' formats are left as written. Config files are decoded by
+ * Fields typed by a union and durations' formats are left as written, and so are the values of a
+ * provider's `task_env`: CTS reads that block as written and refuses a value that is not a string. Config files are decoded by
  * core's schemas (`weakDecode`); a block a plugin owns is decoded by the owner's own schema when the
  * kernel checks it (`weakDecodeBlock`), so core need not know its fields.
  */
@@ -24,6 +25,10 @@ export interface WeakDecodeOptions {
   readonly unwrapLists: boolean;
 }
 
+/** A map shaped (HCL block syntax merged) with its values left as written. */
+const RAW_VALUES_MAP: Schema = { type: "object", additionalProperties: {} };
+/** Maps whose values CTS does not decode weakly (config/provider.go checks them as written). */
+const RAW_VALUE_KEYS = new Set(["task_env"]);
 /** Keys of a task whose bodies CTS decodes with the slice hook in every format. */
 const HOOKED_TASK_KEYS = new Set(["condition", "module_input", "source_input"]);
 const TRUE_TEXTS = new Set(["1", "t", "T", "TRUE", "true", "True"]);
@@ -87,7 +92,7 @@ function decode(value: unknown, at: Located, unwrap: boolean, options: WeakDecod
       if (!isObject(current)) return current;
       const out: Json = {};
       for (const [key, item] of Object.entries(current)) {
-        const property = propertySchema(schema, key, doc, options);
+        const property = RAW_VALUE_KEYS.has(key) ? { schema: RAW_VALUES_MAP, doc } : propertySchema(schema, key, doc, options);
         const hooked = unwrap || (doc.$id === taskSchemaId(options) && HOOKED_TASK_KEYS.has(key));
         out[key] = property === undefined ? item : decode(item, property, hooked, options);
       }

@@ -55,6 +55,7 @@ export function createLogSink(options: LogSinkOptions): LogSink {
       warn: at("WARN"),
       error: at("ERROR"),
       child: (childName, fields) => make(childName && name ? `${name}.${childName}` : childName || name, { ...base, ...fields }),
+      named: (other) => make(other, {}),
     };
   };
 

@@ -2,11 +2,11 @@
  * @module The FileSystem service over node:fs (Node and Deno both implement it), plus the few
  * path helpers the kernel needs to load plugins by path without touching node:* itself.
  */
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve as resolvePath } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { FileSystem } from "../plugin-api/mod.ts";
+import type { FileInfo, FileSystem } from "../plugin-api/mod.ts";
 
 let tempCounter = 0;
 
@@ -15,6 +15,15 @@ export function createFileSystem(baseDir: string = process.cwd()): FileSystem {
   const abs = (path: string): string => resolvePath(baseDir, path);
   return {
     readText: (path) => readFile(abs(path), "utf8"),
+    async readBytes(path) {
+      const bytes = await readFile(abs(path));
+      return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    },
+    async stat(path, options) {
+      const info = await statOrUndefined(abs(path), options?.followLinks === true ? stat : lstat);
+      return info && fileInfo(info);
+    },
+    readLink: (path) => readlink(abs(path)),
     async writeText(path, content, options) {
       const target = abs(path);
       await mkdir(dirname(target), { recursive: true });
@@ -39,9 +48,16 @@ export function createFileSystem(baseDir: string = process.cwd()): FileSystem {
   };
 }
 
-async function statOrUndefined(path: string) {
+type Stats = Awaited<ReturnType<typeof stat>>;
+
+function fileInfo(info: Stats): FileInfo {
+  const kind = info.isSymbolicLink() ? "symlink" : info.isDirectory() ? "directory" : info.isFile() ? "file" : "other";
+  return { kind, mode: Number(info.mode) & 0o7777, size: Number(info.size) };
+}
+
+async function statOrUndefined(path: string, read: (path: string) => Promise<Stats> = stat): Promise<Stats | undefined> {
   try {
-    return await stat(path);
+    return await read(path);
   } catch (error) {
     if ((error as { code?: string }).code === "ENOENT" || (error as { code?: string }).code === "ENOTDIR") {
       return undefined;

@@ -1,7 +1,7 @@
 /**
- * @module tar.gz archives over npm `tar`: pack a directory, list and unpack an archive held in
- * memory. Unpacking keeps every entry inside the target directory (absolute paths and `..` are
- * stripped by `tar`), since archives come from API clients.
+ * @module tar.gz archives over npm `tar`: list and unpack an archive held in memory (the embedded
+ * HCP Terraform server reads uploads with it). Unpacking keeps every entry inside the target
+ * directory (absolute paths and `..` are stripped by `tar`), since archives come from API clients.
  */
 import { Buffer } from "node:buffer";
 import { mkdir } from "node:fs/promises";
@@ -28,17 +28,4 @@ export async function listTarGz(archive: Uint8Array): Promise<string[]> {
 export async function extractTarGz(archive: Uint8Array, directory: string): Promise<void> {
   await mkdir(directory, { recursive: true });
   await feed(tar.x({ cwd: directory, strict: true }), archive);
-}
-
-/** Packs `entries` (default: everything) of `directory` as tar.gz. */
-export async function packTarGz(directory: string, entries: readonly string[] = ["."]): Promise<Uint8Array<ArrayBuffer>> {
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of tar.c({ cwd: directory, gzip: true, portable: true }, [...entries])) chunks.push(chunk);
-  const bytes = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
 }

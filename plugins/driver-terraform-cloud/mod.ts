@@ -25,8 +25,9 @@ export default definePlugin({
     // The root module comes from driver-terraform: one renderer, CTS's files in both drivers.
     rootModule: terraformRootModuleToken,
   },
-  init({ drivers, http, fs, logger, config, env, vault, rootModule, secrets }, { lifecycle }) {
-    const factory = createTerraformCloudDriverFactory({ http, fs, logger, env, vault, rootModule, secrets });
+  init({ drivers, http, fs, logger, config, env, vault, rootModule, secrets }, { lifecycle, signal }) {
+    // The kernel's stop signal ends every wait on a run (the run stays in HCP Terraform).
+    const factory = createTerraformCloudDriverFactory({ http, fs, logger, env, vault, rootModule, secrets, stopping: signal });
     drivers.register(factory);
     lifecycle.onStop(() => factory.close());
     if (config.driver.name === factory.name) {

@@ -28,6 +28,21 @@ export interface ApplyResult {
    * can tell; kept in the run's history record.
    */
   readonly summary?: PlanSummary;
+  /**
+   * Refinement (additive): the run ended without applying, and that is not an error of the task
+   * (HCP Terraform: a run that waited for approval made way for newer inputs). The engine records
+   * the run as failed with this text and `url`, and does not retry it.
+   */
+  readonly unapplied?: string;
+}
+
+/**
+ * Refinement (additive): what an error a driver's `apply` throws may carry besides its message.
+ * The engine puts `url` in the task's failed event, as it does for a success.
+ */
+export interface DriverRunFailure {
+  /** Where the failed run can be seen, e.g. an HCP Terraform run URL. */
+  readonly url?: string;
 }
 
 /**
@@ -103,6 +118,16 @@ export interface DriverContext {
    * terraform.tfvars.tmpl. The engine always passes it. @default none
    */
   readonly templates?: readonly TaskInputTemplate[];
+  /**
+   * Refinement (additive): a run that waits on something outside the driver (a workspace lock, an
+   * approval) says why; the task's status shows it until it is called with undefined or the run ends.
+   */
+  readonly waiting?: (reason: string | undefined) => void;
+  /**
+   * Refinement (additive): true while newer inputs of the task wait for the current run to end. A
+   * run waiting for a person may make way for them (CTS discards a run awaiting approval for a newer one).
+   */
+  readonly newerRunQueued?: () => boolean;
 }
 
 /** What `DriverFactory.completeTaskBlocks` makes of a task's driver-owned fields. */

@@ -1,19 +1,18 @@
 /**
  * @module The files of a task's configuration version: the root module driver-terraform renders
  * (through `terraformRootModuleToken`, so both drivers write CTS's files) without a backend block,
- * as state lives in the workspace, and, for a local module, the module's files under `module/`:
- * the run happens on another machine, so a path on this one means nothing there.
+ * as state lives in the workspace, and, for a local module, the module's files under `module/`
+ * (module-files.ts): the run happens on another machine, so a path on this one means nothing there.
  */
 import {
   CtsError, type FileSystem, type ProviderConfig, type TaskConfig, type TaskInputSpec, type TerraformRootModule,
   type TerraformRootModuleModel,
 } from "../../../core/plugin-api/mod.ts";
+import { moduleEntries } from "./module-files.ts";
+import { textEntry, type UploadEntry } from "./upload-archive.ts";
 
 /** Where a local module sits inside the uploaded configuration. */
 export const LOCAL_MODULE_DIR = "module";
-
-/** Entries never shipped from a local module: Terraform's own caches and local state. */
-const SKIPPED = /^(\.terraform|\.git|terraform\.tfstate.*|\.terraform\.lock\.hcl|.*\.tfplan)$/;
 
 export interface ConfigurationSource {
   readonly task: TaskConfig;
@@ -24,8 +23,8 @@ export interface ConfigurationSource {
 
 export interface TaskConfiguration {
   readonly model: TerraformRootModuleModel;
-  /** Every file of the upload, path → text. */
-  readonly files: Record<string, string>;
+  /** Every entry of the upload. */
+  readonly entries: readonly UploadEntry[];
 }
 
 export async function taskConfiguration(
@@ -43,17 +42,8 @@ export async function taskConfiguration(
     // A shipped local module is read from the upload; a version argument is not allowed on it.
     ...(localModuleDir !== undefined ? { moduleSource: `./${LOCAL_MODULE_DIR}`, moduleVersion: "" } : {}),
   });
-  const files: Record<string, string> = {};
-  for (const [name, text] of Object.entries(rootModule.render(model))) if (text !== undefined) files[name] = text;
-  if (localModuleDir !== undefined) await copyDirectory(fs, localModuleDir, LOCAL_MODULE_DIR, files);
-  return { model, files };
-}
-
-async function copyDirectory(fs: FileSystem, dir: string, prefix: string, into: Record<string, string>): Promise<void> {
-  for (const name of (await fs.readDir(dir)).sort()) {
-    if (SKIPPED.test(name)) continue;
-    const path = fs.resolve(dir, name);
-    if (await fs.isDirectory(path)) await copyDirectory(fs, path, `${prefix}/${name}`, into);
-    else into[`${prefix}/${name}`] = await fs.readText(path);
-  }
+  const entries: UploadEntry[] = [];
+  for (const [name, text] of Object.entries(rootModule.render(model))) if (text !== undefined) entries.push(textEntry(name, text));
+  if (localModuleDir !== undefined) entries.push(...await moduleEntries(fs, localModuleDir, LOCAL_MODULE_DIR));
+  return { model, entries };
 }

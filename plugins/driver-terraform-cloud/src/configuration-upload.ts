@@ -1,7 +1,8 @@
 /**
  * @module Uploading the root module as a configuration version: create it, PUT the tar.gz to its
  * upload URL, wait until HCP Terraform has read it. An upload the server fails to read (the
- * version turns `errored`) is retried with a new version.
+ * version turns `errored`) is retried with a new version. The regular upload says so at INFO with
+ * CTS's words and fields (`workspace_name`, `config_version_id`); a speculative one (inspect) at DEBUG.
  */
 import { CtsError, type Logger, sleep } from "../../../core/plugin-api/mod.ts";
 import type { Resource, TfcClient } from "./tfc-client.ts";
@@ -14,8 +15,9 @@ export async function uploadConfiguration(
   client: TfcClient, ws: WorkspaceInfo, archive: Uint8Array, speculative: boolean, logger: Logger, signal: AbortSignal,
 ): Promise<string> {
   let lastError = "";
+  const say = (message: string, fields: Record<string, unknown>) => (speculative ? logger.debug(message, fields) : logger.info(message, fields));
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    logger.debug("uploading new configuration version for workspace", { workspace: ws.name, speculative });
+    say("uploading new configuration version for workspace", { workspace_name: ws.name, ...(speculative ? { speculative } : {}) });
     const created = await client.api(`create a configuration version in workspace "${ws.name}"`, "POST", `/workspaces/${ws.id}/configuration-versions`, {
       data: { type: "configuration-versions", attributes: { "auto-queue-runs": false, speculative } },
     }, { signal });
@@ -23,11 +25,11 @@ export async function uploadConfiguration(
     await client.upload(`upload the configuration of workspace "${ws.name}"`, String(cv.attributes["upload-url"]), archive, signal);
     const status = await waitUploaded(client, ws, cv.id, signal);
     if (status.status === "uploaded") {
-      logger.info("uploaded new configuration version for workspace", { workspace: ws.name, config_version_id: cv.id });
+      say("uploaded new configuration version for workspace", { config_version_id: cv.id, workspace_name: ws.name, ...(speculative ? { speculative } : {}) });
       return cv.id;
     }
     lastError = status.message;
-    logger.warn("configuration version errored, uploading again", { workspace: ws.name, config_version_id: cv.id, error: lastError, attempt });
+    logger.warn("configuration version errored, uploading again", { workspace_name: ws.name, config_version_id: cv.id, error: lastError, attempt });
   }
   throw new CtsError("CTS_ERR_DRIVER", `Cannot upload the configuration of workspace "${ws.name}": HCP Terraform could not read it ${ATTEMPTS} times: ${lastError}`);
 }

@@ -11,7 +11,12 @@ import { normalizeTerraformCloudOptions, terraformCloudOptionsSchema, type Terra
 import { TerraformCloudDriver } from "./terraform-cloud-driver.ts";
 import { readsVault, TEMPLATE_FIELDS, tokenProblems } from "./token-template.ts";
 import { completeWorkspaceFields, workspaceProblems, workspaceTaskBlocks } from "./workspace-block.ts";
+import type { RequestBudget } from "./request-budget.ts";
+import { RunBoard } from "./run-board.ts";
+import { CTS_TAG } from "./workspace.ts";
 import { TfcClient } from "./tfc-client.ts";
+
+const NEVER: AbortSignal = new AbortController().signal;
 
 export interface TerraformCloudFactoryDeps {
   readonly http: HttpClientFactory;
@@ -24,6 +29,12 @@ export interface TerraformCloudFactoryDeps {
   readonly vault?: VaultSecrets;
   /** The daemon's secret masker: learns the token, masks run logs. @default none (tests, benches) */
   readonly secrets?: Pick<SecretMasker, "add" | "mask">;
+  /** Aborts at daemon stop: waits on runs end. @default never */
+  readonly stopping?: AbortSignal;
+  /** How often a run that keeps waiting is logged. @default 30 s */
+  readonly waitLogIntervalMs?: number;
+  /** The request budget of each driver block (tests give a smaller limit). @default HCP Terraform's 30 a second */
+  readonly budget?: () => RequestBudget;
 }
 
 async function tlsOf(options: TerraformCloudOptions, fs: FileSystem): Promise<HttpClientTls | undefined> {
@@ -49,12 +60,20 @@ async function resolveToken(token: string, vault: VaultSecrets | undefined): Pro
 export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDeps): DriverFactory & {
   /** The shared client of a driver block (tests and benches count its requests). */
   clientFor(driver: DriverConfig): Promise<TfcClient>;
+  /** The driver block's run board (benches count its sweeps). */
+  boardFor(driver: DriverConfig): Promise<RunBoard>;
   /** Closes the clients' idle connections (plugin stop). */
   close(): Promise<void>;
 } {
-  const clients = new Map<string, Promise<{ client: TfcClient; options: TerraformCloudOptions; http: HttpClient }>>();
+  interface Prepared {
+    readonly client: TfcClient;
+    readonly options: TerraformCloudOptions;
+    readonly http: HttpClient;
+    readonly board: RunBoard;
+  }
+  const clients = new Map<string, Promise<Prepared>>();
 
-  function prepared(driver: DriverConfig): Promise<{ client: TfcClient; options: TerraformCloudOptions; http: HttpClient }> {
+  function prepared(driver: DriverConfig): Promise<Prepared> {
     const options = normalizeTerraformCloudOptions(driver.options, deps.env);
     const key = JSON.stringify(options);
     let found = clients.get(key);
@@ -66,8 +85,12 @@ export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDep
         const http = deps.http.create({ ...(await tlsOf(options, deps.fs).then((tls) => (tls ? { tls } : {}))) });
         const token = await resolveToken(options.token, deps.vault);
         deps.secrets?.add(token, 'driver "terraform-cloud" token');
-        const client = new TfcClient({ hostname: options.hostname, token, http, logger: deps.logger, ...(deps.secrets ? { secrets: deps.secrets } : {}) });
-        return { client, options, http };
+        const client = new TfcClient({
+          hostname: options.hostname, token, http, logger: deps.logger,
+          ...(deps.secrets ? { secrets: deps.secrets } : {}), ...(deps.budget ? { budget: deps.budget() } : {}),
+        });
+        const board = new RunBoard(client, { organization: options.organization, prefix: options.workspacePrefix, tag: CTS_TAG });
+        return { client, options, http, board };
       })();
       found.catch(() => clients.delete(key));
       clients.set(key, found);
@@ -91,15 +114,22 @@ export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDep
     async clientFor(driver) {
       return (await prepared(driver)).client;
     },
+    async boardFor(driver) {
+      return (await prepared(driver)).board;
+    },
     async verify(driver, signal) {
       const { client, options } = await prepared(driver);
-      await client.api(`use organization "${options.organization}" at ${options.hostname}`, "GET", `/organizations/${encodeURIComponent(options.organization)}`, undefined, { signal });
+      // The daemon waits for this answer: each retry is said at WARN, not hidden for half a minute.
+      await client.api(`use organization "${options.organization}" at ${options.hostname}`, "GET", `/organizations/${encodeURIComponent(options.organization)}`, undefined, { signal, loud: true });
       deps.logger.info("connected to HCP Terraform", { hostname: options.hostname, organization: options.organization });
       return `HCP Terraform (${options.hostname}, organization ${options.organization})`;
     },
     async create(task, ctx) {
-      const { client, options } = await prepared(ctx.driver);
-      return new TerraformCloudDriver(task, ctx, { client, options, fs: deps.fs, logger: deps.logger, rootModule: deps.rootModule });
+      const { client, options, board } = await prepared(ctx.driver);
+      return new TerraformCloudDriver(task, ctx, {
+        client, options, board, fs: deps.fs, logger: deps.logger, rootModule: deps.rootModule,
+        stopping: deps.stopping ?? NEVER, waitLogIntervalMs: deps.waitLogIntervalMs ?? 30_000,
+      });
     },
   };
 }

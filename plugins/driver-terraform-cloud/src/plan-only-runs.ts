@@ -7,8 +7,10 @@
  */
 import type { DriftReport, InspectPlan, JsonPlanChange } from "../../../core/plugin-api/mod.ts";
 import { CtsError, mergeResourceActions, resourceActionsOf } from "../../../core/plugin-api/mod.ts";
+import type { Logger } from "../../../core/plugin-api/mod.ts";
 import { planSummary } from "./plan-summary.ts";
-import { failureLog, followRun, queueRun, readLog, runUrl } from "./runs.ts";
+import { followRun, NO_HOOKS } from "./run-follower.ts";
+import { failureLog, queueRun, readLog, runUrl } from "./runs.ts";
 import type { Resource, TfcClient } from "./tfc-client.ts";
 import type { WorkspaceInfo } from "./workspace.ts";
 
@@ -20,16 +22,24 @@ export interface PlanOnlyContext {
   readonly ws: WorkspaceInfo;
   readonly configurationVersionId: string;
   readonly taskName: string;
+  readonly logger: Logger;
+  /** How often a run that keeps waiting (queued behind others, a lock) is logged. */
+  readonly logEveryMs: number;
+  /** The caller's signal and the daemon's stop: either ends the wait. */
+  readonly signal: AbortSignal;
 }
 
 /** Queues a plan-only run and follows it; returns it with its plan once it planned. */
-async function planOnly(ctx: PlanOnlyContext, what: string, flags: { refreshOnly?: boolean; isDestroy?: boolean }, signal: AbortSignal) {
+async function planOnly(ctx: PlanOnlyContext, what: string, flags: { refreshOnly?: boolean; isDestroy?: boolean }) {
+  const { signal } = ctx;
   const queued = await queueRun(ctx.client, ctx.ws, {
     message: `${what} by cts-runtime for task "${ctx.taskName}"`,
     configurationVersionId: ctx.configurationVersionId, planOnly: true, ...flags,
   }, signal);
   const url = runUrl(ctx.ws, queued.id);
-  const run = await followRun(ctx.client, ctx.ws, queued.id, signal);
+  const { run } = await followRun({
+    client: ctx.client, ws: ctx.ws, runId: queued.id, url, logger: ctx.logger, signal, hooks: NO_HOOKS, logEveryMs: ctx.logEveryMs,
+  });
   const planRel = run.relationships?.plan?.data;
   if (String(run.attributes.status) !== "planned_and_finished" || !planRel || Array.isArray(planRel)) {
     const tail = await failureLog(ctx.client, run, signal).catch(() => "");
@@ -39,23 +49,24 @@ async function planOnly(ctx: PlanOnlyContext, what: string, flags: { refreshOnly
   return { url, planId: planRel.id };
 }
 
-async function jsonPlan(ctx: PlanOnlyContext, planId: string, signal: AbortSignal): Promise<{ resource_drift?: JsonPlanChange[]; resource_changes?: JsonPlanChange[] }> {
+async function jsonPlan(ctx: PlanOnlyContext, planId: string): Promise<{ resource_drift?: JsonPlanChange[]; resource_changes?: JsonPlanChange[] }> {
   // An authenticated API call whose body is Terraform's JSON plan rather than a JSON:API document.
-  const plan = await ctx.client.api(`read the JSON plan ${planId}`, "GET", `/plans/${planId}/json-output`, undefined, { signal });
+  const plan = await ctx.client.api(`read the JSON plan ${planId}`, "GET", `/plans/${planId}/json-output`, undefined, { signal: ctx.signal });
   return (plan ?? {}) as { resource_drift?: JsonPlanChange[]; resource_changes?: JsonPlanChange[] };
 }
 
-export async function checkDriftRuns(ctx: PlanOnlyContext, signal: AbortSignal): Promise<DriftReport> {
-  const refreshed = await planOnly(ctx, "Drift check (refresh-only plan)", { refreshOnly: true }, signal);
-  const drifted = resourceActionsOf((await jsonPlan(ctx, refreshed.planId, signal)).resource_drift);
-  const planned = await planOnly(ctx, "Drift check (plan)", {}, signal);
-  const applying = resourceActionsOf((await jsonPlan(ctx, planned.planId, signal)).resource_changes);
+export async function checkDriftRuns(ctx: PlanOnlyContext): Promise<DriftReport> {
+  const refreshed = await planOnly(ctx, "Drift check (refresh-only plan)", { refreshOnly: true });
+  const drifted = resourceActionsOf((await jsonPlan(ctx, refreshed.planId)).resource_drift);
+  const planned = await planOnly(ctx, "Drift check (plan)", {});
+  const applying = resourceActionsOf((await jsonPlan(ctx, planned.planId)).resource_changes);
   const resources = mergeResourceActions(drifted, applying, MAX_RESOURCES);
   return { drifted: resources.length > 0, resources, url: planned.url };
 }
 
-export async function planDestroyRun(ctx: PlanOnlyContext, signal: AbortSignal): Promise<InspectPlan> {
-  const { url, planId } = await planOnly(ctx, "Destroy plan", { isDestroy: true }, signal);
+export async function planDestroyRun(ctx: PlanOnlyContext): Promise<InspectPlan> {
+  const { signal } = ctx;
+  const { url, planId } = await planOnly(ctx, "Destroy plan", { isDestroy: true });
   const plan = (await ctx.client.api(`read plan ${planId}`, "GET", `/plans/${planId}`, undefined, { signal }))!.data as Resource;
   const a = plan.attributes;
   const log = typeof a["log-read-url"] === "string" ? await readLog(ctx.client, a["log-read-url"], signal) : "";
@@ -72,7 +83,8 @@ interface StateResource {
 }
 
 /** The addresses in the workspace's current state (downloaded as HCP Terraform hands it out). */
-export async function workspaceResources(ctx: PlanOnlyContext, signal: AbortSignal): Promise<readonly string[] | undefined> {
+export async function workspaceResources(ctx: PlanOnlyContext): Promise<readonly string[] | undefined> {
+  const { signal } = ctx;
   const doc = await ctx.client.api(`read the current state of workspace "${ctx.ws.name}"`, "GET",
     `/workspaces/${ctx.ws.id}/current-state-version`, undefined, { allow404: true, signal });
   const url = (doc?.data as Resource | undefined)?.attributes["hosted-state-download-url"];

@@ -3,7 +3,7 @@
  * for the run history, from the plan `followRun` read with the run. None when the plan is missing.
  */
 import type { PlanSummary } from "../../../core/plugin-api/mod.ts";
-import type { FollowedRun } from "./runs.ts";
+import type { FollowedRun } from "./run-follower.ts";
 
 export function runResourceCounts(run: FollowedRun): PlanSummary | undefined {
   const a = run.plan?.attributes;

@@ -1,16 +1,12 @@
 /**
- * @module Queueing a run and following it to the end. A run on a manual-apply workspace stops at
- * `planned`, waiting for someone to confirm it in HCP Terraform: CTS leaves it there.
+ * @module Queueing a run, discarding a stale one, and reading what a run wrote: its phase logs
+ * (paged, without the STX/ETX framing) and, for a run that failed, Terraform's own error text.
  */
-import { CtsError, type Logger, sleep } from "../../../core/plugin-api/mod.ts";
+import type { Logger } from "../../../core/plugin-api/mod.ts";
+import { concatBytes } from "./bytes.ts";
+import { isStaleWaiting } from "./run-states.ts";
 import type { Resource, TfcClient } from "./tfc-client.ts";
 import type { WorkspaceInfo } from "./workspace.ts";
-
-/** States a run does not leave by itself. */
-const FINAL = new Set(["applied", "planned_and_finished", "errored", "discarded", "canceled", "force_canceled", "policy_soft_failed"]);
-/** States of a run waiting for a confirmation. */
-const AWAITING = new Set(["planned", "cost_estimated", "policy_checked", "policy_override", "post_plan_completed"]);
-export const SUCCESS = new Set(["applied", "planned_and_finished"]);
 
 export function runUrl(ws: WorkspaceInfo, runId: string): string {
   return `${ws.url}/runs/${runId}`;
@@ -46,63 +42,50 @@ export async function queueRun(client: TfcClient, ws: WorkspaceInfo, run: QueueR
   return doc!.data as Resource;
 }
 
-/** Polls until the run is final, or waits for a confirmation that only a person will give. */
-/** A run as last read, with its plan (`include=plan`: its resource counts cost no extra request). */
-export type FollowedRun = Resource & { readonly plan?: Resource };
-
-export async function followRun(client: TfcClient, ws: WorkspaceInfo, runId: string, signal: AbortSignal): Promise<FollowedRun> {
-  let delay = 250;
-  for (;;) {
-    const doc = await client.api(`read run ${runId} of workspace "${ws.name}"`, "GET", `/runs/${runId}?include=plan`, undefined, { signal });
-    const data = doc!.data as Resource;
-    const plan = doc!.included?.find((resource) => resource.type === "plans");
-    const run: FollowedRun = plan ? { ...data, plan } : data;
-    const status = String(run.attributes.status);
-    if (FINAL.has(status)) return run;
-    if (AWAITING.has(status) && run.attributes["auto-apply"] === false && run.attributes.actions?.["is-confirmable"]) return run;
-    if (signal.aborted) throw new CtsError("CTS_ERR_DRIVER", `Cannot follow run ${runId} of workspace "${ws.name}": stopped while it was "${status}"`);
-    await sleep(delay, signal);
-    delay = Math.min(delay * 2, 2000);
-  }
+export async function discardRun(client: TfcClient, ws: WorkspaceInfo, runId: string, why: string, signal: AbortSignal): Promise<void> {
+  await client.api(`discard run ${runId} of workspace "${ws.name}"`, "POST", `/runs/${runId}/actions/discard`, { comment: why }, { signal });
 }
 
-/** On a manual-apply workspace, a run still waiting for approval would block the new one: discard it. */
+/** A run still waiting for a person would hold the workspace before the new one: discard it (CTS does). */
 export async function discardStaleRuns(client: TfcClient, ws: WorkspaceInfo, logger: Logger, signal: AbortSignal): Promise<void> {
   const doc = await client.api(`list the runs of workspace "${ws.name}"`, "GET", `/workspaces/${ws.id}/runs?page%5Bsize%5D=20`, undefined, { signal });
   for (const run of (doc?.data ?? []) as Resource[]) {
-    if (!AWAITING.has(String(run.attributes.status)) || !run.attributes.actions?.["is-discardable"]) continue;
-    await client.api(`discard run ${run.id} of workspace "${ws.name}"`, "POST", `/runs/${run.id}/actions/discard`, {
-      comment: "Discarded by cts-runtime: a newer run replaces it",
-    }, { signal });
-    logger.info("discarded stale run waiting for approval", { workspace: ws.name, run_id: run.id });
+    if (!isStaleWaiting(String(run.attributes.status)) || !run.attributes.actions?.["is-discardable"]) continue;
+    await discardRun(client, ws, run.id, "Discarded by cts-runtime: a newer run replaces it", signal);
+    logger.info("discarded stale run waiting for approval", { workspace_name: ws.name, run_id: run.id });
   }
 }
 
-/** Where the API serves each phase (`/applies/<id>`, not `/applys/`). */
-const PHASE_PATHS = { apply: "applies", plan: "plans" } as const;
+/** The phases' endpoints (HCP Terraform spells the plural of apply `applies`). */
+const PHASE_PATH = { plan: "plans", apply: "applies" } as const;
 
-/** The last lines of the phase log that failed, for the error message. */
+/** Terraform's own error text of the phase that failed: from its first `Error:` line, at most 12 lines. */
 export async function failureLog(client: TfcClient, run: Resource, signal: AbortSignal): Promise<string> {
   for (const phase of ["apply", "plan"] as const) {
     const rel = run.relationships?.[phase]?.data;
     if (!rel || Array.isArray(rel)) continue;
-    const doc = await client.api(`read the ${phase} of run ${run.id}`, "GET", `/${PHASE_PATHS[phase]}/${rel.id}`, undefined, { allow404: true, signal });
+    const doc = await client.api(`read the ${phase} of run ${run.id}`, "GET", `/${PHASE_PATH[phase]}/${rel.id}`, undefined, { allow404: true, signal });
     const a = (doc?.data as Resource | undefined)?.attributes;
     if (!a || a.status !== "errored" || typeof a["log-read-url"] !== "string") continue;
-    const lines = (await readLog(client, a["log-read-url"], signal)).split("\n").map((line) => line.trim()).filter(Boolean);
-    return lines.slice(-8).join(" | ");
+    const lines = (await readLog(client, a["log-read-url"], signal)).split("\n").map((line) => line.replace(/^[│╷╵]\s?/, "").trim()).filter(Boolean);
+    const first = lines.findIndex((line) => line.startsWith("Error:"));
+    return (first >= 0 ? lines.slice(first, first + 12) : lines.slice(-8)).join(" | ");
   }
   return "";
 }
 
-/** A plan or apply log, paged with limit/offset, without the STX/ETX framing, cleaned (TfcClient.cleanLog). */
+const ETX = 0x03;
+
+/** A plan or apply log, paged by byte offset, without the STX/ETX framing, cleaned (TfcClient.cleanLog). */
 export async function readLog(client: TfcClient, url: string, signal: AbortSignal): Promise<string> {
-  let text = "";
+  const chunks: Uint8Array[] = [];
+  let offset = 0;
   for (let page = 0; page < 50; page++) {
     const separator = url.includes("?") ? "&" : "?";
-    const chunk = await client.getText("read a run log", `${url}${separator}limit=65536&offset=${text.length}`, signal);
-    text += chunk;
-    if (chunk === "" || chunk.includes("\u0003")) break;
+    const chunk = await client.getBytes("read a run log", `${url}${separator}limit=65536&offset=${offset}`, signal);
+    chunks.push(chunk);
+    offset += chunk.length;
+    if (chunk.length === 0 || chunk.includes(ETX)) break;
   }
-  return client.cleanLog(text.replace(/[\u0002\u0003]/g, ""));
+  return client.cleanLog(new TextDecoder().decode(concatBytes(chunks)).replace(/[\u0002\u0003]/g, ""));
 }

@@ -1,38 +1,44 @@
 /**
- * @module One task's HCP Terraform driver. init: the workspace and an upload of the root module;
- * apply: variables written when changed, one run, followed to the end; plan (inspect): a
- * speculative run whose inputs travel as run variables, so the workspace is left untouched.
- * A run is queued only when the rendered inputs differ from the last applied run: its message
- * carries a hash of them, so a restarted daemon or a new HA leader queues nothing when nothing changed.
+ * @module One task's HCP Terraform driver. init: the upload is packed and the workspace checked,
+ * read only; apply: on the first run the workspace is found or created and the configuration
+ * uploaded (CTS's start-up steps), then variables are written when changed and one run is queued
+ * and followed to its end; plan (inspect): a speculative run whose inputs travel as run variables,
+ * so the workspace is left untouched. A run is queued only when the rendered inputs differ from the
+ * last applied run: its message carries a hash of them, so a restarted daemon or a new HA leader
+ * queues nothing when nothing changed.
  */
 import {
   type ApplyResult, CtsError, type DestroyResult, type Driver, type DriverContext, type DriftReport, type FileSystem, type InspectPlan,
   type Logger, type TaskConfig, type TaskInputs, type TerraformRootModule, type TerraformRootModuleModel,
 } from "../../../core/plugin-api/mod.ts";
+import { sha256Hex } from "./bytes.ts";
 import { checkDriftRuns, type PlanOnlyContext, planDestroyRun, workspaceResources } from "./plan-only-runs.ts";
 import { taskConfiguration } from "./configuration-files.ts";
 import { uploadConfiguration } from "./configuration-upload.ts";
 import type { TerraformCloudOptions } from "./options.ts";
 import { planSummary } from "./plan-summary.ts";
-import { runResourceCounts } from "./run-counts.ts";
-import { discardStaleRuns, failureLog, type FollowedRun, followRun, queueRun, readLog, runUrl, SUCCESS } from "./runs.ts";
-import { sha256Hex, tarGzOf } from "./tar-gz.ts";
-import type { Resource, TfcClient } from "./tfc-client.ts";
-import { desiredVariables } from "./workspace-inputs.ts";
+import type { RunBoard } from "./run-board.ts";
+import { followRun, NO_HOOKS, type WaitHooks } from "./run-follower.ts";
+import { applyOutcome, runFailure } from "./run-outcome.ts";
+import { isSuccess } from "./run-states.ts";
+import { discardStaleRuns, queueRun, readLog, runUrl } from "./runs.ts";
+import { TaskRemote } from "./task-remote.ts";
 import { withFields } from "./task-logger.ts";
+import type { Resource, TfcClient } from "./tfc-client.ts";
+import { entriesHash, tarGzOf } from "./upload-archive.ts";
+import { type DesiredVariable, desiredVariables } from "./workspace-inputs.ts";
 import { WorkspaceVariables } from "./workspace-variables.ts";
-import { ensureWorkspace, type WorkspaceInfo } from "./workspace.ts";
+import { findWorkspace, wantedSettings } from "./workspace.ts";
 
 interface Prepared {
   readonly model: TerraformRootModuleModel;
-  readonly ws: WorkspaceInfo;
   readonly archive: Uint8Array;
   readonly configHash: string;
-  readonly configurationVersionId: string;
-  readonly variables: WorkspaceVariables;
+  readonly remote: TaskRemote;
 }
 
 export interface TerraformCloudDriverDeps {
+  /** The driver block's client; the driver spends its budget in the task's turn. */
   readonly client: TfcClient;
   /** The plugin's `driver.tfc` logger. */
   readonly logger: Logger;
@@ -40,13 +46,21 @@ export interface TerraformCloudDriverDeps {
   readonly fs: FileSystem;
   /** driver-terraform's renderer: the uploaded files are the ones CTS writes. */
   readonly rootModule: TerraformRootModule;
+  /** Aborts at daemon stop: every wait on a run ends (the run stays in HCP Terraform). */
+  readonly stopping: AbortSignal;
+  /** How often a continuing wait is logged. */
+  readonly waitLogIntervalMs: number;
+  /** The driver block's view of many runs at once. */
+  readonly board?: RunBoard;
 }
 
 export class TerraformCloudDriver implements Driver {
   readonly #task: TaskConfig;
   readonly #ctx: DriverContext;
   readonly #deps: TerraformCloudDriverDeps;
+  readonly #client: TfcClient;
   readonly #logger: Logger;
+  readonly #hooks: WaitHooks;
   #prepared: Prepared | undefined;
   #inputs: TaskInputs = { services: {} };
   /**
@@ -55,33 +69,38 @@ export class TerraformCloudDriver implements Driver {
    * apply only when the inputs changed or a run is forced (`?run=now`), and both need a run.
    */
   #checkWorkspace = true;
-  #manualApply = false;
+  /** A run of ours may wait for a person in the workspace: look for it before queueing another. */
+  #mayHoldStaleRun = false;
 
   constructor(task: TaskConfig, ctx: DriverContext, deps: TerraformCloudDriverDeps) {
     this.#task = task;
     this.#ctx = ctx;
     this.#deps = deps;
+    this.#client = deps.client.forOwner(task.name);
     this.#logger = withFields(deps.logger, { task_name: task.name });
+    this.#hooks = {
+      waiting: ctx.waiting ?? NO_HOOKS.waiting,
+      superseded: ctx.newerRunQueued ?? NO_HOOKS.superseded,
+    };
   }
 
   async init(signal: AbortSignal): Promise<void> {
-    const { client, options, fs, rootModule } = this.#deps;
-    const { model, files } = await taskConfiguration(rootModule, {
+    const { options, fs, rootModule } = this.#deps;
+    const client = this.#client;
+    const { model, entries } = await taskConfiguration(rootModule, {
       task: this.#task, inputs: this.#ctx.inputs, providers: this.#ctx.providers,
       requiredProviders: options.requiredProviders,
     }, fs);
-    const configHash = await sha256Hex(JSON.stringify(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1))));
-    const ws = await ensureWorkspace(client, options, this.#task, this.#logger, signal);
-    this.#manualApply = !ws.autoApply;
-    const archive = await tarGzOf(files);
-    const previous = this.#prepared;
-    const configurationVersionId = previous && previous.ws.id === ws.id && previous.configHash === configHash
-      ? previous.configurationVersionId
-      : await uploadConfiguration(client, ws, archive, false, this.#logger, signal);
-    this.#prepared = {
-      model, ws, archive, configHash, configurationVersionId,
-      variables: previous?.ws.id === ws.id ? previous.variables : new WorkspaceVariables(client, ws, this.#logger),
-    };
+    const archive = await tarGzOf(entries);
+    // What CTS checks when a task starts, read only: the workspace may be used, the agent pool exists.
+    const found = await findWorkspace(client, options, this.#task, signal);
+    await wantedSettings(client, options, this.#task, this.#logger, signal);
+    this.#mayHoldStaleRun = found?.attributes["auto-apply"] === false;
+    // CTS's line at a task's start (its HCP Terraform driver shares the Terraform driver's handlers:
+    // post-apply hooks such as a PAN-OS commit, which runs in HCP Terraform cannot have).
+    (this.#logger.named?.("driver.terraform") ?? this.#logger).info("retrieved 0 Terraform handlers for task", {});
+    const remote = new TaskRemote({ client, options, task: this.#task, logger: this.#logger, archive }, found ?? null);
+    this.#prepared = { model, archive, configHash: await entriesHash(entries), remote };
   }
 
   #ready(step: string): Prepared {
@@ -94,118 +113,123 @@ export class TerraformCloudDriver implements Driver {
     return Promise.resolve();
   }
 
-  async #inputsHash(prepared: Prepared): Promise<string> {
-    return await sha256Hex(`${prepared.configHash}\n${JSON.stringify(desiredVariables(this.#deps.rootModule, prepared.model, this.#inputs))}`);
+  #desired(prepared: Prepared): DesiredVariable[] {
+    return desiredVariables(this.#deps.rootModule, prepared.model, this.#inputs, this.#ctx.providers);
   }
 
   /** True when the workspace's current run applied exactly these inputs (after a restart or failover). */
-  async #alreadyApplied(prepared: Prepared, hash: string, signal: AbortSignal): Promise<boolean> {
-    const { client } = this.#deps;
-    const doc = await client.api(`read workspace "${prepared.ws.name}"`, "GET", `/workspaces/${prepared.ws.id}`, undefined, { signal });
+  async #alreadyApplied(wsId: string, hash: string, signal: AbortSignal): Promise<boolean> {
+    const client = this.#client;
+    const doc = await client.api(`read the workspace of task "${this.#task.name}"`, "GET", `/workspaces/${wsId}`, undefined, { signal });
     const ws = doc!.data as Resource;
-    this.#manualApply = ws.attributes["auto-apply"] === false;
+    if (ws.attributes["auto-apply"] === false) this.#mayHoldStaleRun = true;
     const current = ws.relationships?.["current-run"]?.data;
     if (!current || Array.isArray(current)) return false;
     const run = (await client.api(`read run ${current.id}`, "GET", `/runs/${current.id}`, undefined, { allow404: true, signal }))?.data as Resource | undefined;
-    return run !== undefined && SUCCESS.has(String(run.attributes.status)) && String(run.attributes.message ?? "").includes(hash);
+    return run !== undefined && isSuccess(String(run.attributes.status)) && String(run.attributes.message ?? "").includes(hash);
   }
 
   /** Reports the run's URL for the task's event, and its resource counts; nothing when no run was needed. */
-  async apply(signal: AbortSignal): Promise<ApplyResult | undefined> {
-    const done = await this.#run(signal, false);
-    if (!done) return undefined;
-    const summary = SUCCESS.has(String(done.run.attributes.status)) ? runResourceCounts(done.run) : undefined;
-    return summary ? { url: done.url, summary } : { url: done.url };
+  apply(signal: AbortSignal): Promise<ApplyResult | undefined> {
+    return this.#run(false, signal);
   }
 
   /** Reports the destroy run's URL and how many resources it destroyed. */
   async destroy(signal: AbortSignal): Promise<DestroyResult> {
-    const done = await this.#run(signal, true);
-    const summary = done && SUCCESS.has(String(done.run.attributes.status)) ? runResourceCounts(done.run) : undefined;
-    return { ...(done ? { url: done.url } : {}), ...(summary ? { summary } : {}) };
+    const done = await this.#run(true, signal);
+    if (done?.unapplied) throw new CtsError("CTS_ERR_DRIVER", `Cannot destroy task "${this.#task.name}": ${done.unapplied}`);
+    return { ...(done?.url ? { url: done.url } : {}), ...(done?.summary ? { summary: done.summary } : {}) };
   }
 
-  #planOnly(step: string): PlanOnlyContext {
+  /** The workspace and configuration the task's runs use, set up if this is the first call. */
+  async #planOnly(step: string, signal: AbortSignal): Promise<PlanOnlyContext> {
     const prepared = this.#ready(step);
-    return { client: this.#deps.client, ws: prepared.ws, configurationVersionId: prepared.configurationVersionId, taskName: this.#task.name };
+    const { ws, configurationVersionId } = await prepared.remote.ready(signal);
+    return {
+      client: this.#client, ws, configurationVersionId, taskName: this.#task.name, logger: this.#logger,
+      logEveryMs: this.#deps.waitLogIntervalMs, signal: AbortSignal.any([signal, this.#deps.stopping]),
+    };
   }
 
   /** Plan-only runs with the workspace's variables: what the task last applied. */
-  checkDrift(signal: AbortSignal): Promise<DriftReport> {
-    return checkDriftRuns(this.#planOnly("check for drift"), signal);
+  async checkDrift(signal: AbortSignal): Promise<DriftReport> {
+    return checkDriftRuns(await this.#planOnly("check for drift", signal));
   }
 
-  planDestroy(signal: AbortSignal): Promise<InspectPlan> {
-    return planDestroyRun(this.#planOnly("plan the destroy of"), signal);
+  async planDestroy(signal: AbortSignal): Promise<InspectPlan> {
+    return planDestroyRun(await this.#planOnly("plan the destroy of", signal));
   }
 
-  resources(signal: AbortSignal): Promise<readonly string[] | undefined> {
-    return workspaceResources(this.#planOnly("list the resources of"), signal);
+  async resources(signal: AbortSignal): Promise<readonly string[] | undefined> {
+    return workspaceResources(await this.#planOnly("list the resources of", signal));
   }
 
-  async #run(signal: AbortSignal, isDestroy: boolean): Promise<{ url: string; run: FollowedRun } | undefined> {
+  /** The engine never cuts an apply short (its signal does not abort); a stop ends the wait on the run. */
+  async #run(isDestroy: boolean, given: AbortSignal): Promise<ApplyResult | undefined> {
     const prepared = this.#ready(isDestroy ? "destroy" : "apply");
-    const { client } = this.#deps;
+    const client = this.#client;
     const logger = this.#logger;
-    const hash = await this.#inputsHash(prepared);
-    await prepared.variables.sync(desiredVariables(this.#deps.rootModule, prepared.model, this.#inputs), signal);
-    if (!isDestroy) {
-      const check = this.#checkWorkspace;
-      this.#checkWorkspace = false;
-      if (check && await this.#alreadyApplied(prepared, hash, signal)) {
-        logger.info("inputs unchanged since the last applied run, no run queued", { workspace: prepared.ws.name });
-        return undefined;
+    const signal = AbortSignal.any([given, this.#deps.stopping]);
+    const desired = this.#desired(prepared);
+    const hash = await sha256Hex(`${prepared.configHash}\n${JSON.stringify(desired)}`);
+    return await prepared.remote.use(signal, async ({ ws, configurationVersionId, variables }) => {
+      await variables.sync(desired, signal);
+      if (!isDestroy && this.#checkWorkspace) {
+        this.#checkWorkspace = false;
+        if (await this.#alreadyApplied(ws.id, hash, signal)) {
+          logger.info("inputs unchanged since the last applied run, no run queued", { workspace_name: ws.name });
+          return undefined;
+        }
       }
-    }
-    if (this.#manualApply) await discardStaleRuns(client, prepared.ws, logger, signal);
-    const queued = await queueRun(client, prepared.ws, {
-      message: `${isDestroy ? "Destroy" : "Run"} queued by cts-runtime for task "${this.#task.name}" (inputs sha256:${hash})`,
-      configurationVersionId: prepared.configurationVersionId,
-      isDestroy,
-    }, signal);
-    const url = runUrl(prepared.ws, queued.id);
-    logger.info("queued run", { workspace: prepared.ws.name, run_id: queued.id, url });
-    const run = await followRun(client, prepared.ws, queued.id, signal);
-    const status = String(run.attributes.status);
-    if (SUCCESS.has(status)) {
-      logger.info("run completed", { workspace: prepared.ws.name, run_id: run.id, status, url });
-      return { url, run };
-    }
-    if (run.attributes["auto-apply"] === false && !["errored", "discarded", "canceled", "force_canceled"].includes(status)) {
-      // CTS leaves a manual-apply workspace's run for a person to confirm.
-      this.#manualApply = true;
-      logger.warn("run is waiting for approval in HCP Terraform", { workspace: prepared.ws.name, run_id: run.id, status, url });
-      return { url, run };
-    }
-    const tail = await failureLog(client, run, signal).catch(() => "");
-    throw new CtsError("CTS_ERR_DRIVER", `Cannot ${isDestroy ? "destroy" : "apply"} task "${this.#task.name}": run ${run.id} ended "${status}" (${url})${tail ? `: ${tail}` : ""}`);
+      if (this.#mayHoldStaleRun || !ws.autoApply) await discardStaleRuns(client, ws, logger, signal);
+      this.#mayHoldStaleRun = false;
+      const queued = await queueRun(client, ws, {
+        message: `${isDestroy ? "Destroy" : "Run"} queued by cts-runtime for task "${this.#task.name}" (inputs sha256:${hash})`,
+        configurationVersionId,
+        isDestroy,
+      }, signal);
+      const url = runUrl(ws, queued.id);
+      logger.info("queued run", { workspace_name: ws.name, run_id: queued.id, url });
+      const followed = await followRun({
+        client, ws, runId: queued.id, url, logger, signal, hooks: this.#hooks, logEveryMs: this.#deps.waitLogIntervalMs,
+        ...(this.#deps.board ? { board: this.#deps.board } : {}),
+      });
+      return await applyOutcome({ client, ws, task: this.#task.name, url, logger, signal }, followed);
+    });
   }
 
   async plan(signal: AbortSignal): Promise<InspectPlan> {
     const prepared = this.#ready("inspect");
-    const { client } = this.#deps;
+    const client = this.#client;
     const logger = this.#logger;
-    const desired = desiredVariables(this.#deps.rootModule, prepared.model, this.#inputs);
-    // Provider settings are configuration, often credentials: they go to (sensitive) workspace
-    // variables, never into a run's visible variables. The Consul inputs travel with the run.
-    await prepared.variables.sync(desired.filter((variable) => variable.sensitive), signal, false);
-    const cv = await uploadConfiguration(client, prepared.ws, prepared.archive, true, logger, signal);
+    const both = AbortSignal.any([signal, this.#deps.stopping]);
+    const desired = this.#desired(prepared);
+    const ws = await prepared.remote.forInspection(both);
+    // Provider settings and task_env are credentials: they live only in sensitive workspace
+    // variables, which an inspection does not write. The plan uses what the workspace holds.
+    const sensitive = desired.filter((variable) => variable.sensitive);
+    const stale = sensitive.length === 0 ? [] : await new WorkspaceVariables(client, ws, logger).differing(sensitive, both);
+    if (stale.length > 0) {
+      logger.warn("inspect does not write workspace variables: the plan uses the workspace's own values of these sensitive variables", {
+        workspace_name: ws.name, variables: stale.join(","),
+      });
+    }
+    const cv = await uploadConfiguration(client, ws, prepared.archive, true, logger, both);
     const variables = desired.filter((variable) => !variable.sensitive).map(({ key, value }) => ({ key, value }));
-    const queued = await queueRun(client, prepared.ws, {
+    const queued = await queueRun(client, ws, {
       message: `Speculative plan by cts-runtime for task "${this.#task.name}"`,
       configurationVersionId: cv, planOnly: true, variables,
-    }, signal);
-    const url = runUrl(prepared.ws, queued.id);
-    logger.info("queued speculative plan", { workspace: prepared.ws.name, run_id: queued.id, url });
-    const run = await followRun(client, prepared.ws, queued.id, signal);
+    }, both);
+    const url = runUrl(ws, queued.id);
+    logger.info("queued speculative plan", { workspace_name: ws.name, run_id: queued.id, url });
+    const { run } = await followRun({ client, ws, runId: queued.id, url, logger, signal: both, hooks: NO_HOOKS, logEveryMs: this.#deps.waitLogIntervalMs });
     const planRel = run.relationships?.plan?.data;
     if (String(run.attributes.status) !== "planned_and_finished" || !planRel || Array.isArray(planRel)) {
-      const tail = await failureLog(client, run, signal).catch(() => "");
-      throw new CtsError("CTS_ERR_DRIVER", `Cannot inspect task "${this.#task.name}": run ${run.id} ended "${run.attributes.status}" (${url})${tail ? `: ${tail}` : ""}`);
+      throw await runFailure({ client, ws, task: this.#task.name, url, logger, signal: both }, run, "inspect");
     }
-    const plan = (await client.api(`read the plan of run ${run.id}`, "GET", `/plans/${planRel.id}`, undefined, { signal }))!.data as Resource;
+    const plan = (await client.api(`read the plan of run ${run.id}`, "GET", `/plans/${planRel.id}`, undefined, { signal: both }))!.data as Resource;
     const a = plan.attributes;
-    const log = typeof a["log-read-url"] === "string" ? await readLog(client, a["log-read-url"], signal) : "";
+    const log = typeof a["log-read-url"] === "string" ? await readLog(client, a["log-read-url"], both) : "";
     const counts = {
       add: Number(a["resource-additions"] ?? 0), change: Number(a["resource-changes"] ?? 0), destroy: Number(a["resource-destructions"] ?? 0),
     };

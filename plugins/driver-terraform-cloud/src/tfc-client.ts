@@ -1,11 +1,15 @@
 /**
- * @module The one HTTP client of the driver: every API call, upload and log read goes through it,
- * so the `tls` block applies everywhere (CTS GH-795). 429 waits for `X-RateLimit-Reset`, 5xx and
- * transport failures back off exponentially; any other 4xx fails at once with HCP Terraform's own
- * error text. The token goes in one header and is scrubbed from anything that could be shown.
+ * @module The one HTTP client of a driver block: every API call, upload and log read goes through
+ * it, so the `tls` block applies everywhere (CTS GH-795). API calls spend the block's shared
+ * request budget (request-budget.ts), each task in its turn (`forOwner`). 429 waits for
+ * `X-RateLimit-Reset`, 5xx and transport failures back off exponentially; any other 4xx fails at
+ * once with HCP Terraform's own error text. The token goes in one header and is scrubbed from
+ * anything that could be shown.
  */
 import stripAnsi from "strip-ansi";
-import { CtsError, errorMessage, type HttpClient, type Logger, type SecretMasker, sleep } from "../../../core/plugin-api/mod.ts";
+import { CtsError, type HttpClient, type HttpClientResponse, type Logger, type SecretMasker, sleep } from "../../../core/plugin-api/mod.ts";
+import { RequestBudget } from "./request-budget.ts";
+import { isPermanentTransportFailure, transportFailureText } from "./transport-failure.ts";
 
 export interface TfcClientOptions {
   /** Origin, e.g. `https://app.terraform.io`. */
@@ -19,6 +23,8 @@ export interface TfcClientOptions {
   readonly maxAttempts?: number;
   /** First backoff; doubles each retry up to 10 s. @default 250 */
   readonly baseDelayMs?: number;
+  /** The shared budget (tests give one with another limit). @default HCP Terraform's 30 a second */
+  readonly budget?: RequestBudget;
 }
 
 /** A JSON:API resource as HCP Terraform returns it. */
@@ -44,47 +50,84 @@ export class TfcApiError extends CtsError {
   }
 }
 
+export interface ApiCallOptions {
+  readonly allow404?: boolean;
+  readonly signal?: AbortSignal;
+  /** Say each retry at WARN (start-up: the daemon waits for this answer). */
+  readonly loud?: boolean;
+}
+
 const MAX_DELAY_MS = 10_000;
+/** 429s a request rides out (go-tfe's retry count); each waits for the reset, so they cost no attempt. */
+const MAX_THROTTLED = 30;
 const decoder = new TextDecoder();
 
-export class TfcClient {
-  readonly #options: TfcClientOptions;
-  /** How many requests were sent (tests and benches read it). */
-  requests = 0;
-  /** Requests sent per `METHOD /path` with ids replaced by `:id` (tests and benches read it). */
-  readonly requestCounts = new Map<string, number>();
+/** What every owner's view of one client shares: the budget and the counters. */
+interface Shared {
+  readonly options: TfcClientOptions;
+  readonly budget: RequestBudget;
+  requests: number;
+  readonly requestCounts: Map<string, number>;
+}
 
-  constructor(options: TfcClientOptions) {
-    this.#options = options;
+export class TfcClient {
+  readonly #shared: Shared;
+  readonly #owner: string;
+
+  constructor(options: TfcClientOptions, owner = "driver", shared?: Shared) {
+    this.#shared = shared ?? { options, budget: options.budget ?? new RequestBudget(), requests: 0, requestCounts: new Map() };
+    this.#owner = owner;
+  }
+
+  /** The same client, spending the budget in `owner`'s turn (one owner per task). */
+  forOwner(owner: string): TfcClient {
+    return new TfcClient(this.#shared.options, owner, this.#shared);
   }
 
   get hostname(): string {
-    return this.#options.hostname;
+    return this.#shared.options.hostname;
+  }
+
+  get budget(): RequestBudget {
+    return this.#shared.budget;
+  }
+
+  /** How many requests were sent (tests and benches read it). */
+  get requests(): number {
+    return this.#shared.requests;
+  }
+
+  /** Requests sent per `METHOD /path` with ids replaced by `:id` (tests and benches read it). */
+  get requestCounts(): ReadonlyMap<string, number> {
+    return this.#shared.requestCounts;
   }
 
   /** Replaces the token wherever it could appear in a message. */
   scrub(text: string): string {
-    return this.#options.token ? text.split(this.#options.token).join("<redacted>") : text;
+    const { token } = this.#shared.options;
+    return token ? text.split(token).join("<redacted>") : text;
   }
 
   /** A run log as the daemon may keep it: no colour codes, every known secret (the token too) masked. */
   cleanLog(text: string): string {
     const plain = this.scrub(stripAnsi(text));
-    return this.#options.secrets ? this.#options.secrets.mask(plain) : plain;
+    const { secrets } = this.#shared.options;
+    return secrets ? secrets.mask(plain) : plain;
   }
 
   /** An API call under /api/v2; `what` completes "Cannot <what>". Resolves undefined for 404 when allowed. */
-  async api(what: string, method: string, path: string, body?: unknown, options: { allow404?: boolean; signal?: AbortSignal } = {}): Promise<Document | undefined> {
+  async api(what: string, method: string, path: string, body?: unknown, options: ApiCallOptions = {}): Promise<Document | undefined> {
+    const { hostname, token } = this.#shared.options;
     const response = await this.#send(what, {
       method,
-      url: `${this.#options.hostname}/api/v2${path}`,
+      url: `${hostname}/api/v2${path}`,
       headers: {
-        authorization: `Bearer ${this.#options.token}`,
+        authorization: `Bearer ${token}`,
         "content-type": "application/vnd.api+json",
         accept: "application/vnd.api+json",
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    }, options.signal);
+    }, options, true);
     if (response.status === 404 && options.allow404) return undefined;
     const text = decoder.decode(response.body);
     if (response.status >= 400) throw this.#failure(what, response.status, text);
@@ -94,48 +137,64 @@ export class TfcClient {
 
   /** The configuration upload: a PUT of bytes to the URL the API handed out (no token: it is pre-signed). */
   async upload(what: string, url: string, bytes: Uint8Array, signal?: AbortSignal): Promise<void> {
-    const response = await this.#send(what, { method: "PUT", url, headers: { "content-type": "application/octet-stream" }, body: bytes }, signal);
+    const response = await this.#send(what, { method: "PUT", url, headers: { "content-type": "application/octet-stream" }, body: bytes }, { signal }, false);
     if (response.status >= 400) throw this.#failure(what, response.status, decoder.decode(response.body));
   }
 
-  /** A plain GET of a pre-signed URL (plan and apply logs). */
-  async getText(what: string, url: string, signal?: AbortSignal): Promise<string> {
-    const response = await this.#send(what, { method: "GET", url }, signal);
+  /** A plain GET of a pre-signed URL (plan and apply logs), as bytes. */
+  async getBytes(what: string, url: string, signal?: AbortSignal): Promise<Uint8Array> {
+    const response = await this.#send(what, { method: "GET", url }, { signal }, false);
     if (response.status >= 400) throw this.#failure(what, response.status, decoder.decode(response.body));
-    return decoder.decode(response.body);
+    return response.body;
+  }
+
+  /** A plain GET of a pre-signed URL (a state download), as text. */
+  async getText(what: string, url: string, signal?: AbortSignal): Promise<string> {
+    return decoder.decode(await this.getBytes(what, url, signal));
   }
 
   async #send(
     what: string,
     request: { method: string; url: string; headers?: Record<string, string>; body?: string | Uint8Array },
-    signal?: AbortSignal,
-  ) {
-    const attempts = this.#options.maxAttempts ?? 8;
-    let delay = this.#options.baseDelayMs ?? 250;
-    const kind = `${request.method} ${new URL(request.url).pathname.replace(/\/(ws|run|cv|var|plan|apply|sv|org|apool)-[A-Za-z0-9]+/g, "/:id").replace(/\/_archivist\/.*/, "/<upload>")}`;
+    options: ApiCallOptions,
+    budgeted: boolean,
+  ): Promise<HttpClientResponse> {
+    const shared = this.#shared;
+    const { signal } = options;
+    const attempts = shared.options.maxAttempts ?? 8;
+    let delay = shared.options.baseDelayMs ?? 250;
+    const path = new URL(request.url).pathname;
+    const kind = `${request.method} ${path.replace(/\/(ws|run|cv|var|plan|apply|sv|org|apool)-[A-Za-z0-9]+/g, "/:id").replace(/\/_archivist\/.*/, "/<upload>")}`;
+    let throttled = 0;
     for (let attempt = 1; ; attempt++) {
-      this.requests++;
-      this.requestCounts.set(kind, (this.requestCounts.get(kind) ?? 0) + 1);
       let wait: number;
       let reason: string;
+      let sent = false;
       try {
-        const response = await this.#options.http.request({ ...request, ...(signal ? { signal } : {}), timeoutMs: 60_000 });
+        if (budgeted) await shared.budget.take(this.#owner, signal);
+        sent = budgeted;
+        shared.requests++;
+        shared.requestCounts.set(kind, (shared.requestCounts.get(kind) ?? 0) + 1);
+        const response = await shared.options.http.request({ ...request, ...(signal ? { signal } : {}), timeoutMs: 60_000 });
+        sent = false;
+        if (budgeted) shared.budget.noteAnswer(response.status, response.headers);
         if (response.status !== 429 && response.status < 500) return response;
+        if (response.status === 429 && ++throttled <= MAX_THROTTLED) attempt--;
         if (attempt >= attempts) return response;
-        const reset = Number(response.headers["x-ratelimit-reset"]);
-        // TFC's reset is seconds until the window reopens; waiting for it beats blind backoff.
-        wait = response.status === 429 && Number.isFinite(reset) && reset >= 0 ? Math.ceil(reset * 1000) + 50 : delay;
+        // A 429 waits in the budget (paused until X-RateLimit-Reset) for its next turn.
+        wait = response.status === 429 ? 0 : delay;
         reason = `HTTP ${response.status}`;
       } catch (error) {
-        if (signal?.aborted || attempt >= attempts || isPermanent(error)) {
-          throw new CtsError("CTS_ERR_DRIVER", `Cannot ${what}: ${this.scrub(errorMessage(error))}`);
+        if (sent) shared.budget.noteNoAnswer();
+        if (signal?.aborted || attempt >= attempts || isPermanentTransportFailure(error)) {
+          throw new CtsError("CTS_ERR_DRIVER", `Cannot ${what}: ${this.scrub(transportFailureText(error))}`);
         }
         wait = delay;
-        reason = this.scrub(errorMessage(error));
+        reason = this.scrub(transportFailureText(error));
       }
-      this.#options.logger.debug("request to HCP Terraform failed, retrying", {
-        method: request.method, path: new URL(request.url).pathname, reason, attempt, wait_ms: wait,
-      });
+      const fields = { method: request.method, path, reason, attempt, wait_ms: wait };
+      if (options.loud) shared.options.logger.warn("request to HCP Terraform failed, retrying", { ...fields, retries_left: attempts - attempt });
+      else shared.options.logger.debug("request to HCP Terraform failed, retrying", fields);
       await sleep(Math.min(wait, MAX_DELAY_MS), signal);
       delay = Math.min(delay * 2, MAX_DELAY_MS);
     }
@@ -144,12 +203,6 @@ export class TfcClient {
   #failure(what: string, status: number, body: string): TfcApiError {
     return new TfcApiError(status, `Cannot ${what}: HCP Terraform answered ${status}: ${this.scrub(errorText(body))}`);
   }
-}
-
-/** A certificate problem does not fix itself: retrying it only delays the error. */
-function isPermanent(error: unknown): boolean {
-  const code = String((error as { code?: unknown })?.code ?? "");
-  return /CERT|SELF_SIGNED|TLS|SSL|ERR_INVALID_URL/.test(code) || /certificate/i.test(errorMessage(error));
 }
 
 /** `{"errors":[{"title","detail"}]}` → "title: detail; ...", else the raw text (shortened). */

@@ -1,11 +1,12 @@
 /**
- * @module Keeps a workspace's Terraform variables equal to the task's, writing only those whose
- * value changed (HCP Terraform allows about 30 requests a second per token; CTS rewrote them all).
- * Sensitive values read back as null, so each variable's description carries a hash of what was
- * written; the list is read once and then tracked in memory.
+ * @module Keeps a workspace's variables equal to the task's, writing only those whose value changed
+ * (HCP Terraform allows about 30 requests a second per user; CTS rewrote them all). Terraform
+ * variables carry the inputs and provider settings, environment variables the providers'
+ * `task_env`. Sensitive values read back as null, so each variable's description carries a hash of
+ * what was written; the list is read once and then tracked in memory.
  */
 import type { Logger } from "../../../core/plugin-api/mod.ts";
-import { sha256Hex } from "./tar-gz.ts";
+import { sha256Hex } from "./bytes.ts";
 import type { Resource, TfcClient } from "./tfc-client.ts";
 import type { DesiredVariable } from "./workspace-inputs.ts";
 import type { WorkspaceInfo } from "./workspace.ts";
@@ -16,6 +17,11 @@ interface Known {
   readonly id: string;
   readonly hash: string | undefined;
 }
+
+/** `terraform:services`, `env:AWS_REGION`: a key is unique within its category. */
+const slot = (variable: Pick<DesiredVariable, "category" | "key">): string => `${variable.category}:${variable.key}`;
+
+const hashOf = (variable: DesiredVariable): Promise<string> => sha256Hex(`${variable.sensitive}\n${variable.value}`);
 
 export class WorkspaceVariables {
   readonly #client: TfcClient;
@@ -29,13 +35,10 @@ export class WorkspaceVariables {
     this.#logger = logger;
   }
 
-  /**
-   * Writes what differs; returns how many variables were created, updated or deleted. With
-   * `prune: false` only the given variables are written and none is deleted.
-   */
-  async sync(desired: readonly DesiredVariable[], signal: AbortSignal, prune = true): Promise<number> {
+  /** Writes what differs and deletes what this driver wrote and no longer wants; returns how many changed. */
+  async sync(desired: readonly DesiredVariable[], signal: AbortSignal): Promise<number> {
     try {
-      return await this.#sync(desired, signal, prune);
+      return await this.#sync(desired, signal);
     } catch (error) {
       // What the workspace holds is unknown after a failure: read it again next time.
       this.#known = undefined;
@@ -43,35 +46,43 @@ export class WorkspaceVariables {
     }
   }
 
-  async #sync(desired: readonly DesiredVariable[], signal: AbortSignal, prune: boolean): Promise<number> {
+  /** The keys of `desired` the workspace does not hold as given (read only: inspect writes nothing). */
+  async differing(desired: readonly DesiredVariable[], signal: AbortSignal): Promise<string[]> {
+    const known = this.#known ?? await this.#load(signal);
+    const out: string[] = [];
+    for (const variable of desired) if (known.get(slot(variable))?.hash !== await hashOf(variable)) out.push(variable.key);
+    return out;
+  }
+
+  async #sync(desired: readonly DesiredVariable[], signal: AbortSignal): Promise<number> {
     const known = this.#known ?? await this.#load(signal);
     this.#known = known;
     const path = `/workspaces/${this.#ws.id}/vars`;
     let changed = 0;
-    const wantedKeys = new Set(desired.map((variable) => variable.key));
+    const wanted = new Set(desired.map(slot));
     for (const variable of desired) {
-      const hash = await sha256Hex(`${variable.sensitive}\n${variable.value}`);
-      const existing = known.get(variable.key);
+      const hash = await hashOf(variable);
+      const existing = known.get(slot(variable));
       if (existing?.hash === hash) continue;
       const attributes = {
-        key: variable.key, value: variable.value, category: "terraform", hcl: true, sensitive: variable.sensitive,
-        description: `${MARKER}${hash}`,
+        key: variable.key, value: variable.value, category: variable.category, hcl: variable.category === "terraform",
+        sensitive: variable.sensitive, description: `${MARKER}${hash}`,
       };
       const what = `write variable "${variable.key}" of workspace "${this.#ws.name}"`;
       const doc = existing
         ? await this.#client.api(what, "PATCH", `${path}/${existing.id}`, { data: { type: "vars", id: existing.id, attributes } }, { signal })
         : await this.#client.api(what, "POST", path, { data: { type: "vars", attributes } }, { signal });
-      known.set(variable.key, { id: (doc!.data as Resource).id, hash });
+      known.set(slot(variable), { id: (doc!.data as Resource).id, hash });
       changed++;
     }
-    for (const [key, entry] of prune ? [...known] : []) {
+    for (const [key, entry] of [...known]) {
       // Only variables this driver wrote (hash present) are removed; the operator's stay.
-      if (wantedKeys.has(key) || entry.hash === undefined) continue;
-      await this.#client.api(`delete variable "${key}" of workspace "${this.#ws.name}"`, "DELETE", `${path}/${entry.id}`, undefined, { signal });
+      if (wanted.has(key) || entry.hash === undefined) continue;
+      await this.#client.api(`delete variable "${key.slice(key.indexOf(":") + 1)}" of workspace "${this.#ws.name}"`, "DELETE", `${path}/${entry.id}`, undefined, { signal });
       known.delete(key);
       changed++;
     }
-    if (changed > 0) this.#logger.debug("workspace variables written", { workspace: this.#ws.name, changed });
+    if (changed > 0) this.#logger.debug("workspace variables written", { workspace_name: this.#ws.name, changed });
     return changed;
   }
 
@@ -80,9 +91,9 @@ export class WorkspaceVariables {
     const known = new Map<string, Known>();
     for (const variable of (doc?.data ?? []) as Resource[]) {
       const a = variable.attributes;
-      if (a.category !== "terraform") continue;
+      if (a.category !== "terraform" && a.category !== "env") continue;
       const description = String(a.description ?? "");
-      known.set(String(a.key), { id: variable.id, hash: description.startsWith(MARKER) ? description.slice(MARKER.length) : undefined });
+      known.set(`${a.category}:${a.key}`, { id: variable.id, hash: description.startsWith(MARKER) ? description.slice(MARKER.length) : undefined });
     }
     return known;
   }

@@ -165,6 +165,8 @@ export class LeaderElection implements Leadership {
     const { consul, layout, instanceId, address, logger } = this.#options;
     const value: LockValue = address ? { id: instanceId, address } : { id: instanceId };
     const self: LeaderInfo = address ? { id: instanceId, address } : { id: instanceId };
+    // CTS's line (operators tell followers apart: they never log "acquired" after it).
+    logger.info("attempting to acquire leadership lock", { lock_path: layout.leaderKey });
     let index = 0;
     while (!lost.aborted) {
       const pair = await this.#readLock(index, lost);

@@ -29,6 +29,8 @@ export class Engine {
   readonly #leadership: Leadership;
   readonly #shutdown: Shutdown;
   readonly #logger: Logger;
+  /** CTS's controller lines (`ctrl: executing all tasks once through`), which runbooks match. */
+  readonly #ctrl: Logger;
   readonly #config: CtsConfig;
   readonly #store: TaskStore;
   /** Bumped on every leadership change, so a stale pass stops at its next step. */
@@ -46,6 +48,7 @@ export class Engine {
     this.#leadership = deps.leadership;
     this.#shutdown = deps.shutdown;
     this.#logger = deps.context.logger;
+    this.#ctrl = this.#logger.named?.("ctrl") ?? this.#logger;
     this.#config = deps.context.config;
     this.#store = deps.context.store;
   }
@@ -103,7 +106,7 @@ export class Engine {
     const generation = ++this.#generation;
     this.context.scheduleGate?.close();
     const ha = this.#config.high_availability !== undefined;
-    this.#logger.info(ha ? "leading: loading tasks and running each once" : "running each task once");
+    this.#ctrl.info("executing all tasks once through");
     this.#pass = this.track(this.#leaderPass(generation, ha));
   }
 
@@ -132,6 +135,8 @@ export class Engine {
     for (const [task, runtime] of runtimes) {
       if (generation !== this.#generation) return;
       try {
+        // CTS's order: this line, then the driver's start-up lines, then the run's.
+        this.#ctrl.info("running task once", { task_name: task.config.name });
         await runtime.prepare();
         if (generation === this.#generation) await runtime.startSources();
         if (generation !== this.#generation) {
@@ -144,6 +149,7 @@ export class Engine {
         if (!task.config.enabled) continue;
         const event = await runtime.request({ reason: { kind: allowFail ? "leader" : "startup" }, force: false, retries: false });
         if (event && !event.success) throw new Error(event.error?.message ?? "apply failed");
+        if (!allowFail) this.#ctrl.info("task completed", { task_name: task.config.name });
       } catch (error) {
         // Stepped down or stopping while the task waited for its data: it did not run, nothing failed.
         if (generation !== this.#generation) return;
@@ -172,6 +178,7 @@ export class Engine {
       }
     }
     if (generation === this.#generation) {
+      this.#ctrl.info(allowFail ? "attempted to run all tasks once" : "all tasks completed once");
       this.#logger.info("all tasks ran once; watching for changes");
       this.context.scheduleGate?.open();
     }
@@ -252,6 +259,7 @@ export class Engine {
   }
 
   async #runOnceMode(): Promise<void> {
+    if (this.#config.tasks.length > 0) this.#ctrl.info("executing all tasks once through");
     for (const config of this.#config.tasks) {
       if (this.#stopping(config.name)) return;
       const runtime = new TaskRuntime({ config }, this.context);
@@ -260,7 +268,7 @@ export class Engine {
         await runtime.prepare();
         if (!config.enabled) continue;
         // CTS's once-mode lines (controller/once.go): this, the run's own lines, then `task completed`.
-        this.#logger.info("running task once", { task_name: config.name });
+        this.#ctrl.info("running task once", { task_name: config.name });
         await this.#startSourcesWithin(runtime, config.name);
         const event = await runtime.request({ reason: { kind: "startup", detail: "once" }, force: true, retries: false });
         if (event && !event.success) throw new Error(event.error?.message ?? "apply failed");
@@ -274,7 +282,7 @@ export class Engine {
         await runtime.dispose();
       }
     }
-    this.#logger.info("all tasks completed once");
+    this.#ctrl.info("all tasks completed once");
     this.#shutdown.requestExit(0, "all tasks completed once");
   }
 

@@ -5,7 +5,13 @@ import type { EngineContext } from "./engine-context.ts";
 import { taskInputSpecs } from "./task-input-specs.ts";
 import { taskInputTemplates } from "./task-input-templates.ts";
 
-export async function createTaskDriver(task: TaskConfig, ctx: EngineContext): Promise<Driver> {
+/** What the task's runtime lets its driver say and ask while a run waits (DriverContext). */
+export interface RunWaitHooks {
+  readonly waiting: (reason: string | undefined) => void;
+  readonly newerRunQueued: () => boolean;
+}
+
+export async function createTaskDriver(task: TaskConfig, ctx: EngineContext, hooks?: RunWaitHooks): Promise<Driver> {
   const factory = ctx.drivers.get(task.driver);
   if (!factory) {
     throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot create task "${task.name}": no driver "${task.driver}" is registered (known: ${ctx.drivers.names().join(", ") || "none"})`);
@@ -22,5 +28,6 @@ export async function createTaskDriver(task: TaskConfig, ctx: EngineContext): Pr
     logger: ctx.logger.child(`driver.${task.driver}`, { task_name: task.name }),
     inputs: taskInputSpecs(task, ctx.conditions, ctx.moduleInputs),
     templates: taskInputTemplates(task, ctx.conditions, ctx.moduleInputs),
+    ...(hooks ? { waiting: hooks.waiting, newerRunQueued: hooks.newerRunQueued } : {}),
   });
 }

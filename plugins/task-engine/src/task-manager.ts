@@ -198,6 +198,7 @@ export class EngineTaskManager implements TaskManager {
       running: runtime.running,
       deleting: runtime.deleting,
       ...(this.#drift ? { drift: this.#drift.stateOf(runtime.name) } : {}),
+      ...(runtime.waiting !== undefined ? { waiting: runtime.waiting } : {}),
     };
   }
 

@@ -50,6 +50,8 @@ export class TaskRuntime {
   #queryRejected: string | undefined;
   /** The inputs of the last successful apply (or of a skip because they were unchanged): what drift checks and destroys render. */
   #lastApplied: TaskInputs | undefined;
+  /** Why the running run waits, as its driver says (cleared when the run ends). */
+  #waiting: string | undefined;
 
   constructor(stored: StoredTask, ctx: EngineContext, events: readonly TaskEvent[] = [], inStore = true) {
     this.#config = stored.config;
@@ -80,6 +82,9 @@ export class TaskRuntime {
   }
   get deleting(): boolean {
     return this.#deleting;
+  }
+  get waiting(): string | undefined {
+    return this.#waiting;
   }
   /** The last run, and what the task store keeps for this task. */
   get runState(): RunState {
@@ -134,7 +139,10 @@ export class TaskRuntime {
     const previous = this.#driver;
     this.#driver = undefined;
     await previous?.dispose?.();
-    const driver = await createTaskDriver(this.#config, this.#ctx);
+    const driver = await createTaskDriver(this.#config, this.#ctx, {
+      waiting: (reason) => (this.#waiting = reason),
+      newerRunQueued: () => this.#queue.queued,
+    });
     await driver.init(this.#ctx.signal);
     this.#driver = driver;
   }
@@ -368,13 +376,17 @@ export class TaskRuntime {
           this.#logger.warn("apply failed, retrying", { retry, error: errorMessage(cause) }));
         url = applied ? applied.url : undefined;
         summary = applied ? applied.summary : undefined;
+        // Not applied, and not the task's fault (a run that made way for newer inputs): failed, never retried.
+        if (applied?.unapplied !== undefined) error = applied.unapplied;
       });
     } catch (cause) {
       if (cause instanceof HaltedError) return undefined;
       error = errorMessage(cause);
+      url = failureUrl(cause);
       this.#lastErrorCode = isCtsError(cause) ? cause.code : undefined;
       this.#logger.error("error running task", { error });
     }
+    this.#waiting = undefined;
     await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed");
     if (error === undefined) this.#lastApplied = inputs;
     if (error === undefined) this.#logger.info("task completed");
@@ -415,6 +427,12 @@ export class TaskRuntime {
     }
     return event;
   }
+}
+
+/** Where a failed run can be seen, when the driver's error says (DriverRunFailure). */
+function failureUrl(cause: unknown): string | undefined {
+  const url = (cause as { url?: unknown } | undefined)?.url;
+  return typeof url === "string" && url !== "" ? url : undefined;
 }
 
 function detail(reason: TriggerReason): Record<string, string> {

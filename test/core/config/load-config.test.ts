@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -97,6 +98,9 @@ describe("defaults", () => {
       "a.hcl": `syslog {\n  name = "x"\n}\ntls {\n  cert = "c.pem"\n  key = "k.pem"\n}\n` +
         `consul {\n  auth {\n    username = "u"\n  }\n  tls {\n    verify = false\n  }\n}\n`,
     });
+    // CTS loads the API's key pair with the config (a pair that does not match is refused at load).
+    execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+      "-subj", "/CN=localhost", "-keyout", "k.pem", "-out", "c.pem"], { cwd, stdio: "ignore" });
     const { config } = await load(cwd, [{ kind: "file", path: "a.hcl" }]);
     expect(config.syslog.enabled).toBe(true);
     expect(config.tls.enabled).toBe(true);

@@ -135,6 +135,17 @@ task {
     expect(health.body.error).toBeUndefined();
   });
 
+  it("PATCH /v1/tasks without a task name answers CTS's 400 and sentence, and changes nothing", async () => {
+    for (const path of ["/v1/tasks", "/v1/tasks/"]) {
+      const answer = await fetch(`${daemon.url}${path}`, { method: "PATCH", body: JSON.stringify({ enabled: true }) });
+      expect(answer.status, path).toBe(400);
+      expect(await answer.json()).toEqual({
+        error: { message: "no task name was included in the api request. Updating a task requires the task name: '/v1/tasks/:task_name'" },
+      });
+    }
+    expect((await taskStatuses(daemon, `/${disabled}`))[disabled]!.enabled).toBe(false);
+  });
+
   it("TestE2E_TaskEndpoints_UpdateEnableDisable: inspect, enable with run=now, disable", async () => {
     const taskPath = join(wd, disabled);
     const resources = join(taskPath, "resources");

@@ -14,7 +14,8 @@ import { freePort } from "../../helpers/free-port.ts";
 import { runCli, spawnCli } from "../../helpers/run-cli.ts";
 import { deregisterService, registerService, waitFor } from "../driver-terraform/e2e-support.ts";
 import { tempDir } from "../driver-terraform/terraform-env.ts";
-import { runsOf, stateIds, workspace, writeModule } from "./tfc-fixtures.ts";
+import { until } from "../../helpers/until.ts";
+import { runsOf, stateIds, tfcApi, workspace, writeModule } from "./tfc-fixtures.ts";
 
 describe("daemon with the terraform-cloud driver", () => {
   let consul: TestConsulDevServer;
@@ -25,6 +26,7 @@ describe("daemon with the terraform-cloud driver", () => {
   let config: string;
   const tmp = tempDir("tfc-daemon");
   const module = writeModule();
+  const failing = writeModule();
 
   const start = () => {
     daemon = spawnCli("node", ["start", `-config-file=${config}`], { cwd: tmp.path, env: { TFC_TOKEN: tfc.token } });
@@ -89,6 +91,7 @@ task {
     await consul?.stop();
     await tfc?.stop();
     module.remove();
+    failing.remove();
     tmp.remove();
   });
 
@@ -144,6 +147,36 @@ task {
       const id = (await workspace(tfc, "e2e-api-task"))!.id;
       return (await stateIds(tfc, id))?.length === 2;
     }, () => `api-task never applied\n${logs}`);
+  }, 120_000);
+
+  test("a failed run's event carries Terraform's error and the run's URL; a locked workspace shows in the task status", async () => {
+    writeFileSync(join(failing.dir, "main.tf"), `variable "services" {\n  type = any\n}\nresource "terraform_data" "x" {\n  provisioner "local-exec" {\n    command = "exit 3"\n  }\n}\n`);
+    // A workspace locked by someone: a run of the task waits, and the task's status says why.
+    const ws = await tfcApi(tfc, "POST", `/organizations/${tfc.organization}/workspaces`, { data: { type: "workspaces", attributes: { name: "e2e-locked-task", "auto-apply": true } } });
+    await tfcApi(tfc, "POST", `/workspaces/${ws.body.data.id}/actions/lock`, { reason: "change freeze" });
+    for (const [name, dir] of [["failing-task", failing.dir], ["locked-task", module.dir]]) {
+      const created = await api("POST", "/v1/tasks", { task: { name, module: dir, condition: { services: { names: ["web"] } } } });
+      expect(created.status, created.text).toBe(201);
+    }
+    // A change both tasks watch runs them.
+    await registerService(consul.url, "web-9", "web", "10.0.0.9");
+    const event = await until("the failed run's event", async () =>
+      JSON.parse((await api("GET", "/v1/status/tasks/failing-task?include=events")).text)["failing-task"]?.events?.[0]);
+    expect(event.success).toBe(false);
+    expect(event.error.message).toContain("Error: local-exec provisioner error");
+    expect(event.url).toMatch(new RegExp(`^${tfc.url}/app/${tfc.organization}/workspaces/e2e-failing-task/runs/run-\\w+$`));
+
+    const waiting = await until("the wait in the task status", async () =>
+      JSON.parse((await api("GET", "/v1/status/tasks/locked-task")).text)["locked-task"]?.waiting);
+    expect(waiting).toMatch(/^run run-\w+ workspace locked by user user-tfc-dev: change freeze \(http/);
+    await tfcApi(tfc, "POST", `/workspaces/${ws.body.data.id}/actions/unlock`, {});
+    const done = await until("the locked task's run", async () =>
+      JSON.parse((await api("GET", "/v1/status/tasks/locked-task?include=events")).text)["locked-task"]?.events?.[0]);
+    expect(done.success).toBe(true);
+    expect(JSON.parse((await api("GET", "/v1/status/tasks/locked-task")).text)["locked-task"].waiting).toBeUndefined();
+    expect(logs).toMatch(/\[INFO\]  driver\.tfc: run is waiting in HCP Terraform: workspace_name=e2e-locked-task run_id=run-\w+ reason="workspace locked by user user-tfc-dev: change freeze"/);
+    await deregisterService(consul.url, "web-9");
+    await followState(["web-2", "web-3"]);
   }, 120_000);
 
   test("a restarted daemon with unchanged inputs queues no run (CTS queues one per task)", async () => {

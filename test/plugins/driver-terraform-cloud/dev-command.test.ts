@@ -23,6 +23,12 @@ test("dev -driver=terraform-cloud: the demo runs in a workspace of the embedded 
   const token = /token (\S+)\)/.exec(output())?.[1];
   expect(tfcUrl, output()).toBeDefined();
   expect(output()).toContain(`Workspace:           ${tfcUrl}/app/cts-dev/workspaces/cts-demo-services`);
+  // The printed link is a page (read only), listing the workspace's runs, each a page too.
+  const page = await fetch(`${tfcUrl}/app/cts-dev/workspaces/cts-demo-services`);
+  expect(page.status).toBe(200);
+  const runPath = /href="(\/app\/cts-dev\/workspaces\/cts-demo-services\/runs\/run-[^"]+)"/.exec(await page.text())?.[1];
+  expect(runPath).toBeDefined();
+  expect(await (await fetch(`${tfcUrl}${runPath}`)).text()).toContain("Plan log");
   const ws = await fetch(`${tfcUrl}/api/v2/organizations/cts-dev/workspaces/cts-demo-services`, { headers: { authorization: `Bearer ${token}` } });
   expect(ws.status).toBe(200);
   // The demo config holds no token: the daemon gets it through TFC_TOKEN.

@@ -40,14 +40,15 @@ describe("terraform-cloud driver", () => {
     const { create, logger, factory } = setup(driver);
     const one = await create("web", { variables: { label: "\"blue\"" } });
     await one.init(signal);
+    // init reads only; the first run sets the workspace up (CTS's start-up steps).
+    expect(await workspace(server, "cts_web")).toBeUndefined();
+    await one.render(inputsOf("web-1"), signal);
+    await one.apply(signal);
     const ws = await workspace(server, "cts_web");
     // CTS behaviour (reference §2): name = prefix + task, auto-apply, tag source:cts plus the configured tags.
     expect(ws.attributes["auto-apply"]).toBe(true);
     expect([...ws.attributes["tag-names"]].sort()).toEqual(["source:cts", "team:net"]);
     expect(logger.lines.some((l) => l.message === "uploaded new configuration version for workspace")).toBe(true);
-
-    await one.render(inputsOf("web-1"), signal);
-    await one.apply(signal);
     expect(await stateIds(server, ws.id)).toEqual(["web-1"]);
     expect((await runsOf(server, ws.id)).length).toBe(1);
 
@@ -96,7 +97,7 @@ describe("terraform-cloud driver", () => {
     expect((await tfcApi(server, "GET", `/workspaces/${ws.id}/current-state-version`)).status).toBe(404);
   }, 120_000);
 
-  test("provider settings are sensitive workspace variables, never a speculative run's visible variables", async () => {
+  test("provider settings are sensitive workspace variables written by a run, never by an inspection nor as a run's visible variables", async () => {
     const { factory, logger } = setup(driverBlock(server));
     const driver = await factory.create(task("with-provider", module.dir, { providers: ["terraform"] }), {
       driver: driverBlock(server), providers: [{ id: "terraform", name: "terraform", arguments: {}, task_env: {} }],
@@ -107,12 +108,14 @@ describe("terraform-cloud driver", () => {
     const plan = await driver.plan(signal);
     expect(plan.changesPresent).toBe(true);
     const ws = await workspace(server, "with-provider");
-    const vars = (await tfcApi(server, "GET", `/workspaces/${ws.id}/vars`)).body.data;
-    expect(vars.map((v: any) => [v.attributes.key, v.attributes.sensitive, v.attributes.value])).toEqual([["terraform", true, null]]);
+    expect((await tfcApi(server, "GET", `/workspaces/${ws.id}/vars`)).body.data).toEqual([]);
+    expect(logger.lines.find((l) => l.message.startsWith("inspect does not write workspace variables"))?.fields?.variables).toBe("terraform");
     const [run] = await runsOf(server, ws.id);
     expect(run.attributes.variables.map((v: any) => v.key)).toEqual(["services"]);
     await driver.apply(signal);
     expect(await stateIds(server, ws.id)).toEqual(["p-1"]);
+    const vars = (await tfcApi(server, "GET", `/workspaces/${ws.id}/vars`)).body.data;
+    expect(vars.map((v: any) => [v.attributes.key, v.attributes.sensitive, v.attributes.value]).sort()).toEqual([["services", false, expect.any(String)], ["terraform", true, null]]);
   }, 60_000);
 
   test("429 and 5xx answers are ridden out", async () => {
@@ -147,31 +150,6 @@ describe("terraform-cloud driver", () => {
     expect(JSON.stringify(logger.lines)).not.toContain(secret);
   });
 
-  test("manual-apply workspace: the run waits for approval; the next trigger discards the stale run first", async () => {
-    const { create, logger } = setup(driverBlock(server));
-    const driver = await create("manual");
-    await driver.init(signal);
-    const ws = await workspace(server, "manual");
-    // An operator switches the workspace to manual apply (CTS then leaves runs waiting for approval).
-    await tfcApi(server, "PATCH", `/workspaces/${ws.id}`, { data: { type: "workspaces", attributes: { "auto-apply": false } } });
-    await driver.render(inputsOf("m-1"), signal);
-    const first = await driver.apply(signal);
-    const [waiting] = await runsOf(server, ws.id);
-    const awaiting = ["planned", "cost_estimated", "policy_checked"];
-    expect(awaiting).toContain(waiting.attributes.status);
-    expect(first).toEqual({ url: expect.stringContaining(waiting.id) });
-    expect(logger.lines.some((l) => l.message === "run is waiting for approval in HCP Terraform")).toBe(true);
-
-    await driver.render(inputsOf("m-1", "m-2"), signal);
-    await driver.apply(signal);
-    const runs = await runsOf(server, ws.id);
-    const stale = runs.find((run: any) => run.id === waiting.id);
-    // CTS behaviour (reference §3.3): a stale run still waiting for approval is discarded first.
-    expect(stale.attributes.status).toBe("discarded");
-    expect(runs.filter((run: any) => awaiting.includes(run.attributes.status)).length).toBe(1);
-    expect(await stateIds(server, ws.id)).toBeUndefined();
-  }, 120_000);
-
   test("terraform_cloud_workspace: agent mode with a pool found by name, and the Terraform version", async () => {
     const pool = await tfcApi(server, "POST", `/organizations/${server.organization}/agent-pools`, { data: { type: "agent-pools", attributes: { name: "pool-a" } } });
     expect(pool.status).toBe(201);
@@ -180,6 +158,8 @@ describe("terraform-cloud driver", () => {
       terraform_cloud_workspace: { execution_mode: "agent", agent_pool_name: "pool-a", terraform_version: "1.11.4" },
     });
     await driver.init(signal);
+    await driver.render(inputsOf("a-1"), signal);
+    await driver.apply(signal);
     const ws = await workspace(server, "agent-task");
     expect(ws.attributes["execution-mode"]).toBe("agent");
     expect(ws.attributes["agent-pool-id"]).toBe(pool.body.data.id);
@@ -187,6 +167,8 @@ describe("terraform-cloud driver", () => {
     // Back to remote (the block removed): the pool is cleared with the mode.
     const remote = await create("agent-task");
     await remote.init(signal);
+    await remote.render(inputsOf("a-1"), signal);
+    await remote.apply(signal);
     const after = await workspace(server, "agent-task");
     expect(after.attributes["execution-mode"]).toBe("remote");
     expect(after.attributes["agent-pool-id"]).toBeNull();

@@ -3,6 +3,7 @@
  * the lock and the task store, the embedded HCP Terraform server for runs and state. After `kill -9`
  * of the leader, the new leader queues no run for a task whose inputs did not change and exactly one
  * for a task whose inputs changed during the failover (CTS's new leader queues one run per task).
+ * Operators see CTS's own lines, levels and fields (ha-log-lines.md) on leader, followers and new leader.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
 import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
@@ -83,5 +84,24 @@ describe("HA with the terraform-cloud driver", () => {
     await until(`${next.id}'s once-pass`, () => (next.output.includes("all tasks ran once; watching for changes") ? true : undefined), 120_000);
     expect(await runCount("web")).toBe(webRuns);
     expect(await runCount("api")).toBe(apiRuns + 1);
+
+    // CTS's lines (ha-log-lines.md), each instance from its start: every one tries the lock...
+    const lockPath = "lock_path=consul-terraform-sync/ha-tfc/leader";
+    for (const instance of instances) expect(instance.output).toMatch(new RegExp(`\\[INFO\\]  ha: attempting to acquire leadership lock: ${lockPath}`));
+    // ...the first leader acquires it and runs every task once through...
+    expect(leader.output).toMatch(new RegExp(`\\[INFO\\]  ha: acquired leadership lock: id=${leader.id}\\b[^]*\\[INFO\\]  ctrl: executing all tasks once through\\n`));
+    // ...a follower never says "acquired" (that is how operators tell them apart)...
+    const follower = instances.find((instance) => instance !== leader && instance !== next)!;
+    expect(follower.output).not.toContain("acquired leadership lock");
+    // ...and the new leader, after taking over, runs each task once; the changed one with the driver's
+    // start-up lines (an unchanged one uploads nothing: its apply is skipped).
+    expect(next.output).toMatch(new RegExp(
+      `\\[INFO\\]  ha: acquired leadership lock: id=${next.id}\\b[^]*` +
+      `\\[INFO\\]  ctrl: executing all tasks once through\\n[^]*` +
+      `\\[INFO\\]  ctrl: running task once: task_name=api\\n[^]*` +
+      `\\[INFO\\]  driver\\.terraform: retrieved 0 Terraform handlers for task: task_name=api\\n[^]*` +
+      `\\[INFO\\]  driver\\.tfc: uploading new configuration version for workspace: workspace_name=ha-api task_name=api\\n[^]*` +
+      `\\[INFO\\]  driver\\.tfc: uploaded new configuration version for workspace: config_version_id=cv-\\w+ workspace_name=ha-api task_name=api\\n`,
+    ));
   }, 240_000);
 });

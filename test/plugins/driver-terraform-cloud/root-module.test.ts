@@ -18,9 +18,10 @@ import driverTerraform from "../../../plugins/driver-terraform/mod.ts";
 import driverTerraformCloud from "../../../plugins/driver-terraform-cloud/mod.ts";
 import vaultClient from "../../../plugins/vault-client/mod.ts";
 import { taskInputSpecsOf } from "../../helpers/task-input-specs.ts";
+import { until } from "../../helpers/until.ts";
 import { captureLogger } from "../driver-terraform/capture-logger.ts";
 import { goldenCases } from "../driver-terraform/golden-cases.ts";
-import { driverBlock, workspace, writeModule } from "./tfc-fixtures.ts";
+import { driverBlock, writeModule } from "./tfc-fixtures.ts";
 
 const goldenDir = join(import.meta.dirname, "../driver-terraform/golden");
 const signal = new AbortController().signal;
@@ -30,7 +31,7 @@ let factory: DriverFactory;
 let module: { dir: string; remove: () => void };
 
 beforeAll(async () => {
-  server = await startTfcDevServer();
+  server = await startTfcDevServer({ faults: { queueDelayMs: 600_000 } });
   module = writeModule();
   booted = await createTestKernel({ plugins: [vaultClient, driverTerraform, driverTerraformCloud] });
   factory = booted.kernel.resolve(driverRegistryToken).get("terraform-cloud")!;
@@ -75,7 +76,24 @@ test("every golden variant uploads driver-terraform's files, without backend, th
       providers: source.providers, consul: source.consul, workingDir: "", logger, inputs: taskInputSpecsOf(source.task),
     });
     await driver.init(signal);
-    const files = uploadedFiles((await workspace(server, task.name)).id);
+    // The first run uploads the configuration (init only reads); the run itself is not the point
+    // here: it stays queued (the server's queue delay) and the apply is called off once it is.
+    await driver.render({ services: {} }, signal);
+    // Read from the server's state, not its API: the test's reads must not spend the driver's rate limit.
+    const runsOf = () => {
+      const found = server.state.workspaceByName(server.state.organizationByName(server.organization)!.id, task.name);
+      return found ? { ws: found, runs: server.state.runsOf(found.id).length } : { ws: undefined, runs: 0 };
+    };
+    const before = runsOf().runs;
+    const callOff = new AbortController();
+    const applying = driver.apply(callOff.signal).catch(() => undefined);
+    const { ws } = await until("the run queued", () => {
+      const now = runsOf();
+      return now.runs > before ? now : undefined;
+    }, 60_000, 50);
+    callOff.abort();
+    await applying;
+    const files = uploadedFiles(ws!.id);
     const golden = (file: string) => readFileSync(join(goldenDir, name, file), "utf8");
     expect(files["variables.tf"], `${name}/variables.tf`).toBe(golden("variables.tf"));
     expect(files["main.tf"], `${name}/main.tf`).toBe(expectedMainTf(golden("main.tf"), local));

@@ -6,14 +6,21 @@ import type { DriverConfig, ServiceInstance, TaskConfig, TaskInputs } from "../.
 import type { TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
 import { testConfig } from "../../../core/plugin-testkit/src/test-config.ts";
 
+/** One API call; a 429 (the server enforces HCP Terraform's rate limit, which the driver shares) is waited out as clients do. */
 export async function tfcApi(server: TfcDevServer, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${server.url}/api/v2${path}`, {
-    method,
-    headers: { authorization: `Bearer ${server.token}`, "content-type": "application/vnd.api+json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(`${server.url}/api/v2${path}`, {
+      method,
+      headers: { authorization: `Bearer ${server.token}`, "content-type": "application/vnd.api+json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (response.status === 429 && attempt < 20) {
+      await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get("x-ratelimit-reset") ?? 1) * 1000 + 20));
+      continue;
+    }
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  }
 }
 
 /** A module that keeps the service ids it was given in a terraform_data resource. */

@@ -21,13 +21,13 @@ test("declared, passed to the module and sent as a workspace variable", async ()
   expect(files["variables.tf"]).toContain(`# Nodes definition protocol v0\nvariable "nodes" {\n`);
   expect(files["main.tf"]).toMatch(/  services = var\.services\n  nodes    = var\.nodes\n/);
   const node = { id: "n-1", node: "edge-1", address: "10.1.0.1", datacenter: "dc1", tagged_addresses: {}, meta: { role: "edge" } };
-  const variables = desiredVariables(terraformRootModule, model, { services: {}, nodes: [node] });
+  const variables = desiredVariables(terraformRootModule, model, { services: {}, nodes: [node] }, []);
   expect(variables.find((variable) => variable.key === "nodes")).toEqual({
-    key: "nodes", sensitive: false,
+    key: "nodes", category: "terraform", sensitive: false,
     value: `[\n  {\n    id               = "n-1"\n    node             = "edge-1"\n    address          = "10.1.0.1"\n` +
       `    datacenter       = "dc1"\n    tagged_addresses = {}\n    meta = {\n      role = "edge"\n    }\n  },\n]`,
   });
-  expect(desiredVariables(terraformRootModule, model, { services: {} }).find((variable) => variable.key === "nodes")?.value).toBe("null");
+  expect(desiredVariables(terraformRootModule, model, { services: {} }, []).find((variable) => variable.key === "nodes")?.value).toBe("null");
 });
 
 test("a published variable Terraform cannot name is refused when the root module is built", async () => {

@@ -41,6 +41,11 @@ describe("terraform-cloud driver over HTTPS", () => {
     expect(String(error)).toMatch(/Cannot use organization "cts-dev" at https:\/\/127\.0\.0\.1:\d+: .*certificate/i);
   });
 
+  test("an unknown CA is said in Go's words with what to set, not in OpenSSL's", async () => {
+    const error = await factory().verify!(driverBlock(server), signal).catch((e: Error) => e);
+    expect(String(error)).toContain("x509: certificate signed by unknown authority (give the CA with tls { ca_cert } or tls { ca_path })");
+  });
+
   test("with tls.ca_cert every request (API, upload, plan log) trusts it: apply and inspect work", async () => {
     const driver = driverBlock(server, { tls: { enabled: true, ca_cert: certs.caCert } });
     const tfc = factory();

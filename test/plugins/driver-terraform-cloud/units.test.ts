@@ -1,6 +1,7 @@
 /**
- * The driver's pure parts against real references: its tar.gz read back by the system `tar`, and the
- * plan summary from HCP Terraform's structured (JSON lines) log, which CTS printed raw (CTS GH-425).
+ * The driver's pure parts against real references: its tar.gz read back by the system `tar`, go-slug's
+ * `.terraformignore` cases, and the plan summary from HCP Terraform's structured (JSON lines) log,
+ * which CTS printed raw (CTS GH-425).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -8,11 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "vitest";
 import { planSummary, plannedChanges } from "../../../plugins/driver-terraform-cloud/src/plan-summary.ts";
-import { tarGzOf } from "../../../plugins/driver-terraform-cloud/src/tar-gz.ts";
+import { TerraformIgnore } from "../../../plugins/driver-terraform-cloud/src/terraform-ignore.ts";
+import { tarGzOf, textEntry } from "../../../plugins/driver-terraform-cloud/src/upload-archive.ts";
 
 test("the upload archive unpacks with tar, long paths and UTF-8 included, and is byte-for-byte stable", async () => {
   const long = `module/${"deep/".repeat(25)}main.tf`;
-  const files = { "main.tf": "# é ✓\n", [long]: "x".repeat(1000), "variables.tf": "" };
+  const files = [textEntry("main.tf", "# é ✓\n"), textEntry(long, "x".repeat(1000)), textEntry("variables.tf", "")];
   const archive = await tarGzOf(files);
   expect(Buffer.from(await tarGzOf(files)).equals(Buffer.from(archive))).toBe(true);
   const dir = mkdtempSync(join(tmpdir(), "tfc-tar-"));
@@ -42,4 +44,24 @@ test("the plan summary reads HCP Terraform's structured log lines", () => {
     "  -/+ module.web.local_file.f (replace)",
     "Run: https://app.terraform.io/app/o/workspaces/w/runs/run-1",
   ].join("\n"));
+});
+
+test(".terraformignore rules match as go-slug matches them", () => {
+  const rules = TerraformIgnore.parse([
+    "# comments are ignored", "   baz.txt", "", "terraform.d/", "!/terraform.d/", "**/foo/bar.tf", "foo/*.md",
+    "bar/something-[a-z].txt", "boop.txt", "!/boop.txt",
+  ].join("\n"));
+  const excluded = (path: string) => rules.match(path).excluded;
+  // Defaults: .terraform/ (but not .terraform/modules/) and .git/ are never uploaded.
+  expect([".terraform/", ".terraform/foo/bar", ".git/HEAD"].map(excluded)).toEqual([true, true, true]);
+  expect(excluded(".terraform/modules/m/main.tf")).toBe(false);
+  expect(["baz.txt", "parent/foo/baz.txt", "parent/foo/bar.tf", "foo/ignored-doc.md", "bar/something-a.txt"].map(excluded))
+    .toEqual([true, true, true, true, true]);
+  expect(["included.txt", "parent/bar/bar.tf", "something/with-baz.txt", "something/baz.x"].map(excluded)).toEqual([false, false, false, false]);
+  // terraform.d/ is ignored below the root, not at it; boop.txt everywhere but at the root.
+  expect(["some-module/terraform.d/x", "terraform.d/", "terraform.d/foo", "terraform.d"].map(excluded)).toEqual([true, false, false, false]);
+  expect(["baz/boop.txt", "boop.txt"].map(excluded)).toEqual([true, false]);
+  // A directory matched with no negation after it is dominated: nothing below it can come back.
+  expect(TerraformIgnore.parse("logs/\n").match("logs/")).toEqual({ excluded: true, dominating: true });
+  expect(TerraformIgnore.parse("logs/\n!logs/keep.txt\n").match("logs/")).toEqual({ excluded: true, dominating: false });
 });

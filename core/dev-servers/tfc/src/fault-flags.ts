@@ -3,13 +3,13 @@ import type { FlagSpec } from "../../../cli/command.ts";
 import type { TfcDevFaults } from "./http/faults.ts";
 
 export const faultFlags: readonly FlagSpec[] = [
-  { name: "rate-limit", type: "int", placeholder: "<n>", help: "Answer 429 past n API requests per second (HCP Terraform allows 30)." },
   { name: "fault-429-every", type: "int", placeholder: "<n>", help: "Answer every nth API request with 429." },
   { name: "fault-429-reset", type: "string", default: "1s", placeholder: "<duration>", help: "X-RateLimit-Reset of -fault-429-every answers." },
   { name: "fault-5xx-every", type: "int", placeholder: "<n>", help: "Answer every nth API request with -fault-5xx-status." },
   { name: "fault-5xx-status", type: "int", default: 503, placeholder: "<code>", help: "Status of -fault-5xx-every answers." },
   { name: "queue-delay", type: "string", placeholder: "<duration>", help: "Keep runs this long in plan_queued and apply_queued." },
   { name: "fault-upload-error-every", type: "int", placeholder: "<n>", help: "Fail every nth configuration upload (the version errors)." },
+  { name: "fault-policy-override", type: "bool", help: "Stop runs with changes in policy_override, as a soft-failed policy does." },
 ];
 
 function positive(flags: Record<string, unknown>, name: string): number | undefined {
@@ -32,11 +32,11 @@ export function faultsFromFlags(flags: Record<string, unknown>, parseDuration: (
   if (status < 500 || status > 599) throw new Error(`-fault-5xx-status must be a 5xx status, got ${status}`);
   const resetMs = duration(flags, "fault-429-reset", parseDuration) ?? 1000;
   const optional = {
-    rateLimitPerSecond: positive(flags, "rate-limit"),
     rateLimitEvery: positive(flags, "fault-429-every"),
     serverErrorEvery: positive(flags, "fault-5xx-every"),
     queueDelayMs: duration(flags, "queue-delay", parseDuration),
     uploadErrorEvery: positive(flags, "fault-upload-error-every"),
+    policyOverride: flags["fault-policy-override"] === true ? true : undefined,
   };
   return {
     ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)),
@@ -48,10 +48,10 @@ export function faultsFromFlags(flags: Record<string, unknown>, parseDuration: (
 /** One line for the start banner. */
 export function describeFaults(faults: TfcDevFaults): string {
   const parts: string[] = [];
-  if (faults.rateLimitPerSecond) parts.push(`rate limit ${faults.rateLimitPerSecond}/s`);
   if (faults.rateLimitEvery) parts.push(`429 every ${faults.rateLimitEvery} requests (reset ${faults.rateLimitResetSeconds ?? 1}s)`);
   if (faults.serverErrorEvery) parts.push(`${faults.serverErrorStatus ?? 503} every ${faults.serverErrorEvery} requests`);
   if (faults.queueDelayMs) parts.push(`queue delay ${faults.queueDelayMs}ms`);
   if (faults.uploadErrorEvery) parts.push(`upload error every ${faults.uploadErrorEvery} uploads`);
+  if (faults.policyOverride) parts.push("runs stop for a policy override");
   return parts.length > 0 ? parts.join(", ") : "none";
 }

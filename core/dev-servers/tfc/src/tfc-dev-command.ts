@@ -25,6 +25,7 @@ const tfcDevCommand: CliCommand = {
     ...tlsFlags,
     { name: "terraform-binary", type: "string", placeholder: "<name|path>", help: "Binary runs execute with (default: terraform, else tofu)." },
     { name: "max-concurrent-runs", type: "int", default: 2, placeholder: "<n>", help: "How many runs plan or apply at once." },
+    { name: "rate-limit", type: "int", default: 30, placeholder: "<n>", help: "API requests a second per token, as HCP Terraform allows (0: no limit)." },
     ...faultFlags,
   ],
   run: (args, io) => serveDevServer<TfcDevServerOptions, TfcDevServer>(args, io, {
@@ -34,6 +35,7 @@ const tfcDevCommand: CliCommand = {
       port: address.port,
       organization: String(flags.organization),
       maxConcurrentRuns: Number(flags["max-concurrent-runs"]),
+      rateLimitPerSecond: Number(flags["rate-limit"]),
       faults: faultsFromFlags(flags, parseGoDuration),
       ...(flags.token ? { token: String(flags.token) } : {}),
       ...(flags["terraform-binary"] ? { terraformBinary: String(flags["terraform-binary"]) } : {}),
@@ -47,6 +49,7 @@ const tfcDevCommand: CliCommand = {
         ` Organization: ${server.organization}\n` +
         `        Token: ${server.token}\n` +
         `    Terraform: ${terraform}\n` +
+        `   Rate limit: ${server.rateLimitPerSecond > 0 ? `${server.rateLimitPerSecond} API requests a second per token` : "none"}\n` +
         `       Faults: ${describeFaults(options.faults ?? {})}\n`;
     },
   }),

@@ -8,6 +8,7 @@ import { createFileSystem, createTempDirectory } from "../../../runtime/file-sys
 import { createProcessRunner } from "../../../runtime/process-runner.ts";
 import { serveHttp } from "../../../runtime/serve-http.ts";
 import { FaultInjector, type TfcDevFaults } from "./http/faults.ts";
+import { HCP_TERRAFORM_RATE_LIMIT, RateLimiter } from "./http/rate-limiter.ts";
 import type { ServerContext } from "./http/server-context.ts";
 import { createTfcApp } from "./http/tfc-app.ts";
 import { newOrganization, ORGANIZATION_NAME } from "./routes/organization-routes.ts";
@@ -32,6 +33,8 @@ export interface TfcDevServerOptions {
   readonly terraformBinary?: string;
   /** How many runs plan or apply at once. @default 2 */
   readonly maxConcurrentRuns?: number;
+  /** API requests a second per token, answered 429 past it, as HCP Terraform does; 0 for none. @default 30 */
+  readonly rateLimitPerSecond?: number;
   readonly faults?: TfcDevFaults;
 }
 
@@ -43,6 +46,10 @@ export interface TfcDevServer {
   readonly port: number;
   readonly organization: string;
   readonly token: string;
+  /** The API rate limit per token (0: none). */
+  readonly rateLimitPerSecond: number;
+  /** The limit's bookkeeping: how many requests it refused (tests and benches read it). */
+  readonly rateLimiter: RateLimiter;
   /** The binary runs execute with; undefined when none was found (runs then error, saying so). */
   readonly terraform: TerraformBinary | undefined;
   /** The live state (tests inspect it). */
@@ -67,6 +74,10 @@ export async function startTfcDevServer(options: TfcDevServerOptions = {}): Prom
   if (!Number.isInteger(maxConcurrentRuns) || maxConcurrentRuns < 1) {
     throw new CtsError("CTS_ERR_PLUGIN_OPTIONS", `Cannot start the TFC dev server: maxConcurrentRuns must be a positive integer, got ${maxConcurrentRuns}`);
   }
+  const rateLimitPerSecond = options.rateLimitPerSecond ?? HCP_TERRAFORM_RATE_LIMIT;
+  if (!Number.isInteger(rateLimitPerSecond) || rateLimitPerSecond < 0) {
+    throw new CtsError("CTS_ERR_PLUGIN_OPTIONS", `Cannot start the TFC dev server: rateLimitPerSecond must be a whole number, 0 or more, got ${rateLimitPerSecond}`);
+  }
   const hostname = options.hostname ?? "127.0.0.1";
   const token = options.token ?? randomToken();
   const processes = createProcessRunner();
@@ -84,8 +95,10 @@ export async function startTfcDevServer(options: TfcDevServerOptions = {}): Prom
     state, files, scratchDir, maxConcurrentRuns,
     terraform: terraform ? { binary: terraform, executor: new TerraformExecutor(terraform, processes) } : undefined,
     queueDelayMs: () => faults.queueDelayMs(),
+    policyOverride: () => faults.policyOverride(),
   });
-  const server: ServerContext = { state, engine, faults, token, defaultTerraformVersion: terraform?.version ?? "latest" };
+  const rateLimiter = new RateLimiter(rateLimitPerSecond);
+  const server: ServerContext = { state, engine, faults, rateLimiter, token, defaultTerraformVersion: terraform?.version ?? "latest" };
   let http;
   try {
     http = await serveHttp({ fetch: createTfcApp(server).fetch, hostname, port: options.port ?? 0, ...(options.tls ? { tls: options.tls } : {}) });
@@ -100,6 +113,8 @@ export async function startTfcDevServer(options: TfcDevServerOptions = {}): Prom
     port: http.port,
     organization,
     token,
+    rateLimitPerSecond,
+    rateLimiter,
     terraform,
     state,
     setFaults: (next) => faults.set(next),

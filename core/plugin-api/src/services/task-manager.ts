@@ -40,8 +40,10 @@ export interface TaskState {
   readonly events: readonly TaskEvent[];
   readonly running: boolean;
   readonly deleting: boolean;
-  /** Refinement (additive): drift detection's view of the task. */
+  /** Drift detection's view of the task. */
   readonly drift?: DriftState;
+  /** Why the running run waits (a lock, an approval), as its driver says; absent otherwise. */
+  readonly waiting?: string;
 }
 
 export type RunRequest = "now" | "inspect" | undefined;

@@ -57,6 +57,8 @@ export function taskStatusEntry(state: TaskState, withEvents: boolean): Record<s
   // Beyond CTS: drift detection's view, only for tasks it watches (CTS's shape is unchanged otherwise).
   const drift = state.drift;
   if (drift && (drift.next_check !== undefined || drift.status !== "unknown")) entry.drift = drift;
+  // Beyond CTS (an added key, present only then): why the running run waits (a lock, an approval).
+  if (state.waiting !== undefined) entry.waiting = state.waiting;
   // CTS's `events` is omitempty: a task that never ran has no key at all, not [].
   if (withEvents && hasEvents) entry.events = state.events;
   return entry;

@@ -7,7 +7,7 @@ import type { Context, Hono } from "hono";
 import type { InspectPlan, RunRequest, TaskConfig } from "../../../../core/plugin-api/mod.ts";
 import { errorMessage, isCtsError } from "../../../../core/plugin-api/mod.ts";
 import { taskUpdateRequestSchema } from "../schemas/requests.schema.ts";
-import { apiError, HttpError, requestIdOf, statusOfEngineError } from "../api-errors.ts";
+import { apiError, HttpError, legacyError, requestIdOf, statusOfEngineError } from "../api-errors.ts";
 import type { RouteContext } from "../api-context.ts";
 import { bodyValidator, readJson, type BodyValidator } from "../body-validator.ts";
 import { compilingDriverFields, compilingRequestSchemas, taskCreateSchemaFor } from "../schemas/registered-task-schema.ts";
@@ -106,7 +106,12 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
     return c.json({ request_id: requestIdOf(c), task: represent(state.config) });
   });
 
+  // CTS's legacy PATCH handler answers a request without a task name 400, in its own words.
+  const noName = (c: Context) =>
+    legacyError(c, 400, "no task name was included in the api request. Updating a task requires the task name: '/v1/tasks/:task_name'");
+  app.patch("/v1/tasks", noName);
   app.patch("/v1/tasks/*", async (c) => {
+    if (taskNameFromPath(c.req.path, "/v1/tasks/") === "") return noName(c);
     const name = nameOf(c);
     const run = runOf(c);
     const raw = await readJson(c.req.raw);

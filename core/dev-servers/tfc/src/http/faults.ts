@@ -1,14 +1,13 @@
 /**
- * @module Fault injection for clients' error handling: HCP Terraform's rate limit (real per-second
- * limiting, or a 429 every Nth request) with `X-RateLimit-Reset`, 5xx every Nth request, slow run
- * queues, and failing configuration uploads. Counters are deterministic so tests can rely on them.
+ * @module Fault injection for clients' error handling: a 429 every Nth request with
+ * `X-RateLimit-Reset` (the real per-second limit is rate-limiter.ts, on by default), 5xx every Nth
+ * request, slow run queues, failing configuration uploads, and runs stopped for a policy override.
+ * Counters are deterministic so tests can rely on them.
  */
 import { ApiError } from "./api-error.ts";
 import { errorResponse } from "./json-api.ts";
 
 export interface TfcDevFaults {
-  /** Allow at most this many API requests per second (per token, as HCP Terraform's 30/s); the rest get 429. */
-  readonly rateLimitPerSecond?: number;
   /** Answer every Nth API request with 429. */
   readonly rateLimitEvery?: number;
   /** `X-RateLimit-Reset` of an every-Nth 429, in seconds. @default 1 */
@@ -21,6 +20,8 @@ export interface TfcDevFaults {
   readonly queueDelayMs?: number;
   /** Every Nth configuration upload fails: the configuration version becomes `errored`. */
   readonly uploadErrorEvery?: number;
+  /** Runs with changes to apply stop in `policy_override`, as a soft-failed policy leaves them, until discarded. */
+  readonly policyOverride?: boolean;
 }
 
 const TOO_MANY = new ApiError(429, "Too many requests", "You have exceeded the API's rate limit.");
@@ -30,8 +31,6 @@ export class FaultInjector {
   #requests = 0;
   #served = 0;
   #uploads = 0;
-  #windowStart = 0;
-  #windowCount = 0;
 
   constructor(faults: TfcDevFaults = {}) {
     this.#faults = faults;
@@ -44,31 +43,21 @@ export class FaultInjector {
   /** Replaces the active faults and restarts their counters. */
   set(faults: TfcDevFaults): void {
     this.#faults = faults;
-    this.#requests = this.#served = this.#uploads = this.#windowCount = 0;
+    this.#requests = this.#served = this.#uploads = 0;
   }
 
   queueDelayMs(): number {
     return this.#faults.queueDelayMs ?? 0;
   }
 
-  /** Headers every API answer carries (the limit, when one is set). */
-  headers(): Record<string, string> {
-    const limit = this.#faults.rateLimitPerSecond;
-    return limit ? { "X-RateLimit-Limit": String(limit) } : {};
+  policyOverride(): boolean {
+    return this.#faults.policyOverride === true;
   }
 
   /** A fault answer for the next API request, or undefined to serve it normally. */
   intercept(): Response | undefined {
     const f = this.#faults;
     this.#requests++;
-    if (f.rateLimitPerSecond) {
-      const at = Date.now();
-      if (at - this.#windowStart >= 1000) {
-        this.#windowStart = at;
-        this.#windowCount = 0;
-      }
-      if (++this.#windowCount > f.rateLimitPerSecond) return this.#tooMany((this.#windowStart + 1000 - at) / 1000);
-    }
     if (f.rateLimitEvery && this.#requests % f.rateLimitEvery === 0) return this.#tooMany(f.rateLimitResetSeconds ?? 1);
     this.#served++;
     if (f.serverErrorEvery && this.#served % f.serverErrorEvery === 0) {
@@ -85,6 +74,6 @@ export class FaultInjector {
   }
 
   #tooMany(resetSeconds: number): Response {
-    return errorResponse(TOO_MANY, { ...this.headers(), "X-RateLimit-Reset": resetSeconds.toFixed(3) });
+    return errorResponse(TOO_MANY, { "X-RateLimit-Reset": resetSeconds.toFixed(3) });
   }
 }

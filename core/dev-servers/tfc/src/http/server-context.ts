@@ -6,11 +6,13 @@ import type { TfcState } from "../state/tfc-state.ts";
 import type { ViewContext } from "../views/view-context.ts";
 import { notFound } from "./api-error.ts";
 import type { FaultInjector } from "./faults.ts";
+import type { RateLimiter } from "./rate-limiter.ts";
 
 export interface ServerContext {
   readonly state: TfcState;
   readonly engine: RunEngine;
   readonly faults: FaultInjector;
+  readonly rateLimiter: RateLimiter;
   readonly token: string;
   /** terraform-version of new workspaces: the version runs really execute with. */
   readonly defaultTerraformVersion: string;

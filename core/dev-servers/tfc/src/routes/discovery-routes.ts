@@ -16,7 +16,7 @@ export function discoveryRoutes(app: Hono, server: ServerContext): void {
     }));
 
   app.get("/api/v2/ping", () =>
-    new Response(null, { status: 204, headers: { "TFP-API-Version": API_VERSION, ...server.faults.headers() } }));
+    new Response(null, { status: 204, headers: { "TFP-API-Version": API_VERSION, ...server.rateLimiter.announce() } }));
 
   app.get("/api/v2/account/details", () =>
     jsonApiResponse({

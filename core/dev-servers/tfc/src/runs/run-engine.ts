@@ -51,6 +51,7 @@ export class RunEngine {
     this.#phases = new RunPhases({
       ...options,
       queueDelayMs: () => options.queueDelayMs(),
+      policyOverride: () => options.policyOverride(),
       capacity: this.capacity,
       finish: (run, status) => this.#finish(run, status),
       planReadyToApply: (run) => this.#start(run, "apply"),

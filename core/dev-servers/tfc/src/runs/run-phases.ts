@@ -12,6 +12,7 @@ import { addStateVersion, parseState } from "../state/state-versions.ts";
 import type { TfcState } from "../state/tfc-state.ts";
 import type { Capacity } from "./capacity.ts";
 import { RunDirectory } from "./run-directory.ts";
+import { unservableVersion } from "./version-support.ts";
 import { setPhaseStatus, setRunStatus } from "./run-transitions.ts";
 import { PhaseFailed, type TerraformExecutor } from "./terraform-executor.ts";
 import type { TerraformBinary } from "./terraform-binary.ts";
@@ -25,6 +26,8 @@ export interface RunPhasesContext {
   readonly terraform: { readonly binary: TerraformBinary; readonly executor: TerraformExecutor } | undefined;
   /** Extra wait in plan_queued and apply_queued (the slow-queue fault). */
   queueDelayMs(): number;
+  /** Runs with changes stop in policy_override (the soft-failed policy fault). */
+  policyOverride(): boolean;
   /** Ends the run in a final status and lets the workspace's next run start. */
   finish(run: RunRecord, status: "applied" | "planned_and_finished" | "errored" | "canceled"): void;
   /** The run has a plan with changes to apply and nobody needs to confirm it. */
@@ -60,6 +63,8 @@ export class RunPhases {
         setPhaseStatus(plan, "running");
         const terraform = this.#terraform();
         const ws = state.workspaces.get(run.workspaceId)!;
+        const unservable = unservableVersion(terraform.binary.version, run.terraformVersion);
+        if (unservable) throw new Error(unservable);
         const dir = await this.#prepare(run, ws);
         const outcome = await terraform.executor.plan(dir, run, this.#environment(run, ws), plan.log, signal);
         Object.assign(plan, {
@@ -100,6 +105,11 @@ export class RunPhases {
       setRunStatus(state, run, "cost_estimated");
     } else {
       setRunStatus(state, run, "planned");
+    }
+    // A soft-failed policy holds the run until someone overrides or discards it.
+    if (this.#ctx.policyOverride()) {
+      setRunStatus(state, run, "policy_override");
+      return;
     }
     if (run.autoApply) this.#ctx.planReadyToApply(run);
   }

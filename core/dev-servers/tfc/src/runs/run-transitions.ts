@@ -22,7 +22,7 @@ export function isConfirmable(run: RunRecord): boolean {
 }
 
 export function isDiscardable(run: RunRecord): boolean {
-  return run.status === "pending" || isConfirmable(run);
+  return run.status === "pending" || run.status === "policy_override" || isConfirmable(run);
 }
 
 export function isCancelable(run: RunRecord): boolean {
@@ -47,6 +47,7 @@ const EVENT_DESCRIPTIONS: Partial<Record<RunStatus, string>> = {
   pending: "Run was queued",
   planned: "Plan finished; the run is waiting for confirmation",
   cost_estimated: "Cost estimate finished; the run is waiting for confirmation",
+  policy_override: "A policy soft-failed; the run is waiting for someone to override it or discard it",
   confirmed: "Run was confirmed",
   applied: "Apply finished",
   planned_and_finished: "Plan finished; there is nothing to apply",

@@ -87,7 +87,7 @@ export interface ConfigurationVersionRecord {
 
 export type RunStatus =
   | "pending" | "plan_queued" | "planning" | "planned" | "cost_estimating" | "cost_estimated"
-  | "confirmed" | "apply_queued" | "applying" | "applied" | "planned_and_finished"
+  | "policy_override" | "confirmed" | "apply_queued" | "applying" | "applied" | "planned_and_finished"
   | "discarded" | "errored" | "canceled";
 
 /** A run-specific Terraform variable: `value` is an HCL expression. */
