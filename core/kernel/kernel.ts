@@ -8,13 +8,14 @@ import type {
 } from "../plugin-api/mod.ts";
 import { CtsError, driverRegistryToken } from "../plugin-api/mod.ts";
 import type { LogSink } from "../logging/log-sink.ts";
-import { serveHttp, type HttpServerHandle, type ServeHttpTls } from "../runtime/serve-http.ts";
+import type { HttpServerHandle, ServeHttpTls } from "../runtime/serve-http.ts";
 import { currentDirectory, parentDirectory } from "../runtime/file-system.ts";
 import { builtinPlugins, type BuiltinPlugin } from "./builtin-plugins.ts";
 import { coreTokens, createCoreServices, createRecordingShutdown, type CoreServices } from "./core-services.ts";
 import { ShutdownStack, shutdownError, type ShutdownFailure } from "./lifecycle/shutdown-stack.ts";
 import { startupError } from "./lifecycle/startup-error.ts";
 import { verifyConfiguredDriver } from "./lifecycle/verify-driver.ts";
+import { serveApi } from "./lifecycle/serve-api.ts";
 import { withTimeout } from "./lifecycle/with-timeout.ts";
 import { buildPluginGraph } from "./plugin-graph.ts";
 import { loadPlugins, type LoadedPlugin } from "./plugin-loader.ts";
@@ -244,7 +245,7 @@ class PluginKernel implements Kernel {
     const listen = this.#options.httpListen;
     if (listen && this.#core.router.hasMounts) {
       try {
-        const server = await serveHttp({ fetch: this.#core.router.fetch, hostname: listen.hostname, port: listen.port, ...(listen.tls ? { tls: listen.tls } : {}) });
+        const server = await serveApi(this.#core.router.fetch, listen, this.#log);
         if (this.#stopping) {
           // stop() ran while the server was coming up, so it had nothing to close yet.
           await server.close();

@@ -2,6 +2,7 @@
  * @module serveHttp: one fetch handler served on Deno (`Deno.serve`) or Node (`@hono/node-server`),
  * with optional TLS/mTLS, and a close() that also ends parked long-polls at once.
  */
+import { descriptorGuard } from "./descriptor-guard.ts";
 
 export interface ServeHttpTls {
   /** PEM certificate chain. */
@@ -21,6 +22,19 @@ export interface ServeHttpOptions {
   /** 0 picks a free port. @default 0 */
   readonly port?: number;
   readonly tls?: ServeHttpTls;
+  /**
+   * Sheds load while the process is short of file descriptors: new requests are answered 503 and
+   * their connection closed, except those `keepServing` names (a health check that must not fail).
+   */
+  readonly shedLoad?: { readonly keepServing: (pathname: string) => boolean };
+  /**
+   * A request whose body has not fully arrived this long after it began is answered 408 and its
+   * connection closed (Node; checked every 30 s), so slow senders cannot hold descriptors for good.
+   * @default no limit (long-polls and streams are not affected either way: their requests are complete)
+   */
+  readonly requestTimeoutMs?: number;
+  /** Errors of the listening socket itself (accept failing with EMFILE); the server keeps listening. */
+  readonly onServerError?: (error: Error) => void;
 }
 
 export interface HttpServerHandle {
@@ -38,7 +52,7 @@ type Pending = (response: Response) => void;
  * Each in-flight request therefore races against close(): a registry of resolvers (not
  * Promise.race on a shared promise, which would leak one reaction per request).
  */
-function trackInFlight(fetch: ServeHttpOptions["fetch"]): {
+function trackInFlight(fetch: ServeHttpOptions["fetch"], shedLoad: ServeHttpOptions["shedLoad"]): {
   handler: (request: Request) => Promise<Response>;
   abortAll(): void;
 } {
@@ -46,6 +60,9 @@ function trackInFlight(fetch: ServeHttpOptions["fetch"]): {
   let closing = false;
   const handler = (request: Request): Promise<Response> => {
     if (closing) return Promise.resolve(new Response("Server is shutting down", { status: 503 }));
+    if (shedLoad && descriptorGuard.short() && !shedLoad.keepServing(new URL(request.url).pathname)) {
+      return Promise.resolve(shortOfDescriptors());
+    }
     return new Promise<Response>((resolve, reject) => {
       pending.add(resolve);
       Promise.resolve()
@@ -64,6 +81,14 @@ function trackInFlight(fetch: ServeHttpOptions["fetch"]): {
   return { handler, abortAll };
 }
 
+/** Answered before the body is read, so a slow sender cannot hold the connection open. */
+function shortOfDescriptors(): Response {
+  return Response.json(
+    { error: { message: "Cannot serve the request: the server is short of file descriptors; retry later" } },
+    { status: 503, headers: { "retry-after": "1", connection: "close" } },
+  );
+}
+
 interface DenoServeLike {
   serve(
     options: Record<string, unknown>,
@@ -78,7 +103,7 @@ function urlFor(hostname: string, port: number, secure: boolean): string {
 
 async function serveDeno(deno: DenoServeLike, options: ServeHttpOptions): Promise<HttpServerHandle> {
   const hostname = options.hostname ?? "127.0.0.1";
-  const { handler, abortAll } = trackInFlight(options.fetch);
+  const { handler, abortAll } = trackInFlight(options.fetch, options.shedLoad);
   const controller = new AbortController();
   let listening!: () => void;
   const ready = new Promise<void>((resolve) => { listening = resolve; });
@@ -109,7 +134,7 @@ async function serveDeno(deno: DenoServeLike, options: ServeHttpOptions): Promis
 async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
   const hostname = options.hostname ?? "127.0.0.1";
   const { createAdaptorServer } = await import("@hono/node-server");
-  const { handler, abortAll } = trackInFlight(options.fetch);
+  const { handler, abortAll } = trackInFlight(options.fetch, options.shedLoad);
   const tls = options.tls;
   let server;
   // Deno's node:https verifies with rustls, which tries every CA of a name; Node's OpenSSL needs help.
@@ -142,12 +167,14 @@ async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
   }
   // Many parked long-polls per client agent: lift Node's defaults that would cut them off.
   const httpServer = server as import("node:http").Server;
-  httpServer.requestTimeout = 0;
+  httpServer.requestTimeout = options.requestTimeoutMs ?? 0;
   httpServer.headersTimeout = 60_000;
   httpServer.keepAliveTimeout = 65_000;
   httpServer.maxHeadersCount = 0;
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
+    // Once listening, an accept that fails (EMFILE) is an `error` event: unheard, it would end the process.
+    httpServer.once("listening", () => httpServer.on("error", (error) => options.onServerError?.(error)));
     // Thousands of watchers may connect at once; Node's default backlog (511) drops the excess to SYN
     // retries. The kernel caps this at net.core.somaxconn, the backlog Go's (and Consul's) listeners use.
     httpServer.listen({ port: options.port ?? 0, host: hostname, backlog: 65_535 }, () => {

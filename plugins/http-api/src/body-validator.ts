@@ -51,7 +51,13 @@ export function bodyValidator<T>(ajv: Ajv, schema: JsonSchema, schemaRef?: strin
 
 /** Reads a JSON body; empty or malformed JSON is a 400, not a crash. */
 export async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
+  let text: string;
+  try {
+    text = await request.text();
+  } catch (error) {
+    // The client went away (or was cut off as a slow sender) mid-body: its fault, not a daemon error to log.
+    throw new HttpError(400, `invalid request: the request body did not arrive: ${(error as Error).message}`);
+  }
   if (text.trim() === "") throw new HttpError(400, "invalid request: request body is empty, expected a JSON object");
   try {
     return JSON.parse(text) as unknown;
