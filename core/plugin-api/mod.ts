@@ -39,5 +39,6 @@ export { MASKED_SECRET } from "./src/services/secret-masker.ts";
 export type * from "./src/services/secret-masker.ts";
 export type * from "./src/services/terraform-root-module.ts";
 export type * from "./src/services/run-history.ts";
+export type * from "./src/services/damaged-records.ts";
 export type * from "./src/services/daemon-events.ts";
 export * from "./src/core-tokens.ts";

@@ -10,6 +10,7 @@ import {
 import { createClusterStatusHandler } from "./src/cluster-status.ts";
 import { checkCompatibility, COMPATIBILITY_CHECK_INTERVAL_MS } from "./src/compatibility-check.ts";
 import { ConsulTaskStore } from "./src/consul-task-store.ts";
+import { damagedRecordsFor } from "./src/damaged-records.ts";
 import { createFollowerRedirect } from "./src/follower-redirect.ts";
 import { checkTrustedFrom, registrationCheckId } from "./src/instance-session.ts";
 import { kvLayoutOf } from "./src/kv-layout.ts";
@@ -33,6 +34,7 @@ const leaderElectionService = defineService({
       checkId: registrationCheckId(config),
       checkTrustedFrom: checkTrustedFrom(config, Date.now()),
       logger,
+      damaged: damagedRecordsFor(config, logger),
     };
     if (ha.cluster.mode === "shared") {
       return new SharedCluster({ ...clusterOptions, seed: () => seedConfiguredTasks(consul, clusterOptions.layout, config.tasks) });
@@ -45,8 +47,9 @@ const leaderElectionService = defineService({
 
 const consulTaskStoreService = defineService({
   token: taskStoreToken,
-  deps: { config: configToken, consul: consulClientToken },
-  create: ({ config, consul }) => new ConsulTaskStore(consul, kvLayoutOf(config.high_availability!)),
+  deps: { config: configToken, consul: consulClientToken, logger: loggerToken },
+  create: ({ config, consul, logger }) =>
+    new ConsulTaskStore(consul, kvLayoutOf(config.high_availability!), damagedRecordsFor(config, logger), logger),
 });
 
 export const haConsulPlugin = definePlugin({

@@ -4,7 +4,7 @@
  * is that service instance's health, as CTS reports it.
  */
 import {
-  consulQuery, type ConsulClient, type CtsConfig, type LeaderInfo, type Leadership, type StoredTask, type TaskOwnership, type TaskStore,
+  consulQuery, type ConsulClient, type CtsConfig, type DamagedRecord, type LeaderInfo, type Leadership, type StoredTask, type TaskOwnership, type TaskStore,
 } from "../../../core/plugin-api/mod.ts";
 
 export interface ClusterMember {
@@ -76,6 +76,7 @@ export function createClusterStatusHandler(
         members,
         // Shared cluster mode (beyond CTS): which instance runs each task ("" while it moves).
         ...(owners ? { mode: "shared", task_owners: owners } : {}),
+        ...damagedRecordsField(store),
         request_id: requestId,
       });
     } catch (error) {
@@ -83,4 +84,10 @@ export function createClusterStatusHandler(
       return Response.json({ error: { message }, request_id: requestId }, { status: 500 });
     }
   };
+}
+
+/** Beyond CTS: the stored records this member found damaged (a follower sees a damaged leader lock). */
+function damagedRecordsField(store?: TaskStore): { damaged_records?: readonly DamagedRecord[] } {
+  const damaged = store?.damagedRecords?.() ?? [];
+  return damaged.length > 0 ? { damaged_records: damaged } : {};
 }

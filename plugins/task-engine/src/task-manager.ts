@@ -4,7 +4,7 @@
  * Every mutation goes through the TaskStore; create and delete are serialised like CTS's lock.
  */
 import type {
-  InspectPlan, RunPage, RunQuery, RunRecord, RunRequest, TaskConfig, TaskEvent, TaskManager, TaskState, TriggerReason,
+  DamagedRecord, InspectPlan, RunPage, RunQuery, RunRecord, RunRequest, TaskConfig, TaskEvent, TaskManager, TaskState, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
 import { CtsError, errorMessage, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import type { Engine } from "./engine.ts";
@@ -21,18 +21,22 @@ export class EngineTaskManager implements TaskManager {
   }
 
   list(): TaskState[] {
-    return [...this.#engine.tasks.values()].map((runtime) => this.#state(runtime));
+    return [...[...this.#engine.tasks.values()].map((runtime) => this.#state(runtime)), ...[...this.#engine.damaged.values()].map((task) => task.state())];
   }
 
   get(name: string): TaskState | undefined {
     const runtime = this.#engine.tasks.get(name);
-    return runtime ? this.#state(runtime) : undefined;
+    return runtime ? this.#state(runtime) : this.#engine.damaged.get(name)?.state();
+  }
+
+  damagedRecords(): readonly DamagedRecord[] {
+    return this.#engine.context.store.damagedRecords?.() ?? [];
   }
 
   create(task: TaskConfig, run?: RunRequest): Promise<{ task: TaskConfig; plan?: InspectPlan; event?: TaskEvent }> {
     return this.#serial(async () => {
       this.#requireLeader(`create task "${task.name}"`);
-      if (this.#engine.tasks.has(task.name)) {
+      if (this.#engine.tasks.has(task.name) || this.#engine.damaged.has(task.name)) {
         throw new CtsError("CTS_ERR_CONFLICT", `Cannot create task "${task.name}": a task with that name already exists`);
       }
       // Not in the store until the create succeeds (a failed run=now must leave nothing stored).
@@ -104,6 +108,7 @@ export class EngineTaskManager implements TaskManager {
   }
 
   delete(name: string): Promise<void> {
+    if (this.#engine.active && this.#engine.damaged.has(name)) return this.#deleteDamaged(name);
     const runtime = this.#find(name, `delete task "${name}"`);
     if (runtime.deleting) return Promise.resolve();
     runtime.markDeleting();
@@ -135,11 +140,26 @@ export class EngineTaskManager implements TaskManager {
   }
 
   listRuns(name: string, query: RunQuery): Promise<RunPage> {
-    return readRuns(this.#find(name, `read the runs of task "${name}"`).name, this.#engine.context.store, query);
+    return readRuns(this.#known(name, `read the runs of task "${name}"`), this.#engine.context.store, query);
   }
 
   getRun(name: string, id: string): Promise<RunRecord | undefined> {
-    return readRun(this.#find(name, `read run "${id}" of task "${name}"`).name, this.#engine.context.store, id);
+    return readRun(this.#known(name, `read run "${id}" of task "${name}"`), this.#engine.context.store, id);
+  }
+
+  /** A damaged task's history is intact (its runs are stored apart): it can be read. */
+  #known(name: string, action: string): string {
+    if (this.#engine.active && this.#engine.damaged.has(name)) return name;
+    return this.#find(name, action).name;
+  }
+
+  /** Removes a damaged task's keys (the repair its status names); serialised with create, as a delete is. */
+  #deleteDamaged(name: string): Promise<void> {
+    return this.#serial(async () => {
+      await this.#engine.context.store.deleteTask(name);
+      this.#engine.damaged.delete(name);
+      this.#engine.context.daemonEvents.publish({ type: "task.deleted", task: name });
+    });
   }
 
   async #inspect(runtime: TaskRuntime): Promise<InspectPlan> {
@@ -148,6 +168,8 @@ export class EngineTaskManager implements TaskManager {
 
   #find(name: string, action: string): TaskRuntime {
     this.#requireLeader(action);
+    const damaged = this.#engine.damaged.get(name);
+    if (damaged) throw damaged.refuse(action);
     const runtime = this.#engine.tasks.get(name);
     if (!runtime) throw new CtsError("CTS_ERR_NOT_FOUND", `Cannot ${action}: task "${name}" does not exist or has not been initialized yet`);
     return runtime;
