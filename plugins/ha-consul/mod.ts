@@ -81,6 +81,7 @@ export const haConsulPlugin = definePlugin({
     else router.intercept(createFollowerRedirect(leadership));
     router.mount("/v1/status/cluster", createClusterStatusHandler(
       consul, config, leadership, store, cluster instanceof SharedCluster ? () => cluster.readOwners() : undefined,
+      cluster instanceof SharedCluster ? () => cluster.owners() : undefined,
     ));
     const unsubscribe = leadership.subscribe((isLeader) => {
       const leader = leadership.leader();

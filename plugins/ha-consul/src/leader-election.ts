@@ -72,8 +72,16 @@ export class LeaderElection implements Leadership {
     return this.#isLeader;
   }
 
+  /** Never this instance unless it holds the lock now (after a step-down the holder is unknown until read). */
   leader(): LeaderInfo | undefined {
-    return this.#leader;
+    if (this.#isLeader) return this.#leader;
+    return this.#leader?.id === this.instanceId ? undefined : this.#leader;
+  }
+
+  /** A follower's view of the leader is as old as Consul's outage; the leader confirms itself by renewing. */
+  leaderStaleSince(): number | undefined {
+    const state = this.#options.consul.connectionState();
+    return this.#isLeader || state.healthy ? undefined : state.since;
   }
 
   subscribe(listener: (isLeader: boolean) => void): () => void {
@@ -235,6 +243,8 @@ export class LeaderElection implements Leadership {
   #setLeader(isLeader: boolean): void {
     if (this.#isLeader === isLeader || (isLeader && this.#stopping.signal.aborted)) return;
     this.#isLeader = isLeader;
+    // Stepped down: who holds the lock now is unknown until it is read again.
+    if (!isLeader && this.#leader?.id === this.instanceId) this.#leader = undefined;
     for (const listener of this.#listeners) listener(isLeader);
   }
 }
