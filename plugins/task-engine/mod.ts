@@ -17,6 +17,7 @@ import { SharedQueryWatcher } from "./src/query-watcher.ts";
 import { ProviderTemplates } from "./src/provider-templates.ts";
 import { RunLimiter } from "./src/run-limiter.ts";
 import { EngineTaskManager } from "./src/task-manager.ts";
+import { retryPolicyOf } from "./src/retry-policy.ts";
 import { runRetentionOf } from "./src/run-history-options.ts";
 import { ScheduleGate } from "./src/schedule-gate.ts";
 
@@ -53,6 +54,7 @@ const taskManagerService = defineService({
       throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot use one_shot_consul_wait "${options.one_shot_consul_wait}": expected a duration such as "60s"`);
     }
     const runRetention = runRetentionOf(options.run_history);
+    const retryPolicy = retryPolicyOf(options.retry);
     const stop = new AbortController();
     // Every task's sources listen to the stop signal: 1,000 tasks are not a listener leak (Node warns at 11).
     deps.http.allowManyAbortListeners(stop.signal);
@@ -75,6 +77,7 @@ const taskManagerService = defineService({
         eventListeners: new Set(),
         daemonEvents: deps.daemonEvents,
         runRetention,
+        retryPolicy,
         scheduleGate: new ScheduleGate(),
         // -once/-inspect run outside the cluster: every task, as in the single-leader mode.
         ...(deps.leadership.ownership && deps.runOptions.mode === "daemon"

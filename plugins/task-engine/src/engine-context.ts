@@ -4,6 +4,7 @@ import type {
   Registry, RunRetention, TaskEvent, TaskStore,
 } from "../../../core/plugin-api/mod.ts";
 import type { ProviderTemplates } from "./provider-templates.ts";
+import type { RetryPolicy } from "./retry-policy.ts";
 import type { RunLimiter } from "./run-limiter.ts";
 import type { ScheduleGate } from "./schedule-gate.ts";
 
@@ -33,6 +34,8 @@ export interface EngineContext {
   readonly daemonEvents: DaemonEvents;
   /** How much run history the store keeps per task (engine option `run_history`). */
   readonly runRetention: RunRetention;
+  /** How failed runs are retried (engine option `retry`). */
+  readonly retryPolicy: RetryPolicy;
   /** Closed while the start-up pass runs: scheduled ticks are dropped (CTS starts schedules after it). */
   readonly scheduleGate?: ScheduleGate;
 }

@@ -3,6 +3,7 @@
  * `plugin "task-engine" { source = "builtin:task-engine" options = { one_shot_consul_wait = "2m" } }`.
  */
 import type { JsonSchema } from "../../../core/plugin-api/mod.ts";
+import { retrySchema, type RetryOptions } from "./retry-policy.ts";
 import { runHistorySchema, type RunHistoryOptions } from "./run-history-options.ts";
 
 export interface EngineOptions {
@@ -15,6 +16,8 @@ export interface EngineOptions {
   readonly one_shot_consul_wait: string;
   /** How much run history is kept per task (see run-history-options.ts). */
   readonly run_history?: RunHistoryOptions;
+  /** How failed runs are retried (see retry-policy.ts). */
+  readonly retry?: RetryOptions;
 }
 
 export const engineOptionsSchema: JsonSchema = {
@@ -27,5 +30,6 @@ export const engineOptionsSchema: JsonSchema = {
       description: "How long -once and -inspect wait for a task's Consul data before failing (Go duration).",
     },
     run_history: runHistorySchema,
+    retry: retrySchema,
   },
 };

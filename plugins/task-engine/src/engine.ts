@@ -174,7 +174,8 @@ export class Engine {
         this.#logger.error("task failed in the start-up run", { task_name: task.config.name, error: errorMessage(error) });
         if (stateLocked(error, runtime)) {
           // Someone else's lock (a crashed run's, until Consul drops it; a hand-run apply) is not a
-          // broken task: the daemon keeps going and retries this task in the background.
+          // broken task: the daemon keeps going and retries this task in the background, until it works.
+          runtime.cancelRetry();
           if (!runtime.lastErrorCode) await runtime.recordFailure({ kind: allowFail ? "leader" : "startup" }, error);
           this.track(this.#retryWhileLocked(generation, runtime));
           continue;
@@ -213,7 +214,7 @@ export class Engine {
         if (generation !== this.#generation) return;
         await runtime.startSources();
         runtime.arm();
-        const event = await runtime.request({ reason, force: false, retries: false });
+        const event = await runtime.request({ reason, force: false, retries: false, followUp: false });
         if (!event || event.success) {
           this.#logger.info("start-up run completed after the state lock was released", { task_name: runtime.name, retry });
           return;

@@ -71,8 +71,8 @@ export class RunRecorder {
     return { change: diffInputs(this.#previous, digest), digest };
   }
 
-  /** Starts a record and publishes `run.started`. */
-  begin(trigger: TriggerReason, pending: PendingInputs = { change: {} }): OpenRun {
+  /** Starts a record and publishes `run.started`; a retry's record carries the error it retries. */
+  begin(trigger: TriggerReason, pending: PendingInputs = { change: {} }, previousError?: string): OpenRun {
     if (pending.digest) this.#previous = pending.digest;
     const started = Date.now();
     const record: RunRecord = {
@@ -83,6 +83,7 @@ export class RunRecorder {
       outcome: "running",
       started_at: new Date(started).toISOString(),
       instance_id: this.#ctx.instanceId,
+      ...(previousError !== undefined ? { previous_error: previousError } : {}),
     };
     this.#publish({ type: "run.started", run: record });
     return { record, end: (end) => this.#end(record, started, end) };

@@ -84,6 +84,8 @@ export interface RunRecord {
   readonly event_id?: string;
   /** Refinement (additive): set when `outcome` is `skipped`. */
   readonly skip_reason?: SkipReason;
+  /** Refinement (additive): for a run with the trigger `retry`, the error of the failed run it retries. */
+  readonly previous_error?: string;
 }
 
 /** Refinement (additive): how much history a store keeps per task (config `run_history`). */
