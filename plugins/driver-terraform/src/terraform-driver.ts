@@ -3,7 +3,7 @@
  * per (re)initialisation, renders terraform.tfvars per run, and plans or applies.
  */
 import {
-  type ApplyResult, CtsError, type Driver, type DriverContext, type FileSystem, type InspectPlan, type ProcessRunner, type TaskConfig,
+  type ApplyResult, CtsError, type Driver, type DriverContext, errorMessage, type FileSystem, type InspectPlan, type ProcessRunner, type TaskConfig,
   type TaskInputs,
 } from "../../../core/plugin-api/mod.ts";
 import { applySummary } from "./apply-summary.ts";
@@ -17,7 +17,7 @@ import { isLocalModuleSource, type RootModuleModel } from "./root-module-model.t
 import type { TerraformBinary, TerraformVersion } from "./terraform-binary.ts";
 import { TerraformCli } from "./terraform-cli.ts";
 import {
-  applyArgs, destroyArgs, initArgs, isMissingWorkspaceError, isWorkspaceExistsError, planArgs, terraformEnvironment,
+  applyArgs, destroyArgs, initArgs, workspaceDeleteArgs, isMissingWorkspaceError, isWorkspaceExistsError, planArgs, terraformEnvironment,
   validateArgs, workspaceNewArgs, workspaceSelectArgs,
 } from "./terraform-commands.ts";
 import { checkValidateOutput } from "./validate-result.ts";
@@ -44,6 +44,8 @@ export class TerraformDriver implements Driver {
   #cli: TerraformCli | undefined;
   /** What `terraform validate` found wrong at init, thrown by the first plan or apply. */
   #invalid: unknown;
+  /** True when this driver's init created the task's workspace (discard deletes it again). */
+  #createdWorkspace = false;
 
   constructor(task: TaskConfig, ctx: DriverContext, deps: TerraformDriverDeps) {
     this.#task = task;
@@ -121,6 +123,7 @@ export class TerraformDriver implements Driver {
     }
     if (init.exitCode !== 0) throw cli.failure(what, initArgs(timeout), init);
     const created = await cli.runLocking(`${what}: creating workspace "${name}"`, workspaceNewArgs(name, timeout), signal);
+    if (created.exitCode === 0) this.#createdWorkspace = true;
     if (created.exitCode !== 0 && !isWorkspaceExistsError(created.stderr + created.stdout)) {
       throw cli.failure(`${what}: creating workspace "${name}"`, workspaceNewArgs(name, timeout), created);
     }
@@ -160,6 +163,24 @@ export class TerraformDriver implements Driver {
 
   async destroy(signal: AbortSignal): Promise<void> {
     await this.#ready("destroy").check(`destroy task "${this.#task.name}"`, destroyArgs(this.#deps.options.lock_timeout), signal);
+  }
+
+  check(): void {
+    if (this.#invalid !== undefined) throw this.#invalid;
+  }
+
+  /** Deletes the workspace init created, unless it holds resources now (Terraform refuses then). */
+  async discard(signal: AbortSignal): Promise<void> {
+    const cli = this.#cli;
+    if (!cli || !this.#createdWorkspace) return;
+    const name = this.#task.name;
+    try {
+      await cli.check(`discard task "${name}": selecting workspace "default"`, workspaceSelectArgs("default"), signal);
+      await cli.check(`discard task "${name}": deleting workspace "${name}"`, workspaceDeleteArgs(name, this.#deps.options.lock_timeout), signal);
+      this.#createdWorkspace = false;
+    } catch (error) {
+      this.#ctx.logger.warn("workspace of a task that was not created is kept", { workspace: name, error: errorMessage(error) });
+    }
   }
 
   async version(): Promise<string> {

@@ -10,6 +10,7 @@ import type {
 } from "../../../core/plugin-api/mod.ts";
 import { errorMessage } from "../../../core/plugin-api/mod.ts";
 import type { EngineContext } from "./engine-context.ts";
+import type { HeldEffects } from "./held-effects.ts";
 import { diffInputs, digestInputs, type InputDigest } from "./input-change.ts";
 
 let lastIdMs = 0;
@@ -58,11 +59,14 @@ export class RunRecorder {
   /** The previous run's inputs, as digests (undefined before the first run in this process). */
   #previous: InputDigest | undefined;
   #published: { status: TaskStatus; enabled: boolean } | undefined;
+  /** Stores and publishes, held while the task is being created. */
+  readonly #effects: HeldEffects | undefined;
 
-  constructor(task: () => string, ctx: EngineContext, logger: Logger) {
+  constructor(task: () => string, ctx: EngineContext, logger: Logger, effects?: HeldEffects) {
     this.#task = task;
     this.#ctx = ctx;
     this.#logger = logger;
+    this.#effects = effects;
   }
 
   /** The change `inputs` make against the previous run's; `begin` adopts them as the new previous. */
@@ -117,20 +121,28 @@ export class RunRecorder {
     this.#publish({ type: "run.ended", run: record });
     const store = this.#ctx.store;
     if (store.putRun) {
-      try {
-        await store.putRun(record, this.#ctx.runRetention);
-      } catch (error) {
-        this.#logger.error("cannot store run record", { error: errorMessage(error) });
-      }
+      await this.#effect(async () => {
+        try {
+          await store.putRun!(record, this.#ctx.runRetention);
+        } catch (error) {
+          this.#logger.error("cannot store run record", { error: errorMessage(error) });
+        }
+      });
     }
     return record;
   }
 
   #publish(event: Parameters<EngineContext["daemonEvents"]["publish"]>[0]): void {
-    try {
-      this.#ctx.daemonEvents.publish(event);
-    } catch (error) {
-      this.#logger.error("cannot publish daemon event", { error: errorMessage(error) });
-    }
+    void this.#effect(() => {
+      try {
+        this.#ctx.daemonEvents.publish(event);
+      } catch (error) {
+        this.#logger.error("cannot publish daemon event", { error: errorMessage(error) });
+      }
+    });
+  }
+
+  #effect(effect: () => unknown): Promise<void> {
+    return this.#effects ? this.#effects.run(effect) : Promise.resolve(effect()).then(() => {});
   }
 }

@@ -10,6 +10,7 @@ import { CtsError, errorMessage, isPermanentConsulError } from "../../../core/pl
 import type { Engine } from "./engine.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 import { taskStatus } from "./task-status.ts";
+import { firstMissingDirectory, removeCreatedDirectory } from "./created-directory.ts";
 import { readRun, readRuns } from "./run-history-reads.ts";
 
 export class EngineTaskManager implements TaskManager {
@@ -39,10 +40,22 @@ export class EngineTaskManager implements TaskManager {
       if (this.#engine.tasks.has(task.name) || this.#engine.damaged.has(task.name)) {
         throw new CtsError("CTS_ERR_CONFLICT", `Cannot create task "${task.name}": a task with that name already exists`);
       }
-      // Not in the store until the create succeeds (a failed run=now must leave nothing stored).
-      const runtime = new TaskRuntime({ config: task }, this.#engine.context, [], false);
+      // Not in the store until the create succeeds: a rejected create leaves nothing (held-effects.ts),
+      // and no directory it made (created-directory.ts).
+      const context = this.#engine.context;
+      const runtime = new TaskRuntime({ config: task }, context, [], false);
+      const madeDirectory = await firstMissingDirectory(context.fileSystem, context.fileSystem.resolve(task.working_dir));
+      let abandoned = false;
+      const abandon = async () => {
+        if (abandoned) return;
+        abandoned = true;
+        await runtime.abandon();
+        await removeCreatedDirectory(context.fileSystem, madeDirectory, context.logger);
+      };
       try {
         await runtime.prepare();
+        // CTS validates the module when it creates a task: an invalid one is refused, not kept.
+        runtime.checkDriver();
         await runtime.startSources();
         if (run === "inspect") {
           if (!task.enabled) return { task, plan: { changesPresent: false, plan: `inspection skipped: task "${task.name}" is disabled` } };
@@ -56,20 +69,21 @@ export class EngineTaskManager implements TaskManager {
           }
         }
         this.#requireLeader(`create task "${task.name}"`);
-        await this.#engine.context.store.putTask(runtime.runState.stored(task));
-        runtime.runState.markStored();
+        await context.store.putTask(runtime.runState.stored(task));
         if (this.#engine.active) {
           this.#engine.tasks.set(task.name, runtime);
           runtime.arm();
-          this.#engine.context.daemonEvents.publish({ type: "task.created", task: task.name });
-          runtime.recorder.noteStatus(taskStatus(runtime.events, this.#engine.context.eventLimit), task.enabled);
+          context.daemonEvents.publish({ type: "task.created", task: task.name });
+          await runtime.commit();
+          runtime.recorder.noteStatus(taskStatus(runtime.events, context.eventLimit), task.enabled);
         } else {
           // Stepped down while storing: the task is stored, so the next leader loads and runs it.
+          await runtime.commit();
           await discard(runtime);
         }
         return event ? { task, event } : { task };
       } catch (error) {
-        await discard(runtime);
+        await abandon();
         if (isPermanentConsulError(error)) {
           // The task's own settings (datacenter, namespace, filter) make Consul refuse: the request is at fault.
           const message = `Cannot create task "${task.name}": Consul rejected its query: ${errorMessage(error)}`;
@@ -77,7 +91,8 @@ export class EngineTaskManager implements TaskManager {
         }
         throw error;
       } finally {
-        if (run === "inspect") await discard(runtime);
+        // A dry run leaves nothing either (CTS leaves its working directory and workspace behind).
+        if (run === "inspect") await abandon();
       }
     });
   }

@@ -13,6 +13,7 @@ import type { EngineContext } from "./engine-context.ts";
 import { inputHash } from "./input-hash.ts";
 import { InputSlots } from "./input-slots.ts";
 import { FollowUpRetry } from "./follow-up-retry.ts";
+import { HeldEffects } from "./held-effects.ts";
 import { withRetries } from "./retry.ts";
 import { HaltedError, missingInputsText, stoppedError } from "./run-guards.ts";
 import { RunQueue, type RunRequest } from "./run-queue.ts";
@@ -48,6 +49,8 @@ export class TaskRuntime {
   #queryRejected: string | undefined;
   /** Retries of a failed run under the engine's retry policy. */
   readonly #retry: FollowUpRetry;
+  /** Stored events, run records, listeners and live events: held until a task being created is stored. */
+  readonly #effects: HeldEffects;
 
   constructor(stored: StoredTask, ctx: EngineContext, events: readonly TaskEvent[] = [], inStore = true) {
     this.#config = stored.config;
@@ -57,7 +60,8 @@ export class TaskRuntime {
     // Not in the store yet (a task being created) means its runs must not store it early.
     this.#runState = new RunState(ctx.store, this.#logger, stored.lastRun, inStore);
     this.#events = events.slice(0, ctx.eventLimit);
-    this.#recorder = new RunRecorder(() => this.#config.name, ctx, this.#logger);
+    this.#effects = new HeldEffects(!inStore);
+    this.#recorder = new RunRecorder(() => this.#config.name, ctx, this.#logger, this.#effects);
     this.#queue = new RunQueue((request) => this.#execute(request));
     this.#retry = new FollowUpRetry(ctx.retryPolicy, this.#logger, ({ reason, previousError }) =>
       void this.request({ reason, force: false, retries: true, previousError }));
@@ -109,6 +113,25 @@ export class TaskRuntime {
     const driver = await createTaskDriver(this.#config, this.#ctx);
     await driver.init(this.#ctx.signal);
     this.#driver = driver;
+  }
+
+  /** Throws what the driver's init found wrong but keeps for the first run (an invalid module: CTS refuses its create). */
+  checkDriver(): void {
+    this.#driver?.check?.();
+  }
+
+  /** The task being created is stored now: its held events, run records and notices go out. */
+  async commit(): Promise<void> {
+    this.#runState.markStored();
+    await this.#effects.release();
+  }
+
+  /** The create was rejected: what was held is dropped, and the driver undoes what its init made. */
+  async abandon(): Promise<void> {
+    this.stopWatching();
+    this.#effects.drop();
+    await this.#driver?.discard?.(this.#ctx.signal);
+    await this.dispose();
   }
 
   /** Starts the condition and module inputs; resolves once each published its first value. */
@@ -372,19 +395,21 @@ export class TaskRuntime {
   async #record(event: TaskEvent): Promise<TaskEvent> {
     this.#events = pushEvent(this.#events, event, this.#ctx.eventLimit);
     this.#recorder.noteStatus(taskStatus(this.#events, this.#ctx.eventLimit), this.#config.enabled);
-    for (const listener of this.#ctx.eventListeners) {
-      // A listener (metrics) must never break a run.
-      try {
-        listener(event);
-      } catch (error) {
-        this.#logger.error("event listener failed", { error: errorMessage(error) });
+    await this.#effects.run(async () => {
+      for (const listener of this.#ctx.eventListeners) {
+        // A listener (metrics) must never break a run.
+        try {
+          listener(event);
+        } catch (error) {
+          this.#logger.error("event listener failed", { error: errorMessage(error) });
+        }
       }
-    }
-    try {
-      await this.#ctx.store.addEvent(event, this.#ctx.eventLimit);
-    } catch (error) {
-      this.#logger.error("cannot store task event", { error: errorMessage(error) });
-    }
+      try {
+        await this.#ctx.store.addEvent(event, this.#ctx.eventLimit);
+      } catch (error) {
+        this.#logger.error("cannot store task event", { error: errorMessage(error) });
+      }
+    });
     return event;
   }
 }
