@@ -1,5 +1,5 @@
 /** @module The one error type of config loading: every problem found, each naming file and field. */
-import { CtsError } from "../plugin-api/mod.ts";
+import { CtsError, cutText } from "../plugin-api/mod.ts";
 
 export interface ConfigIssue {
   /** The config file the field came from; `""` when the value is not from a file (API body, defaults). */
@@ -12,7 +12,8 @@ export interface ConfigIssue {
 
 export function formatIssue(issue: ConfigIssue): string {
   const where = [issue.file, issue.path].filter((part) => part !== "").join(": ");
-  return where === "" ? issue.message : `${where}: ${issue.message}`;
+  const message = cutText(issue.message);
+  return where === "" ? message : `${where}: ${message}`;
 }
 
 export class ConfigError extends CtsError {

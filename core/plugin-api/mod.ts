@@ -11,8 +11,12 @@ export type {
 export { CtsError, errorMessage, isCtsError } from "./src/errors.ts";
 export { sleep } from "./src/sleep.ts";
 export { readTlsFiles } from "./src/tls-files.ts";
-export { formatGoDuration, isGoDuration, parseGoDuration } from "./src/go-duration.ts";
+export { formatGoDuration, isGoDuration, isGoDurationSyntax, parseGoDuration } from "./src/go-duration.ts";
 export { pageRuns, retainedRuns, runIdTime } from "./src/run-retention.ts";
+export { cutText, MESSAGE_MAX, quoteValue, QUOTED_VALUE_MAX } from "./src/quote-value.ts";
+export { MAX_NESTING, tooDeep } from "./src/nesting-depth.ts";
+export { workspaceNameProblems } from "./src/workspace-name.ts";
+export type { TooDeep } from "./src/nesting-depth.ts";
 export type { TlsMaterial } from "./src/tls-files.ts";
 export type { CtsErrorCode } from "./src/errors.ts";
 export type { BlockProblem, JsonSchema } from "./src/json-schema.ts";

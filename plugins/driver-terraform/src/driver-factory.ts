@@ -2,8 +2,8 @@
  * @module The `terraform` DriverFactory: options schema, start-up check of the binary, and one
  * TerraformDriver per task. The binary is located and its version read once, then shared.
  */
-import type {
-  DriverConfig, DriverFactory, FileSystem, Logger, ProcessRunner,
+import {
+  type DriverConfig, type DriverFactory, type FileSystem, type Logger, type ProcessRunner, workspaceNameProblems,
 } from "../../../core/plugin-api/mod.ts";
 import { normalizeTerraformOptions, terraformOptionsSchema } from "./options.ts";
 import { sharedStateProblems } from "./shared-state.ts";
@@ -57,6 +57,8 @@ export function createTerraformDriverFactory(deps: TerraformFactoryDeps): Driver
     name: deps.name ?? "terraform",
     optionsSchema: terraformOptionsSchema,
     validate: sharedStateProblems,
+    // The task's name is its workspace's name.
+    validateTask: (task) => workspaceNameProblems(task.name),
     async verify(driver, signal) {
       const binary = await binaryFor(driver, signal);
       return `${binary.flavour} ${binary.version}`;
