@@ -54,9 +54,10 @@ export class EngineTaskManager implements TaskManager {
       };
       try {
         await runtime.prepare();
-        // CTS validates the module when it creates a task: an invalid one is refused, not kept.
-        runtime.checkDriver();
         await runtime.startSources();
+        // CTS validates the module when it creates a task: an invalid one is refused, not kept. After
+        // the task's queries answered, as the driver keeps it (a query Consul refuses is said first).
+        runtime.checkDriver();
         if (run === "inspect") {
           if (!task.enabled) return { task, plan: { changesPresent: false, plan: `inspection skipped: task "${task.name}" is disabled` } };
           return { task, plan: await this.#inspect(runtime) };
