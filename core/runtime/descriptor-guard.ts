@@ -13,6 +13,12 @@ export const PROCESS_START_DESCRIPTORS = 12;
 
 /** How long a count is reused far from the limit: a flood of requests must not turn into a flood of directory reads. */
 const COUNT_REUSE_MS = 100;
+/**
+ * Near the limit a count is reused for this many times what counting took (5 ms to 1 s): listing
+ * 10,000 descriptors takes about 20 ms, which each request must not pay; the reserve absorbs what
+ * arrives in between (bench/fault-guards.ts).
+ */
+const NEAR_REUSE_FACTOR = 50;
 
 export interface DescriptorUsage {
   readonly open: number;
@@ -56,25 +62,30 @@ export class DescriptorGuard {
   readonly #limit: number | undefined;
   readonly #count: (full: number) => number | undefined;
   readonly #listeners = new Set<EpisodeListener>();
-  #cached: { at: number; open: number } | undefined;
+  readonly #now: () => number;
+  #cached: { at: number; open: number; costMs: number } | undefined;
   #short = false;
 
-  constructor(limit = openFileLimit(), count: (full: number) => number | undefined = countOpenDescriptors) {
+  constructor(limit = openFileLimit(), count: (full: number) => number | undefined = countOpenDescriptors, now: () => number = () => performance.now()) {
     this.#limit = limit;
     this.#count = count;
+    this.#now = now;
   }
 
   /** Open descriptors and the limit now (undefined where unknown). */
   usage(): DescriptorUsage | undefined {
     if (this.#limit === undefined) return undefined;
-    const now = Date.now();
-    // Near the reserve every check counts afresh: a burst of connections must not slip past a stale count.
+    const now = this.#now();
     let cached = this.#cached;
+    // Near the reserve counts are fresher: a burst of connections must not slip far past a stale one.
     const far = cached !== undefined && this.#limit - cached.open > 2 * reserveFor(this.#limit);
-    if (!cached || !far || now - cached.at >= COUNT_REUSE_MS) {
+    const reuseMs = cached === undefined ? 0 : far
+      ? Math.max(COUNT_REUSE_MS, cached.costMs * NEAR_REUSE_FACTOR)
+      : Math.min(1000, Math.max(5, cached.costMs * NEAR_REUSE_FACTOR));
+    if (!cached || now - cached.at >= reuseMs) {
       const open = this.#count(this.#limit);
       if (open === undefined) return undefined;
-      cached = this.#cached = { at: now, open };
+      cached = this.#cached = { at: now, open, costMs: this.#now() - now };
     }
     return { open: cached.open, limit: this.#limit };
   }

@@ -11,16 +11,39 @@ describe("DescriptorGuard", () => {
 
   it("is short below the reserve, stays short until half a reserve more is free, and tells each change once", () => {
     let open = 0;
-    const guard = new DescriptorGuard(100, () => open);
+    let clock = 0;
+    const guard = new DescriptorGuard(100, () => open, () => clock);
+    // Each check a minute after the last: no count is reused.
+    const shortWith = (value: number) => ((open = value), (clock += 60_000), guard.short());
     const changes: [boolean, number][] = [];
     guard.onEpisode((short, usage) => changes.push([short, usage.open]));
     expect(reserveFor(100)).toBe(24);
-    // Near the limit every call counts afresh (far from it a count is reused for 100 ms).
-    for (open of [60, 76]) expect(guard.short()).toBe(false);
-    for (open of [77, 90, 70, 65]) expect(guard.short()).toBe(true);
-    open = 64;
-    expect(guard.short()).toBe(false);
+    expect([50, 76].map(shortWith)).toEqual([false, false]);
+    expect([77, 90, 70, 65].map(shortWith)).toEqual([true, true, true, true]);
+    expect(shortWith(64)).toBe(false);
     expect(changes).toEqual([[true, 77], [false, 64]]);
+  });
+
+  it("reuses a count for 100 ms far from the limit, and for 50 times its cost (5 ms to 1 s) near it", () => {
+    let counts = 0;
+    let clock = 0;
+    let open = 10;
+    // Counting takes 2 ms on this clock.
+    const guard = new DescriptorGuard(1000, () => (counts++, (clock += 2), open), () => clock);
+    guard.short(); // counted at 0
+    clock = 99;
+    guard.short();
+    expect(counts).toBe(1);
+    clock = 100;
+    open = 950;
+    guard.short(); // counted at 100: near the limit now
+    expect(counts).toBe(2);
+    clock = 199; // a count that took 2 ms is reused for 100 ms
+    guard.short();
+    expect(counts).toBe(2);
+    clock = 200;
+    guard.short();
+    expect(counts).toBe(3);
   });
 
   it("counts a table too full to list itself as full", () => {
