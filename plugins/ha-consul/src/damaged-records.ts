@@ -33,10 +33,20 @@ export function decodeRecord<T>(kind: DamagedRecordKind, raw: string): Decoded<T
   try {
     value = JSON.parse(raw);
   } catch (error) {
-    return { error: `its value (${raw.length} bytes) is not valid JSON: ${errorMessage(error)}` };
+    return { error: `its value (${raw.length} bytes) is not valid JSON: ${whereItBreaks(errorMessage(error))}` };
   }
   const shape = SHAPES[kind];
   return shape.ok(value) ? { value: value as T } : { error: `its value is not ${shape.expected}` };
+}
+
+/**
+ * Where JSON.parse gave up, without the excerpt of the value its message may quote: a stored task
+ * holds variables, and a damaged one is reported in logs and `/v1/status`.
+ */
+function whereItBreaks(message: string): string {
+  if (/end of JSON input/i.test(message)) return "it ends early";
+  const position = /at position (\d+)/.exec(message)?.[1];
+  return position !== undefined ? `it breaks at position ${position}` : "it cannot be parsed";
 }
 
 export class DamagedRecords {
