@@ -89,7 +89,8 @@ beforeAll(async () => {
     }, 2),
     startCluster({
       consulAddress: consul.address, cluster: "damaged-shared", dir: join(dir, "shared"), sessionTtl: "1000ms",
-      driverHcl: recordingDriverHcl(bundle, recordFile), tasksHcl, clusterHcl: 'mode = "shared"',
+      // Its own record file: its tasks have the leader-mode cluster's names.
+      driverHcl: recordingDriverHcl(bundle, join(dir, "shared-records.jsonl")), tasksHcl, clusterHcl: 'mode = "shared"',
     }, 2),
   ]);
 }, 60_000);
