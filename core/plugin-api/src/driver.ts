@@ -122,8 +122,9 @@ export interface DriverFactory extends Named {
    */
   completeTaskBlocks?(fields: Readonly<Record<string, unknown>>): TaskBlocksCompletion;
   /**
-   * Refinement (additive): rules of a task's `taskBlocks` beyond their schemas, for tasks on this
-   * driver (config files and API-created tasks); each problem's path is inside the task.
+   * Refinement (additive): rules of a task on this driver beyond the schemas (its `taskBlocks`, its
+   * name as the driver uses it), for config files and API-created tasks, also for a driver without
+   * `taskBlocks`; each problem's path is inside the task.
    */
   validateTask?(task: TaskConfig): readonly BlockProblem[];
   /**
