@@ -4,9 +4,10 @@
  * Run:  npm run bench -- fault-guards     (or: npx deno run -A bench/fault-guards.ts)
  *
  * 1. The descriptor guard (core/runtime/descriptor-guard.ts) is asked on every API request and
- *    before every process start. Far from the limit a count is reused for 100 ms; near it a count
- *    (a listing of /proc/self/fd) is reused for 50 times what it took, so counting costs at most
- *    2% of a core. The table gives the cost of one `short()` with a reused count and with a count.
+ *    before every process start. A count (a listing of /proc/self/fd) is reused for 100 ms (or 50
+ *    times what it took) and for half as many calls as descriptors are left above the reserve. The
+ *    table gives the cost of one `short()` far from the limit (a reused count, amortised) and of
+ *    one count.
  * 2. tfc-dev's `search[wildcard-name]`: the linear matcher against the regular expression it
  *    replaced (`^.*a.*a...b$`), on names of a's that never match; the regex time grows
  *    exponentially with the number of stars and the name's length.

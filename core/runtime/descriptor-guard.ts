@@ -11,14 +11,15 @@ import { readdirSync, readFileSync } from "node:fs";
 /** Descriptors a supervised process start takes at once: five pipes, both ends, while it forks. */
 export const PROCESS_START_DESCRIPTORS = 12;
 
-/** How long a count is reused far from the limit: a flood of requests must not turn into a flood of directory reads. */
-const COUNT_REUSE_MS = 100;
 /**
- * Near the limit a count is reused for this many times what counting took (5 ms to 1 s): listing
- * 10,000 descriptors takes about 20 ms, which each request must not pay; the reserve absorbs what
- * arrives in between (bench/fault-guards.ts).
+ * How long a count is reused: 100 ms, or 50 times what counting took when that is longer (listing
+ * 10,000 descriptors takes about 20 ms, which requests must not pay each; bench/fault-guards.ts).
+ * Besides, until short a count is reused for at most half as many calls as descriptors are left
+ * above the reserve: each call (an API request) may come with a new connection, so a burst of them
+ * cannot run past the reserve on a stale count, and a count is taken more often the nearer the limit.
  */
-const NEAR_REUSE_FACTOR = 50;
+const COUNT_REUSE_MS = 100;
+const COST_REUSE_FACTOR = 50;
 
 export interface DescriptorUsage {
   readonly open: number;
@@ -63,7 +64,7 @@ export class DescriptorGuard {
   readonly #count: (full: number) => number | undefined;
   readonly #listeners = new Set<EpisodeListener>();
   readonly #now: () => number;
-  #cached: { at: number; open: number; costMs: number } | undefined;
+  #cached: { at: number; open: number; costMs: number; calls: number } | undefined;
   #short = false;
 
   constructor(limit = openFileLimit(), count: (full: number) => number | undefined = countOpenDescriptors, now: () => number = () => performance.now()) {
@@ -74,20 +75,20 @@ export class DescriptorGuard {
 
   /** Open descriptors and the limit now (undefined where unknown). */
   usage(): DescriptorUsage | undefined {
-    if (this.#limit === undefined) return undefined;
+    const limit = this.#limit;
+    if (limit === undefined) return undefined;
     const now = this.#now();
     let cached = this.#cached;
-    // Near the reserve counts are fresher: a burst of connections must not slip far past a stale one.
-    const far = cached !== undefined && this.#limit - cached.open > 2 * reserveFor(this.#limit);
-    const reuseMs = cached === undefined ? 0 : far
-      ? Math.max(COUNT_REUSE_MS, cached.costMs * NEAR_REUSE_FACTOR)
-      : Math.min(1000, Math.max(5, cached.costMs * NEAR_REUSE_FACTOR));
-    if (!cached || now - cached.at >= reuseMs) {
-      const open = this.#count(this.#limit);
+    if (cached) cached.calls++;
+    // While short, requests are refused and closed at once: they add nothing, time alone matters.
+    const callBound = this.#short || !cached ? Infinity : Math.max(1, Math.floor((limit - cached.open - reserveFor(limit)) / 2));
+    const stale = !cached || cached.calls > callBound || now - cached.at >= Math.max(COUNT_REUSE_MS, cached.costMs * COST_REUSE_FACTOR);
+    if (stale) {
+      const open = this.#count(limit);
       if (open === undefined) return undefined;
-      cached = this.#cached = { at: now, open, costMs: this.#now() - now };
+      cached = this.#cached = { at: now, open, costMs: this.#now() - now, calls: 0 };
     }
-    return { open: cached.open, limit: this.#limit };
+    return { open: cached!.open, limit };
   }
 
   /**

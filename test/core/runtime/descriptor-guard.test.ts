@@ -24,26 +24,42 @@ describe("DescriptorGuard", () => {
     expect(changes).toEqual([[true, 77], [false, 64]]);
   });
 
-  it("reuses a count for 100 ms far from the limit, and for 50 times its cost (5 ms to 1 s) near it", () => {
+  it("reuses a count for 100 ms (or 50 times its cost) and for half as many calls as descriptors are left above the reserve", () => {
     let counts = 0;
     let clock = 0;
     let open = 10;
-    // Counting takes 2 ms on this clock.
-    const guard = new DescriptorGuard(1000, () => (counts++, (clock += 2), open), () => clock);
-    guard.short(); // counted at 0
-    clock = 99;
-    guard.short();
+    const guard = new DescriptorGuard(1000, () => (counts++, open), () => clock);
+    guard.short(); // counted: 1000 - 10 - 100 (reserve) left, so reused for 445 calls
+    for (let call = 0; call < 445; call++) guard.short();
     expect(counts).toBe(1);
-    clock = 100;
-    open = 950;
-    guard.short(); // counted at 100: near the limit now
-    expect(counts).toBe(2);
-    clock = 199; // a count that took 2 ms is reused for 100 ms
     guard.short();
     expect(counts).toBe(2);
-    clock = 200;
+    clock = 100;
     guard.short();
     expect(counts).toBe(3);
+    open = 896; // 4 left above the reserve: counted every third call
+    clock = 200;
+    guard.short();
+    expect(counts).toBe(4);
+    guard.short();
+    guard.short();
+    expect(counts).toBe(4);
+    guard.short();
+    expect(counts).toBe(5);
+  });
+
+  it("reuses a count that took long for 50 times as long", () => {
+    let counts = 0;
+    let clock = 0;
+    // Counting takes 20 ms on this clock: reused for a second.
+    const guard = new DescriptorGuard(100_000, () => (counts++, (clock += 20), 10), () => clock);
+    guard.short();
+    clock = 990;
+    guard.short();
+    expect(counts).toBe(1);
+    clock = 1000;
+    guard.short();
+    expect(counts).toBe(2);
   });
 
   it("counts a table too full to list itself as full", () => {
