@@ -15,7 +15,7 @@ import { coreTokens, createCoreServices, createRecordingShutdown, type CoreServi
 import { ShutdownStack, shutdownError, type ShutdownFailure } from "./lifecycle/shutdown-stack.ts";
 import { startupError } from "./lifecycle/startup-error.ts";
 import { verifyConfiguredDriver } from "./lifecycle/verify-driver.ts";
-import { serveApi } from "./lifecycle/serve-api.ts";
+import { serveShedding } from "./lifecycle/load-shedding.ts";
 import { withTimeout } from "./lifecycle/with-timeout.ts";
 import { buildPluginGraph } from "./plugin-graph.ts";
 import { loadPlugins, type LoadedPlugin } from "./plugin-loader.ts";
@@ -245,7 +245,11 @@ class PluginKernel implements Kernel {
     const listen = this.#options.httpListen;
     if (listen && this.#core.router.hasMounts) {
       try {
-        const server = await serveApi(this.#core.router.fetch, listen, this.#log);
+        const server = await serveShedding({
+          fetch: this.#core.router.fetch, hostname: listen.hostname, port: listen.port, ...(listen.tls ? { tls: listen.tls } : {}),
+          // No API body is large: one still arriving after this is a slow sender holding a descriptor.
+          requestTimeoutMs: 30_000,
+        }, this.#log);
         if (this.#stopping) {
           // stop() ran while the server was coming up, so it had nothing to close yet.
           await server.close();

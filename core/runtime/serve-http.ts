@@ -33,8 +33,8 @@ export interface ServeHttpOptions {
    * @default no limit (long-polls and streams are not affected either way: their requests are complete)
    */
   readonly requestTimeoutMs?: number;
-  /** Errors of the listening socket itself (accept failing with EMFILE); the server keeps listening. */
-  readonly onServerError?: (error: Error) => void;
+  /** Told of server errors that are not one request's (accept failing with EMFILE); the server keeps listening. */
+  readonly onError?: (error: Error) => void;
 }
 
 export interface HttpServerHandle {
@@ -174,7 +174,7 @@ async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
     // Once listening, an accept that fails (EMFILE) is an `error` event: unheard, it would end the process.
-    httpServer.once("listening", () => httpServer.on("error", (error) => options.onServerError?.(error)));
+    httpServer.once("listening", () => httpServer.on("error", (error) => options.onError?.(error)));
     // Thousands of watchers may connect at once; Node's default backlog (511) drops the excess to SYN
     // retries. The kernel caps this at net.core.somaxconn, the backlog Go's (and Consul's) listeners use.
     httpServer.listen({ port: options.port ?? 0, host: hostname, backlog: 65_535 }, () => {

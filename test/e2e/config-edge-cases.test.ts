@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { type DaemonProcess, startDaemon } from "../helpers/daemon-process.ts";
+import { type DaemonProcess, startDaemon } from "../helpers/daemon-with-api.ts";
 import { runCli } from "../helpers/run-cli.ts";
 
 let dir: string;

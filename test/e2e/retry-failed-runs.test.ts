@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
 import type { RunRecord } from "../../core/plugin-api/mod.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { type DaemonProcess, startDaemon } from "../helpers/daemon-process.ts";
+import { type DaemonProcess, startDaemon } from "../helpers/daemon-with-api.ts";
 import { until } from "../helpers/until.ts";
 import { registerService } from "../plugins/driver-terraform/e2e-support.ts";
 import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";

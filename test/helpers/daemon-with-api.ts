@@ -1,7 +1,7 @@
 /**
- * @module The built daemon (`node dist/main.js start`) as a child process on a free port, optionally
- * under a lowered open-file limit (`prlimit --nofile`), with its output, an API caller and a stop.
- * For the fault tests that must see the real process survive (or not) what happens to it.
+ * @module The built daemon (`node dist/main.js start`) as a child process on a free port it writes
+ * into the config, optionally under a lowered open-file limit (`prlimit --nofile`), with its output,
+ * an API caller and a stop: for the fault tests that must see the real process survive what happens.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
