@@ -1,5 +1,5 @@
 /** @module The one error type of config loading: every problem found, each naming file and field. */
-import { CtsError } from "../plugin-api/mod.ts";
+import { CtsError, cutText } from "../plugin-api/mod.ts";
 import { ctsSentence } from "./cts-sentences.ts";
 
 export interface ConfigIssue {
@@ -14,7 +14,7 @@ export interface ConfigIssue {
 /** `file: path: message`, with CTS's own sentence for the problem after ours when CTS has one. */
 export function formatIssue(issue: ConfigIssue): string {
   const where = [issue.file, issue.path].filter((part) => part !== "").join(": ");
-  const message = `${issue.message}${ctsSentence(issue)}`;
+  const message = `${cutText(issue.message)}${ctsSentence(issue)}`;
   return where === "" ? message : `${where}: ${message}`;
 }
 

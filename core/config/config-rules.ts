@@ -3,7 +3,7 @@
  * provider ids, API TLS completeness, the default check address, log level, where templates may
  * appear, and Vault for `{{ with secret }}`.
  */
-import type { CtsConfig } from "../plugin-api/mod.ts";
+import { type CtsConfig, quoteValue } from "../plugin-api/mod.ts";
 import type { ConfigIssue } from "./config-error.ts";
 import { negativeBufferFields, type RawBufferPeriod } from "./buffer-period.ts";
 import { secretTemplatePaths, TEMPLATE_PLACES, templatePaths } from "./template-syntax.ts";
@@ -20,7 +20,7 @@ export function configIssues(raw: Json, config: CtsConfig, fileOf: (path: string
   };
 
   if (!LOG_LEVELS.includes(config.log_level)) {
-    add("log_level", `must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(raw.log_level)}`);
+    add("log_level", `must be one of ${LOG_LEVELS.join(", ")}, got ${quoteValue(raw.log_level)}`);
   }
   for (const field of negativeBufferFields(raw.buffer_period as RawBufferPeriod | undefined)) {
     add(`buffer_period.${field}`, "must not be negative");
@@ -96,7 +96,7 @@ export function configIssues(raw: Json, config: CtsConfig, fileOf: (path: string
 
   const check = config.consul.service_registration.default_check.address;
   if (!/^http/i.test(check) || !URL.canParse(check)) {
-    add("consul.service_registration.default_check.address", `must be an absolute http(s) URL, got "${check}"`);
+    add("consul.service_registration.default_check.address", `must be an absolute http(s) URL, got ${quoteValue(check)}`);
   }
 
   for (const [key, value] of Object.entries(raw)) {
@@ -115,7 +115,7 @@ export function configIssues(raw: Json, config: CtsConfig, fileOf: (path: string
 
   const mode = config.high_availability?.cluster.mode;
   if (mode !== undefined && mode !== "leader" && mode !== "shared") {
-    add("high_availability.cluster.mode", `must be "leader" (one leader runs every task, as CTS) or "shared" (every instance runs a share of the tasks), got ${JSON.stringify(mode)}`);
+    add("high_availability.cluster.mode", `must be "leader" (one leader runs every task, as CTS) or "shared" (every instance runs a share of the tasks), got ${quoteValue(mode)}`);
   }
   // Rules between the driver block and the rest (a local backend under high_availability) are the
   // driver's `validate` hook, which gets the whole configuration.

@@ -7,7 +7,7 @@ import { pathKind, pathOfFileUrl, readTextFile } from "../runtime/config-files.t
 import type { ConfigIssue } from "./config-error.ts";
 import { closestName } from "./closest-name.ts";
 import { childPath, pointerToPath } from "./field-path.ts";
-import { isGoDuration } from "../plugin-api/mod.ts";
+import { isGoDuration, isGoDurationSyntax, quoteValue } from "../plugin-api/mod.ts";
 
 export interface ConfigSchemas {
   readonly root: ValidateFunction;
@@ -90,9 +90,10 @@ function issueOf(error: ErrorObject, at: string, file: string): ConfigIssue {
     case "type":
       return { file, path: at, message: `must be ${article(String(params.type))}, got ${describe(error.data)}` };
     case "format":
-      return params.format === "go-duration"
-        ? { file, path: at, message: `must be a duration such as "5s", "1m30s" or "1h", got ${describe(error.data)}` }
-        : { file, path: at, message: `must match format ${String(params.format)}` };
+      if (params.format !== "go-duration") return { file, path: at, message: `must match format ${String(params.format)}` };
+      return typeof error.data === "string" && isGoDurationSyntax(error.data)
+        ? { file, path: at, message: `${describe(error.data)} is longer than Go's longest duration (2562047h47m16s): CTS refuses it too` }
+        : { file, path: at, message: `must be a duration such as "5s", "1m30s" or "1h", got ${describe(error.data)}` };
     case "minLength":
       return { file, path: at, message: "must not be empty" };
     case "maxProperties":
@@ -122,7 +123,7 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return "a list";
   if (value === null) return "null";
   if (typeof value === "object") return "a block/object";
-  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "string") return quoteValue(value);
   return `${typeof value} ${String(value)}`;
 }
 

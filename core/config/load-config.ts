@@ -24,6 +24,8 @@ import { ineffectiveFieldNotes } from "./ineffective-fields.ts";
 import { syslogIssues } from "./syslog-rules.ts";
 import { weakDecode } from "./weak-decode.ts";
 import { type ConfigSecret, envTemplateSecrets } from "./config-secrets.ts";
+import { integerNotes } from "./integer-notes.ts";
+import { vaultAddressNotes } from "./vault-address.ts";
 
 type Json = Record<string, unknown>;
 
@@ -72,6 +74,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   // Task fields core does not read belong to drivers, which the kernel knows: they are reported here
   // (as unknown fields, as before plugins owned them) only when the configuration fails anyway.
   const undeclared: ConfigIssue[] = [];
+  const decodeWarnings: ConfigIssue[] = [];
   for (const file of files) {
     const text = await readTextFile(resolvePath(options.cwd, file));
     if (text.length === 0) continue; // CTS skips empty files
@@ -81,7 +84,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
       continue;
     }
     const shaped = weakDecode(shapeBody(parsed.value, rootBody, "", { file, issues, offsets }), schemas.rootSchema, {
-      documents: schemas.documents, unwrapLists: !file.endsWith(".json"),
+      documents: schemas.documents, unwrapLists: !file.endsWith(".json"), numbers: integerNotes(file, offsets, issues, decodeWarnings),
     }) as Json;
     if (!schemas.root(shaped)) issues.push(...issuesFromAjv(schemas.root.errors, file, offsets));
     undeclared.push(...undeclaredTaskFields(shaped, file, offsets.task!));
@@ -108,7 +111,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     }
   }));
 
-  const warnings: ConfigIssue[] = [];
+  const warnings: ConfigIssue[] = [...decodeWarnings];
   const config = buildConfig(raw, {
     env: options.env,
     homeVaultToken: await readHomeVaultToken(raw, options.env),
@@ -130,6 +133,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   });
   issues.push(...configIssues(raw, config, fileOf), ...syslogIssues(config, fileOf));
   issues.push(...await apiTlsKeyPairIssues(config, fileOf, options.cwd));
+  const vault = vaultAddressNotes(config, fileOf);
+  issues.push(...vault.issues);
+  warnings.push(...vault.warnings);
   if (raw.service !== undefined) {
     warnings.push({ file: fileOf("service") ?? "", path: "service", message: "deprecated: use condition/module_input blocks" });
   }

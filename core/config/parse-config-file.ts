@@ -1,5 +1,6 @@
 /** @module Parses one config file by extension: `.hcl` with HashiCorp's HCL parser (WASM), `.json` as JSON. */
 import { parse as parseHcl } from "@cdktf/hcl2json";
+import { MAX_NESTING, tooDeep } from "../plugin-api/mod.ts";
 import type { ConfigIssue } from "./config-error.ts";
 import { quotedKeyBlocksToMaps } from "./hcl1-quoted-keys.ts";
 import { blankAttributes, redefinedAttributes } from "./hcl1-redefined-attributes.ts";
@@ -16,6 +17,10 @@ export function isConfigFileName(path: string): boolean {
 
 export async function parseConfigText(file: string, text: string): Promise<ParsedFile> {
   const fail = (message: string): ParsedFile => ({ ok: false, issue: { file, path: "", message } });
+  const deep = tooDeep(text, !file.endsWith(".json"));
+  if (deep) {
+    return fail(`invalid ${file.endsWith(".json") ? "JSON" : "HCL"}: line ${deep.line},${deep.column}: nested more than ${MAX_NESTING} levels deep`);
+  }
   if (file.endsWith(".json")) {
     let value: unknown;
     try {

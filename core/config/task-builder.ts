@@ -3,7 +3,7 @@
  * request) → validated `TaskConfig`, through the config loader's own task builder and task rules,
  * so a task created over HTTP means exactly what the same block in a file means.
  */
-import { CtsError, parseGoDuration, type CtsConfig, type TaskBuilder, type TaskConfig } from "../plugin-api/mod.ts";
+import { CtsError, parseGoDuration, quoteValue, type CtsConfig, type TaskBuilder, type TaskConfig } from "../plugin-api/mod.ts";
 import { buildTask } from "./build-task.ts";
 import { formatIssue, type ConfigIssue } from "./config-error.ts";
 import { taskIssues } from "./task-rules.ts";
@@ -20,7 +20,7 @@ function durationIssues(raw: Readonly<Record<string, unknown>>): ConfigIssue[] {
     .map((key) => ({
       file: SOURCE,
       path: `task.buffer_period.${key}`,
-      message: `${JSON.stringify(buffer[key])} is not a duration such as "5s" or "1m30s"`,
+      message: `${quoteValue(buffer[key])} is not a duration such as "5s" or "1m30s"`,
     }));
 }
 

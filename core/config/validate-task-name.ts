@@ -3,6 +3,8 @@
  * name, a URL path segment and a Consul KV key part, so it must be one safe path segment.
  */
 
+import { quoteValue } from "../plugin-api/mod.ts";
+
 export const MAX_TASK_NAME_LENGTH = 128;
 
 /** Letter or `_` first, then letters, digits, `_` and `-`: never `/`, `.`, `..`, spaces or control characters. */
@@ -16,7 +18,7 @@ export function validateTaskName(name: unknown): string | undefined {
     return `task name must be at most ${MAX_TASK_NAME_LENGTH} characters`;
   }
   if (!IDENTIFIER.test(name)) {
-    return `task name ${JSON.stringify(name)} is not valid: it must start with a letter or "_" ` +
+    return `task name ${quoteValue(name)} is not valid: it must start with a letter or "_" ` +
       `and contain only letters, digits, "_" and "-"`;
   }
   return undefined;

@@ -23,6 +23,16 @@ export interface WeakDecodeOptions {
   readonly documents: ReadonlyMap<string, Schema>;
   /** Whether one-element lists unwrap everywhere (HCL files) or only in condition/module_input blocks (JSON). */
   readonly unwrapLists: boolean;
+  /** Told of numbers an integer field holds that are not whole (CTS truncates them: worth a warning) or not safe integers. */
+  readonly numbers?: IntegerNotes;
+}
+
+/** What decoding noticed about numbers written for integer fields; `pointer` is the field's JSON pointer. */
+export interface IntegerNotes {
+  /** `written` is not whole: CTS (mapstructure) truncates it to `kept`, and so does this decoding. */
+  truncated(pointer: string, written: number, kept: number): void;
+  /** `written` is beyond ±2^53: CTS would read a meaningless number (Go's float to int64 conversion). */
+  outOfRange(pointer: string, written: number): void;
 }
 
 /** A map shaped (HCL block syntax merged) with its values left as written. */
@@ -36,7 +46,7 @@ const FALSE_TEXTS = new Set(["0", "f", "F", "FALSE", "false", "False"]);
 
 /** `value` decoded against `schema` (a document of `options.documents`); never throws. */
 export function weakDecode(value: unknown, schema: Schema, options: WeakDecodeOptions): unknown {
-  return decode(value, { schema, doc: schema }, options.unwrapLists, options);
+  return decode(value, { schema, doc: schema }, options.unwrapLists, options, "");
 }
 
 /**
@@ -45,7 +55,7 @@ export function weakDecode(value: unknown, schema: Schema, options: WeakDecodeOp
  * one-element lists always unwrap.
  */
 export function weakDecodeBlock(value: unknown, schema: Schema): unknown {
-  return decode(value, { schema, doc: schema }, true, { documents: new Map(), unwrapLists: true });
+  return decode(value, { schema, doc: schema }, true, { documents: new Map(), unwrapLists: true }, "");
 }
 
 interface Located {
@@ -54,7 +64,7 @@ interface Located {
   readonly doc: Schema;
 }
 
-function decode(value: unknown, at: Located, unwrap: boolean, options: WeakDecodeOptions): unknown {
+function decode(value: unknown, at: Located, unwrap: boolean, options: WeakDecodeOptions, pointer: string): unknown {
   const { schema, doc } = resolve(at, options);
   // Schemas that only combine others (`allOf` plus `properties`) describe blocks.
   const type = schema.type ?? (schema.properties !== undefined || schema.allOf !== undefined ? "object" : undefined);
@@ -74,7 +84,7 @@ function decode(value: unknown, at: Located, unwrap: boolean, options: WeakDecod
       return current;
     case "integer":
       if (typeof current === "boolean") return current ? 1 : 0;
-      if (typeof current === "number") return Math.trunc(current);
+      if (typeof current === "number") return wholeNumber(current, pointer, options.numbers);
       if (typeof current === "string") return parseGoInt(current) ?? current;
       return current;
     case "array": {
@@ -82,7 +92,7 @@ function decode(value: unknown, at: Located, unwrap: boolean, options: WeakDecod
       if (isObject(list) && Object.keys(list).length === 0) return [];
       if (!Array.isArray(list)) list = [list];
       const items = isObject(schema.items) ? { schema: schema.items, doc } : undefined;
-      return items === undefined ? list : (list as unknown[]).map((item) => decode(item, items, unwrap, options));
+      return items === undefined ? list : (list as unknown[]).map((item, index) => decode(item, items, unwrap, options, `${pointer}/${index}`));
     }
     case "object": {
       if (Array.isArray(current) && current.length === 0) return {};
@@ -94,13 +104,21 @@ function decode(value: unknown, at: Located, unwrap: boolean, options: WeakDecod
       for (const [key, item] of Object.entries(current)) {
         const property = RAW_VALUE_KEYS.has(key) ? { schema: RAW_VALUES_MAP, doc } : propertySchema(schema, key, doc, options);
         const hooked = unwrap || (doc.$id === taskSchemaId(options) && HOOKED_TASK_KEYS.has(key));
-        out[key] = property === undefined ? item : decode(item, property, hooked, options);
+        out[key] = property === undefined ? item : decode(item, property, hooked, options, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
       }
       return out;
     }
     default:
       return current;
   }
+}
+
+/** A number for an integer field, truncated as CTS does; the truncation or a meaningless size is told. */
+function wholeNumber(written: number, pointer: string, notes: IntegerNotes | undefined): number {
+  const kept = Math.trunc(written);
+  if (!Number.isSafeInteger(kept)) notes?.outOfRange(pointer, written);
+  else if (kept !== written) notes?.truncated(pointer, written, kept);
+  return kept;
 }
 
 /** The schema of `key`: its own `properties` entry, else one from `allOf`, else `additionalProperties`. */

@@ -91,12 +91,14 @@ export function driverTaskFieldIssues(
       issues.push({ file: fileAt(at), path: at, message: `is only supported by the "${owner}" driver` });
     }
   }
-  if (issues.length > 0 || own === undefined || own.taskBlocks === undefined) return issues;
-  const { fields, problems } = decodedFields(task, own);
   const toIssue = (problem: BlockProblem): ConfigIssue => {
     const at = problem.path === "" ? path : `${path}.${problem.path}`;
     return { file: fileAt(at), path: at, message: problem.message };
   };
+  if (issues.length > 0 || own === undefined) return issues;
+  // A driver with no task blocks may still have rules for the task (its name as a workspace name).
+  if (own.taskBlocks === undefined) return (own.validateTask?.(task) ?? []).map(toIssue);
+  const { fields, problems } = decodedFields(task, own);
   issues.push(...problems.map(toIssue));
   if (issues.length > 0) return issues;
   let completed = task;

@@ -5,19 +5,33 @@
  * as CTS has the kernel do for its Terraform (parent-death signal): an orphaned `terraform apply`
  * would keep holding the state lock and race the next start's run.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
 import type { Readable } from "node:stream";
 import { which } from "zx";
 import type { ProcessOptions, ProcessResult, ProcessRunner } from "../plugin-api/mod.ts";
+import { descriptorGuard, PROCESS_START_DESCRIPTORS } from "./descriptor-guard.ts";
+import { processStartFailure } from "./process-start-failure.ts";
 import { SUPERVISOR_NAME, SUPERVISOR_SCRIPT } from "./process-supervisor.ts";
 
 /** An absolute shell: a task's env may change PATH, the supervisor must not move with it. */
 const SHELL = "/bin/sh";
 
-export function createProcessRunner(): ProcessRunner {
+/** How long a start waits for free descriptors before it is tried anyway (and fails clearly if none are). */
+const DESCRIPTOR_WAIT_MS = 30_000;
+
+export interface ProcessRunnerOptions {
+  /** How long a start waits for free descriptors before it is tried anyway. @default 30000 */
+  readonly descriptorWaitMs?: number;
+}
+
+export function createProcessRunner(runnerOptions: ProcessRunnerOptions = {}): ProcessRunner {
+  const descriptorWaitMs = runnerOptions.descriptorWaitMs ?? DESCRIPTOR_WAIT_MS;
   return {
     async run(command: string, args: readonly string[], options: ProcessOptions = {}): Promise<ProcessResult> {
+      options.signal?.throwIfAborted();
+      // Short of descriptors, a new process waits for some to be freed (the API sheds meanwhile).
+      await descriptorGuard.waitForRoom(PROCESS_START_DESCRIPTORS, descriptorWaitMs, options.signal);
       options.signal?.throwIfAborted();
       return await runSupervised(command, args, options);
     },
@@ -28,18 +42,33 @@ export function createProcessRunner(): ProcessRunner {
   };
 }
 
+function spawnSupervisor(command: string, args: readonly string[], options: ProcessOptions): ChildProcess {
+  return spawn(SHELL, ["-c", SUPERVISOR_SCRIPT, SUPERVISOR_NAME, command, ...args], {
+    cwd: options.cwd,
+    // Layered: a task's env adds to (never replaces) the daemon's, as CTS does.
+    env: { ...process.env, ...options.env },
+    // Its own session and process group, so the supervisor can end the command's whole tree.
+    detached: true,
+    // fd 3: the lifeline; its end of file tells the supervisor that cts-runtime is gone.
+    // fd 4: the supervisor closes it once its signal traps are set.
+    stdio: ["pipe", "pipe", "pipe", "pipe", "pipe"],
+  });
+}
+
 function runSupervised(command: string, args: readonly string[], options: ProcessOptions): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(SHELL, ["-c", SUPERVISOR_SCRIPT, SUPERVISOR_NAME, command, ...args], {
-      cwd: options.cwd,
-      // Layered: a task's env adds to (never replaces) the daemon's, as CTS does.
-      env: { ...process.env, ...options.env },
-      // Its own session and process group, so the supervisor can end the command's whole tree.
-      detached: true,
-      // fd 3: the lifeline; its end of file tells the supervisor that cts-runtime is gone.
-      // fd 4: the supervisor closes it once its signal traps are set.
-      stdio: ["pipe", "pipe", "pipe", "pipe", "pipe"],
-    });
+    let child: ChildProcess;
+    try {
+      child = spawnSupervisor(command, args, options);
+    } catch (error) {
+      // Errors other than Node's listed ones (EMFILE, ENOENT, ...) are thrown rather than emitted.
+      return reject(processStartFailure(command, options.cwd, error));
+    }
+    if (!child.stdio?.[4]) {
+      // Node gave up before the pipes existed (EMFILE, ENFILE); its `error` event follows.
+      child.once("error", (error) => reject(processStartFailure(command, options.cwd, error)));
+      return;
+    }
     const lifeline = child.stdio[3] as { destroy(): void } | null;
     const trapsSet = child.stdio[4] as Readable;
     let stdout = "";
@@ -79,7 +108,7 @@ function runSupervised(command: string, args: readonly string[], options: Proces
       settled = true;
       options.signal?.removeEventListener("abort", onAbort);
       lifeline?.destroy();
-      reject(error);
+      reject(processStartFailure(command, options.cwd, error));
     });
     // Not "close": that waits for the lifeline too, which the supervisor only lets go when it ends.
     child.once("exit", (code, signal) => {

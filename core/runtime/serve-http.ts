@@ -2,6 +2,7 @@
  * @module serveHttp: one fetch handler served on Deno (`Deno.serve`) or Node (`@hono/node-server`),
  * with optional TLS/mTLS, and a close() that also ends parked long-polls at once.
  */
+import { descriptorGuard } from "./descriptor-guard.ts";
 
 export interface ServeHttpTls {
   /** PEM certificate chain. */
@@ -28,7 +29,12 @@ export interface ServeHttpOptions {
    * @default 15000 on Node; none on Deno
    */
   readonly requestTimeoutMs?: number;
-  /** Told of server errors that are not one request's (accept failing for want of descriptors). */
+  /**
+   * Sheds load while the process is short of file descriptors: new requests are answered 503 and
+   * their connection closed, except those `keepServing` names (a health check that must not fail).
+   */
+  readonly shedLoad?: { readonly keepServing: (pathname: string) => boolean };
+  /** Told of server errors that are not one request's (accept failing with EMFILE); the server keeps listening. */
   readonly onError?: (error: Error) => void;
 }
 
@@ -50,7 +56,7 @@ type Pending = (response: Response) => void;
  * Each in-flight request therefore races against close(): a registry of resolvers (not
  * Promise.race on a shared promise, which would leak one reaction per request).
  */
-function trackInFlight(fetch: ServeHttpOptions["fetch"]): {
+function trackInFlight(fetch: ServeHttpOptions["fetch"], shedLoad: ServeHttpOptions["shedLoad"]): {
   handler: (request: Request) => Promise<Response>;
   abortAll(): void;
 } {
@@ -58,6 +64,9 @@ function trackInFlight(fetch: ServeHttpOptions["fetch"]): {
   let closing = false;
   const handler = (request: Request): Promise<Response> => {
     if (closing) return Promise.resolve(new Response("Server is shutting down", { status: 503 }));
+    if (shedLoad && descriptorGuard.short() && !shedLoad.keepServing(new URL(request.url).pathname)) {
+      return Promise.resolve(shortOfDescriptors());
+    }
     return new Promise<Response>((resolve, reject) => {
       pending.add(resolve);
       Promise.resolve()
@@ -76,6 +85,14 @@ function trackInFlight(fetch: ServeHttpOptions["fetch"]): {
   return { handler, abortAll };
 }
 
+/** Answered before the body is read, so a slow sender cannot hold the connection open. */
+function shortOfDescriptors(): Response {
+  return Response.json(
+    { error: { message: "Cannot serve the request: the server is short of file descriptors; retry later" } },
+    { status: 503, headers: { "retry-after": "1", connection: "close" } },
+  );
+}
+
 interface DenoServeLike {
   serve(
     options: Record<string, unknown>,
@@ -90,7 +107,7 @@ function urlFor(hostname: string, port: number, secure: boolean): string {
 
 async function serveDeno(deno: DenoServeLike, options: ServeHttpOptions): Promise<HttpServerHandle> {
   const hostname = options.hostname ?? "127.0.0.1";
-  const { handler, abortAll } = trackInFlight(options.fetch);
+  const { handler, abortAll } = trackInFlight(options.fetch, options.shedLoad);
   const controller = new AbortController();
   let listening!: () => void;
   const ready = new Promise<void>((resolve) => { listening = resolve; });
@@ -121,7 +138,7 @@ async function serveDeno(deno: DenoServeLike, options: ServeHttpOptions): Promis
 async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
   const hostname = options.hostname ?? "127.0.0.1";
   const { createAdaptorServer } = await import("@hono/node-server");
-  const { handler, abortAll } = trackInFlight(options.fetch);
+  const { handler, abortAll } = trackInFlight(options.fetch, options.shedLoad);
   const tls = options.tls;
   // Node checks its request deadlines on this interval (30 s by default): a fraction of the bound.
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -166,6 +183,8 @@ async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
   httpServer.maxHeadersCount = 0;
   await new Promise<void>((resolve, reject) => {
     httpServer.once("error", reject);
+    // Once listening, an accept that fails (EMFILE) is an `error` event: unheard, it would end the process.
+    httpServer.once("listening", () => httpServer.on("error", (error) => options.onError?.(error)));
     // Thousands of watchers may connect at once; Node's default backlog (511) drops the excess to SYN
     // retries. The kernel caps this at net.core.somaxconn, the backlog Go's (and Consul's) listeners use.
     httpServer.listen({ port: options.port ?? 0, host: hostname, backlog: 65_535 }, () => {
@@ -173,8 +192,6 @@ async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
       resolve();
     });
   });
-  // Once listening, a server error (accept failing for want of descriptors) must not end the process.
-  httpServer.on("error", (error) => options.onError?.(error));
   const address = httpServer.address();
   const port = typeof address === "object" && address !== null ? address.port : (options.port ?? 0);
   let closed: Promise<void> | undefined;

@@ -11,6 +11,7 @@ import {
 import { createClusterStatusHandler } from "./src/cluster-status.ts";
 import { checkCompatibility, COMPATIBILITY_CHECK_INTERVAL_MS } from "./src/compatibility-check.ts";
 import { ConsulTaskStore } from "./src/consul-task-store.ts";
+import { damagedRecordsFor } from "./src/damaged-records.ts";
 import { createFollowerRedirect } from "./src/follower-redirect.ts";
 import { checkTrustedFrom, registrationCheckId } from "./src/instance-session.ts";
 import { kvLayoutOf } from "./src/kv-layout.ts";
@@ -35,6 +36,7 @@ const leaderElectionService = defineService({
       checkId: registrationCheckId(config),
       checkTrustedFrom: checkTrustedFrom(config, Date.now()),
       logger,
+      damaged: damagedRecordsFor(config, logger),
     };
     if (ha.cluster.mode === "shared") {
       return new SharedCluster({ ...clusterOptions, seed: () => seedConfiguredTasks(consul, clusterOptions.layout, config.tasks) });
@@ -47,8 +49,9 @@ const leaderElectionService = defineService({
 
 const consulTaskStoreService = defineService({
   token: taskStoreToken,
-  deps: { config: configToken, consul: consulClientToken },
-  create: ({ config, consul }) => new ConsulTaskStore(storageClient(consul, config), kvLayoutOf(config.high_availability!)),
+  deps: { config: configToken, consul: consulClientToken, logger: loggerToken },
+  create: ({ config, consul, logger }) =>
+    new ConsulTaskStore(storageClient(consul, config), kvLayoutOf(config.high_availability!), damagedRecordsFor(config, logger), logger),
 });
 
 /** The cluster's KV keys, sessions and transactions live in `storage "consul" { namespace }` (Consul Enterprise), as in CTS. */
@@ -85,6 +88,7 @@ export const haConsulPlugin = definePlugin({
     else router.intercept(createFollowerRedirect(leadership));
     router.mount("/v1/status/cluster", createClusterStatusHandler(
       consul, config, leadership, store, cluster instanceof SharedCluster ? () => cluster.readOwners() : undefined,
+      cluster instanceof SharedCluster ? () => cluster.owners() : undefined,
     ));
     const unsubscribe = leadership.subscribe((isLeader) => {
       const leader = leadership.leader();

@@ -4,10 +4,11 @@
  * allowed origins and the listen address — so no request is ever answered without them.
  */
 import {
-  apiSettings, CtsError, errorMessage, type CtsConfig, type Logger, type SecretMasker, vaultSecretsToken,
+  apiSettings, CtsError, type CtsConfig, type Logger, type SecretMasker, vaultSecretsToken,
 } from "../../plugin-api/mod.ts";
 import type { KernelHttpRouter } from "../../http/http-router.ts";
-import { serveHttp, type HttpServerHandle, type ServeHttpTls } from "../../runtime/serve-http.ts";
+import type { HttpServerHandle, ServeHttpTls } from "../../runtime/serve-http.ts";
+import { serveShedding } from "./load-shedding.ts";
 import type { ScopedContainer } from "../container/scoped-container.ts";
 
 export interface ApiListen {
@@ -15,8 +16,6 @@ export interface ApiListen {
   readonly port: number;
   readonly tls?: ServeHttpTls;
 }
-
-const ACCEPT_WARNING_INTERVAL_MS = 10_000;
 
 /** The token as configured, rendered when it reads Vault. */
 async function resolveToken(token: string, root: ScopedContainer): Promise<string> {
@@ -36,21 +35,15 @@ export async function serveApi(
   const token = await resolveToken(api.token, root);
   if (token !== "") secrets.add(token, "api.token");
   router.guard.configure({ token, allowedOrigins: api.allowed_origins, listenAddress: listen.hostname });
-  let lastAcceptWarning = 0;
   if (api.allowed_origins.includes("*")) {
     log.warn("api.allowed_origins has \"*\": any web page a user opens may change tasks through this API, as with CTS");
   }
-  return serveHttp({
+  // Sheds load while descriptors run short; accept failures are logged once per shortage episode.
+  return serveShedding({
     fetch: router.fetch,
     hostname: listen.hostname,
     port: listen.port,
     requestTimeoutMs: api.request_timeout,
-    onError: (error) => {
-      // Once per episode, not once per refused connection.
-      if (Date.now() - lastAcceptWarning < ACCEPT_WARNING_INTERVAL_MS) return;
-      lastAcceptWarning = Date.now();
-      log.warn("the HTTP server could not accept a connection", { error: errorMessage(error) });
-    },
     ...(listen.tls ? { tls: listen.tls } : {}),
-  });
+  }, log);
 }

@@ -94,6 +94,19 @@ export interface Driver {
   /** E.g. `terraform 1.11.4`. */
   version(): Promise<string>;
   dispose?(): Promise<void>;
+  /**
+   * Refinement (optional): throws what `init` found wrong but keeps for the first plan or apply
+   * (Terraform: `terraform validate`'s errors). The engine calls it for a task created through the
+   * API, which CTS refuses (500) when its module does not validate.
+   */
+  check?(): void;
+  /**
+   * Refinement (optional): the task is not created after all (a rejected API create, a dry run):
+   * undo what `init` made outside the working directory and did not find there before (a Terraform
+   * workspace that holds no resources). Never throws. The engine removes a working directory the
+   * create made itself.
+   */
+  discard?(signal: AbortSignal): Promise<void>;
 }
 
 export interface DriverContext {
@@ -168,8 +181,9 @@ export interface DriverFactory extends Named {
    */
   completeTaskBlocks?(fields: Readonly<Record<string, unknown>>): TaskBlocksCompletion;
   /**
-   * Rules of a task's `taskBlocks` beyond their schemas, for tasks on this
-   * driver (config files and API-created tasks); each problem's path is inside the task.
+   * Rules of a task on this driver beyond the schemas (its `taskBlocks`, its name as the driver
+   * uses it), for config files and API-created tasks, also for a driver without `taskBlocks`; each
+   * problem's path is inside the task.
    */
   validateTask?(task: TaskConfig): readonly BlockProblem[];
   /**

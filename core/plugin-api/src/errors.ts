@@ -14,6 +14,8 @@ export type CtsErrorCode =
   /** The task's state lock stayed held by someone else for the whole wait: retry later, not a broken task. */
   | "CTS_ERR_STATE_LOCKED"
   | "CTS_ERR_CONSUL"
+  /** A process could not be started (descriptors, memory or process slots exhausted; no shell). */
+  | "CTS_ERR_PROCESS"
   | "CTS_ERR_NOT_FOUND"
   | "CTS_ERR_CONFLICT"
   | "CTS_ERR_BAD_REQUEST"

@@ -11,17 +11,26 @@ const UNIT_MS: Readonly<Record<string, number>> = {
 const DURATION_PATTERN = /^[-+]?(?:0|(?:(?:\d+\.?\d*|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+)$/;
 const PART = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g;
 
-/** True when `text` is a Go duration string (sign allowed, `"0"` allowed, a unit on every number). */
-export function isGoDuration(text: string): boolean {
+/** Go's longest duration, 2^63-1 ns (about 292 years), in ms: its time.ParseDuration refuses longer ones. */
+const MAX_DURATION_MS = 9_223_372_036_854.775;
+
+/** True when `text` is written as a Go duration, whether or not Go can hold it (see `isGoDuration`). */
+export function isGoDurationSyntax(text: string): boolean {
   return DURATION_PATTERN.test(text);
 }
 
-/** Milliseconds of a Go duration string, or `undefined` when it is not one. */
+/** True when `text` is a Go duration string (sign allowed, `"0"` allowed, a unit on every number) Go can hold. */
+export function isGoDuration(text: string): boolean {
+  return parseGoDuration(text) !== undefined;
+}
+
+/** Milliseconds of a Go duration string, or `undefined` when it is not one (or overflows Go's, as CTS refuses it). */
 export function parseGoDuration(text: string): number | undefined {
   if (!DURATION_PATTERN.test(text)) return undefined;
   const sign = text.startsWith("-") ? -1 : 1;
   let total = 0;
   for (const [, amount, unit] of text.matchAll(PART)) total += Number(amount) * UNIT_MS[unit!]!;
+  if (!(total <= MAX_DURATION_MS)) return undefined;
   // Rounded to whole nanoseconds so that "1.1s" is exactly 1100 ms.
   return sign * (Math.round(total * 1e6) / 1e6) + 0;
 }

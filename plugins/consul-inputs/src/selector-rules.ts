@@ -3,7 +3,7 @@
  * cannot say, as the factories' `validate` hooks: CTS's one-of `names`/`regexp`, and `regexp` in RE2
  * syntax (CTS compiles it with Go's regexp package; the reason is RE2's own words).
  */
-import type { BlockProblem } from "../../../core/plugin-api/mod.ts";
+import { type BlockProblem, cutText } from "../../../core/plugin-api/mod.ts";
 import { re2SyntaxError } from "./re2-regexp.ts";
 
 type Options = Readonly<Record<string, unknown>>;
@@ -12,7 +12,7 @@ type Options = Readonly<Record<string, unknown>>;
 export function regexpProblems(options: Options): BlockProblem[] {
   if (typeof options.regexp !== "string") return [];
   const why = re2SyntaxError(options.regexp);
-  return why === undefined ? [] : [{ path: "regexp", message: `is not a valid RE2 regular expression: ${why}` }];
+  return why === undefined ? [] : [{ path: "regexp", message: `is not a valid RE2 regular expression: ${cutText(why, 200)}` }];
 }
 
 /** A services selector (condition or module input) names its services or matches them, not both. */

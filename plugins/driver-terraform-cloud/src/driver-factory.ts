@@ -5,7 +5,7 @@
  */
 import {
   CtsError, type DriverConfig, type DriverFactory, type FileSystem, type HttpClient, type HttpClientFactory, type HttpClientTls,
-  type Logger, readTlsFiles, type SecretMasker, type TerraformRootModule, type VaultSecrets,
+  type Logger, readTlsFiles, type SecretMasker, type TerraformRootModule, type VaultSecrets, workspaceNameProblems,
 } from "../../../core/plugin-api/mod.ts";
 import { normalizeTerraformCloudOptions, terraformCloudOptionsSchema, type TerraformCloudOptions } from "./options.ts";
 import { TerraformCloudDriver } from "./terraform-cloud-driver.ts";
@@ -105,7 +105,7 @@ export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDep
     validate: tokenProblems,
     taskBlocks: workspaceTaskBlocks,
     completeTaskBlocks: completeWorkspaceFields,
-    validateTask: workspaceProblems,
+    validateTask: (task) => [...workspaceProblems(task), ...workspaceNameProblems(task.name)],
     async close() {
       const all = [...clients.values()];
       clients.clear();

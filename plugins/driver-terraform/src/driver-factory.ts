@@ -2,8 +2,9 @@
  * @module The `terraform` DriverFactory: options schema, start-up check of the binary, and one
  * TerraformDriver per task. The binary is located and its version read once, then shared.
  */
-import type {
-  DriverConfig, DriverFactory, FileSystem, HttpClientFactory, Logger, ProcessRunner, SecretMasker,
+import {
+  type DriverConfig, type DriverFactory, type FileSystem, type HttpClientFactory, type Logger, type ProcessRunner, type SecretMasker,
+  workspaceNameProblems,
 } from "../../../core/plugin-api/mod.ts";
 import { afterApply } from "./after-apply.ts";
 import { panosCommits } from "./panos/panos-handler.ts";
@@ -65,6 +66,8 @@ export function createTerraformDriverFactory(deps: TerraformFactoryDeps): Driver
     name: deps.name ?? "terraform",
     optionsSchema: terraformOptionsSchema,
     validate: (options, config) => [...removedFieldProblems(options), ...sharedStateProblems(options, config)],
+    // The task's name is its workspace's name.
+    validateTask: (task) => workspaceNameProblems(task.name),
     async verify(driver, signal) {
       const binary = await binaryFor(driver, signal);
       return `${binary.flavour} ${binary.version}`;

@@ -15,6 +15,10 @@ export const workspaceNewArgs = (name: string, lockTimeout = "0s"): string[] =>
 
 export const workspaceSelectArgs = (name: string): string[] => ["workspace", "select", name];
 
+/** Without -force: Terraform refuses to delete a workspace whose state still tracks resources. */
+export const workspaceDeleteArgs = (name: string, lockTimeout = "0s"): string[] =>
+  ["workspace", "delete", `-lock-timeout=${lockTimeout}`, name];
+
 export const validateArgs = (): string[] => ["validate", "-no-color", "-json"];
 
 export const planArgs = (lockTimeout = "0s"): string[] => [

@@ -3,8 +3,8 @@
  * per (re)initialisation, renders terraform.tfvars per run, and plans or applies.
  */
 import {
-  type ApplyResult, CtsError, type DestroyResult, type Driver, type DriverContext, type DriftReport, type FileSystem, type InspectPlan,
-  type ProcessRunner, type SecretMasker, type TaskConfig, type TaskInputs,
+  type ApplyResult, CtsError, type DestroyResult, type Driver, type DriverContext, type DriftReport, errorMessage, type FileSystem,
+  type InspectPlan, type ProcessRunner, type SecretMasker, type TaskConfig, type TaskInputs,
 } from "../../../core/plugin-api/mod.ts";
 import { applySummary, destroySummary } from "./apply-summary.ts";
 import { checkDrift, type DriftPlanContext, planDestroy, stateResources } from "./drift-plans.ts";
@@ -18,7 +18,7 @@ import { isLocalModuleSource, type RootModuleModel } from "./root-module-model.t
 import type { TerraformBinary, TerraformVersion } from "./terraform-binary.ts";
 import { TerraformCli } from "./terraform-cli.ts";
 import {
-  applyArgs, destroyArgs, initArgs, isMissingWorkspaceError, isWorkspaceExistsError, planArgs, terraformEnvironment,
+  applyArgs, destroyArgs, initArgs, workspaceDeleteArgs, isMissingWorkspaceError, isWorkspaceExistsError, planArgs, terraformEnvironment,
   validateArgs, workspaceNewArgs, workspaceSelectArgs,
 } from "./terraform-commands.ts";
 import { checkValidateOutput } from "./validate-result.ts";
@@ -47,6 +47,8 @@ export class TerraformDriver implements Driver {
   #cli: TerraformCli | undefined;
   /** What `terraform validate` found wrong at init, thrown by the first plan or apply. */
   #invalid: unknown;
+  /** True when this driver's init created the task's workspace (discard deletes it again). */
+  #createdWorkspace = false;
 
   constructor(task: TaskConfig, ctx: DriverContext, deps: TerraformDriverDeps) {
     this.#task = task;
@@ -125,6 +127,7 @@ export class TerraformDriver implements Driver {
     }
     if (init.exitCode !== 0) throw cli.failure(what, initArgs(timeout), init);
     const created = await cli.runLocking(`${what}: creating workspace "${name}"`, workspaceNewArgs(name, timeout), signal);
+    if (created.exitCode === 0) this.#createdWorkspace = true;
     if (created.exitCode !== 0 && !isWorkspaceExistsError(created.stderr + created.stdout)) {
       throw cli.failure(`${what}: creating workspace "${name}"`, workspaceNewArgs(name, timeout), created);
     }
@@ -186,6 +189,24 @@ export class TerraformDriver implements Driver {
 
   checkDrift(signal: AbortSignal): Promise<DriftReport> {
     return checkDrift(this.#plans("check for drift"), signal);
+  }
+
+  check(): void {
+    if (this.#invalid !== undefined) throw this.#invalid;
+  }
+
+  /** Deletes the workspace init created, unless it holds resources now (Terraform refuses then). */
+  async discard(signal: AbortSignal): Promise<void> {
+    const cli = this.#cli;
+    if (!cli || !this.#createdWorkspace) return;
+    const name = this.#task.name;
+    try {
+      await cli.check(`discard task "${name}": selecting workspace "default"`, workspaceSelectArgs("default"), signal);
+      await cli.check(`discard task "${name}": deleting workspace "${name}"`, workspaceDeleteArgs(name, this.#deps.options.lock_timeout), signal);
+      this.#createdWorkspace = false;
+    } catch (error) {
+      this.#ctx.logger.warn("workspace of a task that was not created is kept", { workspace: name, error: errorMessage(error) });
+    }
   }
 
   async version(): Promise<string> {

@@ -3,8 +3,9 @@
  * Members are the instances registered in Consul with the tag `cts-cluster:<name>`; `healthy`
  * is that service instance's health, as CTS reports it.
  */
+import { clusterFreshness, LastKnownHealth } from "./cluster-staleness.ts";
 import {
-  consulQuery, type ConsulClient, type CtsConfig, type LeaderInfo, type Leadership, type StoredTask, type TaskOwnership, type TaskStore,
+  consulQuery, type ConsulClient, type CtsConfig, type DamagedRecord, type LeaderInfo, type Leadership, type StoredTask, type TaskOwnership, type TaskStore,
 } from "../../../core/plugin-api/mod.ts";
 
 export interface ClusterMember {
@@ -15,7 +16,7 @@ export interface ClusterMember {
   readonly address?: string;
 }
 
-interface HealthEntry {
+export interface HealthEntry {
   readonly Service: { readonly ID: string; readonly Service: string };
   readonly Checks: readonly { readonly Status: string }[];
 }
@@ -24,16 +25,29 @@ export function clusterTag(clusterName: string): string {
   return `cts-cluster:${clusterName}`;
 }
 
+/** How long the members read may take: the status must answer while Consul is away, with what is known. */
+export const MEMBERS_READ_MS = 2000;
+
+/** The registered instances of the cluster, as Consul's health says; throws after `MEMBERS_READ_MS` or on the first failure. */
+export async function readClusterHealth(consul: ConsulClient, config: CtsConfig): Promise<HealthEntry[]> {
+  const cluster = config.high_availability!.cluster.name;
+  const serviceName = config.consul.service_registration.service_name;
+  const result = await consul.query(consulQuery(`/v1/health/service/${serviceName}`, { tag: clusterTag(cluster) }), {
+    signal: AbortSignal.timeout(MEMBERS_READ_MS), retry: false,
+  });
+  return (result.data as HealthEntry[] | undefined) ?? [];
+}
+
 export async function clusterMembers(
   consul: ConsulClient,
   config: CtsConfig,
   leadership: Leadership,
+  health?: readonly HealthEntry[],
 ): Promise<ClusterMember[]> {
-  const cluster = config.high_availability!.cluster.name;
   const serviceName = config.consul.service_registration.service_name;
-  const result = await consul.query(consulQuery(`/v1/health/service/${serviceName}`, { tag: clusterTag(cluster) }));
+  const entries = health ?? await readClusterHealth(consul, config);
   const leader = leadership.leader();
-  const members = ((result.data as HealthEntry[] | undefined) ?? []).map((entry): ClusterMember => {
+  const members = entries.map((entry): ClusterMember => {
     const isLeader = entry.Service.ID === leader?.id;
     return {
       id: entry.Service.ID,
@@ -62,20 +76,29 @@ async function taskOwners(
 export function createClusterStatusHandler(
   consul: ConsulClient, config: CtsConfig, leadership: Leadership, store?: TaskStore,
   readOwners?: () => Promise<ReadonlyMap<string, LeaderInfo>>,
+  /** Shared mode, while Consul is unreachable: the owners as last read. */
+  knownOwners?: () => ReadonlyMap<string, LeaderInfo>,
 ) {
+  const lastKnown = new LastKnownHealth();
   return async (request: Request): Promise<Response> => {
     const requestId = crypto.randomUUID();
     if (request.method !== "GET") {
       return Response.json({ error: { message: `method ${request.method} not allowed` }, request_id: requestId }, { status: 405 });
     }
     try {
-      const members = await clusterMembers(consul, config, leadership);
-      const owners = leadership.ownership ? await taskOwners(leadership.ownership, await store?.listTasks() ?? [], readOwners) : undefined;
+      const health = await lastKnown.read(() => readClusterHealth(consul, config));
+      const members = await clusterMembers(consul, config, leadership, health.entries);
+      const owners = !leadership.ownership ? undefined : health.fresh
+        ? await taskOwners(leadership.ownership, await store?.listTasks() ?? [], readOwners)
+        : Object.fromEntries([...(knownOwners?.() ?? [])].map(([task, owner]) => [task, owner.id]));
       return Response.json({
         cluster_name: config.high_availability!.cluster.name,
         members,
         // Shared cluster mode (beyond CTS): which instance runs each task ("" while it moves).
         ...(owners ? { mode: "shared", task_owners: owners } : {}),
+        // Beyond CTS: whether this answer is current.
+        ...clusterFreshness(consul, leadership, health),
+        ...damagedRecordsField(store),
         request_id: requestId,
       });
     } catch (error) {
@@ -83,4 +106,10 @@ export function createClusterStatusHandler(
       return Response.json({ error: { message }, request_id: requestId }, { status: 500 });
     }
   };
+}
+
+/** Beyond CTS: the stored records this member found damaged (a follower sees a damaged leader lock). */
+function damagedRecordsField(store?: TaskStore): { damaged_records?: readonly DamagedRecord[] } {
+  const damaged = store?.damagedRecords?.() ?? [];
+  return damaged.length > 0 ? { damaged_records: damaged } : {};
 }

@@ -7,6 +7,7 @@
 import { pageRuns, runIdTime } from "../../../core/plugin-api/mod.ts";
 import type { ConsulClient, RunPage, RunQuery, RunRecord, RunRetention } from "../../../core/plugin-api/mod.ts";
 import type { KvLayout } from "./kv-layout.ts";
+import type { StoredRecordReader } from "./stored-record-reader.ts";
 
 /** A cache older than this is re-read, in case another instance wrote records meanwhile (failover). */
 const CACHE_MS = 60_000;
@@ -21,10 +22,12 @@ export class ConsulRunHistory {
   readonly #consul: ConsulClient;
   readonly #layout: KvLayout;
   readonly #ids = new Map<string, IdCache>();
+  readonly #read: StoredRecordReader;
 
-  constructor(consul: ConsulClient, layout: KvLayout) {
+  constructor(consul: ConsulClient, layout: KvLayout, read: StoredRecordReader) {
     this.#consul = consul;
     this.#layout = layout;
+    this.#read = read;
   }
 
   async put(record: RunRecord, retention: RunRetention): Promise<void> {
@@ -44,13 +47,14 @@ export class ConsulRunHistory {
 
   async list(task: string, query: RunQuery): Promise<RunPage> {
     const pairs = await this.#consul.kvList(this.#layout.taskRunsPrefix(task));
-    const records = pairs.map((pair) => JSON.parse(pair.value) as RunRecord).sort((a, b) => (a.id < b.id ? -1 : 1));
+    const decoded = await Promise.all(pairs.map((pair) => this.#read.run(pair, task)));
+    const records = decoded.filter((record): record is RunRecord => record !== undefined).sort((a, b) => (a.id < b.id ? -1 : 1));
     return pageRuns(records, query);
   }
 
   async get(task: string, id: string): Promise<RunRecord | undefined> {
     const pair = await this.#consul.kvGet(this.#layout.runKey(task, id));
-    return pair ? (JSON.parse(pair.value) as RunRecord) : undefined;
+    return pair ? await this.#read.run(pair, task) : undefined;
   }
 
   async deleteTask(task: string): Promise<void> {

@@ -2,10 +2,12 @@
  * @module TaskStore in Consul KV: tasks and events survive leader changes and full cluster restarts.
  * Every write is a check-and-set on the key's ModifyIndex, retried on conflict.
  */
-import { CtsError, type ConsulClient, type StoredTask, type TaskEvent, type TaskStore } from "../../../core/plugin-api/mod.ts";
-import type { RunPage, RunQuery, RunRecord, RunRetention } from "../../../core/plugin-api/mod.ts";
+import { CtsError, type ConsulClient, type Logger, type StoredTask, type TaskEvent, type TaskStore } from "../../../core/plugin-api/mod.ts";
+import type { DamagedRecord, RunPage, RunQuery, RunRecord, RunRetention } from "../../../core/plugin-api/mod.ts";
 import type { KvLayout } from "./kv-layout.ts";
 import { ConsulRunHistory } from "./consul-run-history.ts";
+import { DamagedRecords, quietLogger } from "./damaged-records.ts";
+import { StoredRecordReader } from "./stored-record-reader.ts";
 
 const CAS_ATTEMPTS = 10;
 
@@ -13,30 +15,38 @@ export class ConsulTaskStore implements TaskStore {
   readonly #consul: ConsulClient;
   readonly #layout: KvLayout;
   readonly #runs: ConsulRunHistory;
+  readonly #damaged: DamagedRecords;
+  readonly #read: StoredRecordReader;
 
-  constructor(consul: ConsulClient, layout: KvLayout) {
+  /** `damaged` is where damaged records are reported (the plugin shares it with the election); its logger by default logs nothing. */
+  constructor(consul: ConsulClient, layout: KvLayout, damaged: DamagedRecords = new DamagedRecords(quietLogger), logger: Logger = quietLogger) {
     this.#consul = consul;
     this.#layout = layout;
-    this.#runs = new ConsulRunHistory(consul, layout);
+    this.#damaged = damaged;
+    this.#read = new StoredRecordReader({ consul, layout, damaged, logger });
+    this.#runs = new ConsulRunHistory(consul, layout, this.#read);
   }
 
-  /** In creation order (CreateIndex), like the memory store; Consul itself lists keys lexically. */
+  /** In creation order (CreateIndex), like the memory store; Consul itself lists keys lexically. A damaged task is left out (reported). */
   async listTasks(): Promise<StoredTask[]> {
     const pairs = await this.#consul.kvList(this.#layout.tasksPrefix);
-    return [...pairs].sort((a, b) => a.createIndex - b.createIndex).map((pair) => JSON.parse(pair.value) as StoredTask);
+    return [...pairs].sort((a, b) => a.createIndex - b.createIndex).flatMap((pair) => this.#read.task(pair) ?? []);
   }
 
   async getTask(name: string): Promise<StoredTask | undefined> {
     const pair = await this.#consul.kvGet(this.#layout.taskKey(name));
-    return pair ? (JSON.parse(pair.value) as StoredTask) : undefined;
+    return pair ? this.#read.task(pair) : undefined;
   }
 
   async putTask(task: StoredTask): Promise<void> {
-    await this.#update(this.#layout.taskKey(task.config.name), () => task);
+    const key = this.#layout.taskKey(task.config.name);
+    await this.#update(key, "task", task.config.name, () => task);
+    this.#damaged.cleared(key);
   }
 
   async deleteTask(name: string): Promise<void> {
     await this.#consul.kvDelete(this.#layout.taskKey(name));
+    this.#damaged.cleared(this.#layout.taskKey(name));
     await this.#consul.kvDelete(this.#layout.eventsKey(name));
     await this.#runs.deleteTask(name);
     // Shared cluster mode: the members learn that the task names changed from a change under
@@ -45,12 +55,11 @@ export class ConsulTaskStore implements TaskStore {
   }
 
   async listEvents(name: string): Promise<TaskEvent[]> {
-    const pair = await this.#consul.kvGet(this.#layout.eventsKey(name));
-    return pair ? (JSON.parse(pair.value) as TaskEvent[]) : [];
+    return await this.#read.events(await this.#consul.kvGet(this.#layout.eventsKey(name)), name);
   }
 
   async addEvent(event: TaskEvent, limit: number): Promise<void> {
-    await this.#update<TaskEvent[]>(this.#layout.eventsKey(event.task_name), (events = []) =>
+    await this.#update<TaskEvent[]>(this.#layout.eventsKey(event.task_name), "events", event.task_name, (events = []) =>
       [event, ...events].slice(0, Math.max(1, limit))
     );
   }
@@ -73,11 +82,15 @@ export class ConsulTaskStore implements TaskStore {
     return this.#runs.get(task, id);
   }
 
-  /** Read-modify-write with CAS; `cas=0` means "only if absent", so creation races are caught too. */
-  async #update<T>(key: string, change: (current: T | undefined) => T): Promise<void> {
+  damagedRecords(): readonly DamagedRecord[] {
+    return this.#damaged.list();
+  }
+
+  /** Read-modify-write with CAS; `cas=0` means "only if absent", so creation races are caught too. A damaged value is set aside and replaced. */
+  async #update<T>(key: string, kind: "task" | "events", task: string, change: (current: T | undefined) => T): Promise<void> {
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
       const pair = await this.#consul.kvGet(key);
-      const next = change(pair ? (JSON.parse(pair.value) as T) : undefined);
+      const next = change(await this.#read.current<T>(pair, kind, task));
       if (await this.#consul.kvPut(key, JSON.stringify(next), { cas: pair?.modifyIndex ?? 0 })) return;
     }
     throw new CtsError("CTS_ERR_CONFLICT", `Cannot write ${key}: it kept changing under ${CAS_ATTEMPTS} attempts`);

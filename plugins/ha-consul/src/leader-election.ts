@@ -18,7 +18,10 @@
 import {
   consulQuery, errorMessage, sleep, type ConsulClient, type KvPair, type LeaderInfo, type Leadership, type Logger,
 } from "../../../core/plugin-api/mod.ts";
+import { decodeHolder } from "./cluster-entries.ts";
+import type { DamagedRecords } from "./damaged-records.ts";
 import { InstanceSession, RETRY_MS } from "./instance-session.ts";
+import { repairHeldValue } from "./lock-repair.ts";
 import type { KvLayout } from "./kv-layout.ts";
 import { destroyPreviousSessions, instanceSessionName } from "./previous-sessions.ts";
 
@@ -34,6 +37,8 @@ export interface LeaderElectionOptions {
   /** See `InstanceSessionOptions.checkTrustedFrom`. */
   readonly checkTrustedFrom?: number;
   readonly logger: Logger;
+  /** Where a damaged lock value is reported. */
+  readonly damaged?: DamagedRecords;
 }
 
 /**
@@ -67,8 +72,16 @@ export class LeaderElection implements Leadership {
     return this.#isLeader;
   }
 
+  /** Never this instance unless it holds the lock now (after a step-down the holder is unknown until read). */
   leader(): LeaderInfo | undefined {
-    return this.#leader;
+    if (this.#isLeader) return this.#leader;
+    return this.#leader?.id === this.instanceId ? undefined : this.#leader;
+  }
+
+  /** A follower's view of the leader is as old as Consul's outage; the leader confirms itself by renewing. */
+  leaderStaleSince(): number | undefined {
+    const state = this.#options.consul.connectionState();
+    return this.#isLeader || state.healthy ? undefined : state.since;
   }
 
   subscribe(listener: (isLeader: boolean) => void): () => void {
@@ -175,6 +188,8 @@ export class LeaderElection implements Leadership {
       const holder = pair.value;
       if (session.isOwn(holder?.session)) {
         this.#leader = self;
+        // Our lock's value tells the followers where to redirect: a value changed by hand is written anew.
+        await repairHeldValue(consul, session, holder!, JSON.stringify(value), "leader", this.#options.damaged);
         continue;
       }
       if (this.#isLeader) {
@@ -182,7 +197,7 @@ export class LeaderElection implements Leadership {
         this.#setLeader(false);
       }
       if (holder?.session) {
-        this.#leader = parseLockValue(holder.value);
+        this.#leader = decodeHolder("leader", holder.key, holder.value, this.#options.damaged);
         continue;
       }
       this.#leader = undefined;
@@ -230,16 +245,9 @@ export class LeaderElection implements Leadership {
   #setLeader(isLeader: boolean): void {
     if (this.#isLeader === isLeader || (isLeader && this.#stopping.signal.aborted)) return;
     this.#isLeader = isLeader;
+    // Stepped down: who holds the lock now is unknown until it is read again.
+    if (!isLeader && this.#leader?.id === this.instanceId) this.#leader = undefined;
     for (const listener of this.#listeners) listener(isLeader);
-  }
-}
-
-function parseLockValue(raw: string): LeaderInfo | undefined {
-  try {
-    const value = JSON.parse(raw) as LockValue;
-    return value.address ? { id: value.id, address: value.address } : { id: value.id };
-  } catch {
-    return undefined;
   }
 }
 

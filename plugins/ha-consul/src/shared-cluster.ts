@@ -15,8 +15,10 @@
 import {
   errorMessage, sleep, type ConsulClient, type LeaderInfo, type Leadership, type Logger, type TaskOwnership,
 } from "../../../core/plugin-api/mod.ts";
-import { parseInfo } from "./cluster-entries.ts";
+import { decodeHolder } from "./cluster-entries.ts";
+import type { DamagedRecords } from "./damaged-records.ts";
 import { InstanceSession, RETRY_MS } from "./instance-session.ts";
+import { repairOwnEntries } from "./lock-repair.ts";
 import type { KvLayout } from "./kv-layout.ts";
 import { followOwnership, type OwnershipSnapshot } from "./ownership-watch.ts";
 import { instanceSessionName } from "./previous-sessions.ts";
@@ -40,6 +42,8 @@ export interface SharedClusterOptions {
   readonly seed?: () => Promise<void>;
   /** How often the task names are re-read without a membership or ownership change (default a minute). */
   readonly taskNamesRefreshMs?: number;
+  /** Where a damaged member or owner value is reported. */
+  readonly damaged?: DamagedRecords;
 }
 
 /** Consul's txn limit is 64 operations. */
@@ -106,7 +110,7 @@ export class SharedCluster implements Leadership {
     const { consul, layout } = this.#options;
     const owners = new Map<string, LeaderInfo>();
     for (const pair of await consul.kvList(layout.ownersPrefix)) {
-      if (pair.session) owners.set(pair.key.slice(layout.ownersPrefix.length), parseInfo(pair.value));
+      if (pair.session) owners.set(pair.key.slice(layout.ownersPrefix.length), this.#holder("owner", pair));
     }
     return owners;
   }
@@ -219,7 +223,10 @@ export class SharedCluster implements Leadership {
     const holders = new Map(snapshot.owners.map((entry) => [entry.key.slice(layout.ownersPrefix.length), entry]));
     const tasks = snapshot.tasks;
     if (!members.includes(instanceId)) return false;
-    this.#owners = new Map([...holders].filter(([, entry]) => entry.session).map(([task, entry]) => [task, parseInfo(entry.value)]));
+    this.#owners = new Map([...holders].filter(([, entry]) => entry.session).map(([task, entry]) => [task, this.#holder("owner", entry)]));
+    for (const entry of snapshot.members) if (entry.session && !session.isOwn(entry.session)) this.#holder("member", entry);
+    await repairOwnEntries(consul, session, snapshot.members, "member", JSON.stringify(this.#self), this.#options.damaged);
+    await repairOwnEntries(consul, session, snapshot.owners, "owner", JSON.stringify(this.#self), this.#options.damaged);
     for (const task of this.#owned) this.#owners.set(task, this.#self);
     const free: string[] = [];
     for (const task of tasks) {
@@ -257,6 +264,11 @@ export class SharedCluster implements Leadership {
         }
       });
     }
+  }
+
+  /** Who holds a member or owner lock; "unknown" (reported) when its value is damaged. */
+  #holder(kind: "member" | "owner", entry: { readonly key: string; readonly value: string }): LeaderInfo {
+    return decodeHolder(kind, entry.key, entry.value, this.#options.damaged) ?? { id: "unknown" };
   }
 
   #gain(task: string): void {

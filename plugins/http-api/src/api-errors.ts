@@ -7,19 +7,20 @@
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { isCtsError } from "../../../core/plugin-api/mod.ts";
+import { cutText, isCtsError } from "../../../core/plugin-api/mod.ts";
 
 /** The request's UUID, set by hono's requestId middleware (create-api-app.ts). */
 export function requestIdOf(c: Context): string {
   return c.get("requestId");
 }
 
+// An answer never carries a huge value back (a message quoting a 2 MB field): messages are cut.
 export function legacyError(c: Context, status: ContentfulStatusCode, message: string): Response {
-  return c.json({ error: { message } }, status);
+  return c.json({ error: { message: cutText(message) } }, status);
 }
 
 export function apiError(c: Context, status: ContentfulStatusCode, message: string): Response {
-  return c.json({ error: { message }, request_id: requestIdOf(c) }, status);
+  return c.json({ error: { message: cutText(message) }, request_id: requestIdOf(c) }, status);
 }
 
 /** An error thrown at the API boundary that already knows its HTTP status. */

@@ -4,7 +4,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
-import type { JsonSchema } from "../../../core/plugin-api/mod.ts";
+import { type JsonSchema, MAX_NESTING, tooDeep } from "../../../core/plugin-api/mod.ts";
 import { HttpError } from "./api-errors.ts";
 import { schemaErrorText } from "./schema-error-text.ts";
 
@@ -69,6 +69,8 @@ export async function readJson(request: Request): Promise<unknown> {
     throw new IncompleteBodyError(error);
   }
   if (text.trim() === "") throw new HttpError(400, "invalid request: request body is empty, expected a JSON object");
+  const deep = tooDeep(text, false);
+  if (deep) throw new HttpError(400, `invalid request: request body nests more than ${MAX_NESTING} levels deep at line ${deep.line}, column ${deep.column}`);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

@@ -72,11 +72,14 @@ export function buildOverview(sources: OverviewSources, now = new Date()): Recor
   const consul = sources.consulState();
   const isLeader = leadership.isLeader();
   const leader = leadership.leader();
+  const staleSince = isLeader ? undefined : leadership.leaderStaleSince?.();
   return {
     instance_id: leadership.instanceId,
     version: sources.version,
     is_leader: isLeader,
     ...(leader ? { leader } : {}),
+    // The leader named is the one last confirmed before Consul became unreachable at this time.
+    ...(staleSince !== undefined ? { leader_stale_since: new Date(staleSince).toISOString() } : {}),
     consul: {
       healthy: consul.healthy,
       since: new Date(consul.since).toISOString(),

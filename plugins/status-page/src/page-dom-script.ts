@@ -36,6 +36,11 @@ export const PAGE_DOM_SCRIPT = `"use strict";
     var date = new Date(iso);
     return el("time", { datetime: iso, text: isNaN(date.getTime()) ? iso : date.toLocaleString() });
   }
+  function ago(iso) {
+    var seconds = Math.max(0, Math.round((Date.now() - new Date(iso).getTime()) / 1000));
+    if (isNaN(seconds)) return "at " + iso;
+    return seconds < 120 ? seconds + " s ago" : Math.round(seconds / 60) + " min ago";
+  }
   function duration(ms) {
     if (typeof ms !== "number") return "";
     return ms < 1000 ? ms + " ms" : (ms / 1000).toFixed(1) + " s";

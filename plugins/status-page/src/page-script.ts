@@ -99,7 +99,8 @@ export const PAGE_SCRIPT = `"use strict";
   function renderOverview(overview) {
     state.overview = overview;
     var leader = overview.leader ? overview.leader.id : "unknown";
-    $("instance").textContent = "Instance " + overview.instance_id + (overview.is_leader ? " (leader)" : " (follower; leader: " + leader + ")");
+    var stale = overview.leader_stale_since ? ", last confirmed " + ago(overview.leader_stale_since) + ": Consul is unreachable" : "";
+    $("instance").textContent = "Instance " + overview.instance_id + (overview.is_leader ? " (leader)" : " (follower; leader: " + leader + stale + ")");
     $("version").textContent = "cts-runtime " + overview.version;
     var note = $("tasks-note");
     var list = $("tasks");
@@ -147,11 +148,18 @@ export const PAGE_SCRIPT = `"use strict";
       return;
     }
     box.appendChild(el("p", { className: "muted", text: "Cluster " + answer.body.cluster_name }));
+    var consul = answer.body.consul;
+    var asOf = consul && !consul.reachable;
+    if (asOf) {
+      box.appendChild(el("p", { className: "error", text: "Consul is unreachable since " + ago(consul.since) + (answer.body.members_as_of
+        ? ": members as last read " + ago(answer.body.members_as_of) : ": the members were never read") + (consul.error ? " (" + consul.error + ")" : "") }));
+    }
+    var staleLeader = answer.body.leader && answer.body.leader.stale;
     box.appendChild(el("ul", { className: "members", "aria-label": "Members" }, (answer.body.members || []).map(function (member) {
       return el("li", null, [
         el("strong", { text: member.id }), " ",
-        member.leader ? badge("leader", "info") : badge("follower"), " ",
-        member.healthy ? badge("healthy", "ok") : badge("unhealthy", "bad"),
+        member.leader ? badge(staleLeader ? "leader (unconfirmed)" : "leader", staleLeader ? "warn" : "info") : badge("follower"), " ",
+        asOf ? badge(member.healthy ? "was healthy" : "was unhealthy") : member.healthy ? badge("healthy", "ok") : badge("unhealthy", "bad"),
         member.address ? el("div", { className: "muted", text: member.address }) : null,
       ]);
     })));

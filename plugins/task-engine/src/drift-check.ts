@@ -26,7 +26,7 @@ export function checkTaskDrift(runtime: TaskRuntime, ctx: EngineContext, setting
     const inputs = runtime.lastAppliedInputs;
     if (!inputs) return { why: "the task has not applied successfully since this instance started" };
     const mask = (text: string) => ctx.secrets.mask(text);
-    const open = runtime.recorder.begin({ kind: "drift", detail: settings.describe }, { change: {} }, "drift-check");
+    const open = runtime.recorder.begin({ kind: "drift", detail: settings.describe }, { change: {} }, { kind: "drift-check" });
     try {
       await runtime.prepare();
       const driver = runtime.driver!;

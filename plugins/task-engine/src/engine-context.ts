@@ -5,6 +5,7 @@ import type {
   Registry, RunRetention, SecretMasker, TaskEvent, TaskStore,
 } from "../../../core/plugin-api/mod.ts";
 import type { ProviderTemplates } from "./provider-templates.ts";
+import type { RetryPolicy } from "./retry-policy.ts";
 import type { RunLimiter } from "./run-limiter.ts";
 import type { ScheduleGate } from "./schedule-gate.ts";
 
@@ -38,6 +39,8 @@ export interface EngineContext {
   readonly secrets: SecretMasker;
   /** Every task's drift detection default (engine option `drift_detection`). */
   readonly driftDefaults?: DriftDetectionConfig;
+  /** How failed runs are retried (engine option `retry`). */
+  readonly retryPolicy: RetryPolicy;
   /** Closed while the start-up pass runs: scheduled ticks are dropped (CTS starts schedules after it). */
   readonly scheduleGate?: ScheduleGate;
 }

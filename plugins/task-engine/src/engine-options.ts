@@ -4,6 +4,7 @@
  */
 import type { DriftDetectionConfig, JsonSchema } from "../../../core/plugin-api/mod.ts";
 import { driftDetectionSchema } from "./drift-settings.ts";
+import { retrySchema, type RetryOptions } from "./retry-policy.ts";
 import { runHistorySchema, type RunHistoryOptions } from "./run-history-options.ts";
 
 export interface EngineOptions {
@@ -18,6 +19,8 @@ export interface EngineOptions {
   readonly run_history?: RunHistoryOptions;
   /** Every task's drift detection default (see drift-settings.ts). */
   readonly drift_detection?: DriftDetectionConfig;
+  /** How failed runs are retried (see retry-policy.ts). */
+  readonly retry?: RetryOptions;
 }
 
 export const engineOptionsSchema: JsonSchema = {
@@ -31,5 +34,6 @@ export const engineOptionsSchema: JsonSchema = {
     },
     run_history: runHistorySchema,
     drift_detection: driftDetectionSchema,
+    retry: retrySchema,
   },
 };

@@ -8,6 +8,8 @@ import type {
 import { CtsError, errorMessage, formatGoDuration, isCtsError, isPermanentConsulError, sleep } from "../../../core/plugin-api/mod.ts";
 import type { EngineContext } from "./engine-context.ts";
 import { lockedRetryDelayMs } from "./retry.ts";
+import { DamagedTask } from "./damaged-task.ts";
+import { loadStoredTasks, loadStoredTasksRetrying } from "./stored-tasks.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 
 export interface EngineDeps {
@@ -24,6 +26,8 @@ export interface EngineStartOptions {
 
 export class Engine {
   readonly tasks = new Map<string, TaskRuntime>();
+  /** Stored tasks whose record cannot be decoded: listed as errored, never run. */
+  readonly damaged = new Map<string, DamagedTask>();
   readonly context: EngineContext;
   readonly #runOptions: RunOptions;
   readonly #leadership: Leadership;
@@ -116,13 +120,24 @@ export class Engine {
     this.#generation++;
     const runtimes = [...this.tasks.values()];
     this.tasks.clear();
+    this.damaged.clear();
     for (const runtime of runtimes) runtime.stopWatching();
     // Running applies finish on their own; their drivers are released afterwards.
     for (const runtime of runtimes) this.track(runtime.whenIdle().then(() => runtime.dispose()));
   }
 
   async #leaderPass(generation: number, allowFail: boolean): Promise<void> {
-    const stored = await this.#loadTasks();
+    const loaded = await loadStoredTasksRetrying(
+      () => loadStoredTasks(this.#store, this.#config, this.#runOptions.resetStorage), this.#logger,
+      () => generation === this.#generation, this.context.signal,
+    );
+    if (!loaded) return;
+    const stored = loaded.tasks;
+    for (const record of loaded.damaged) {
+      const damaged = new DamagedTask(record, record.task!, this.#config, this.context.instanceId);
+      this.damaged.set(damaged.name, damaged);
+      this.#logger.error("task cannot run: its stored record is damaged; other tasks go on", { task_name: damaged.name, key: record.key });
+    }
     // Every stored task is known to the API at once; the pass then prepares and runs them in order.
     const runtimes: [StoredTask, TaskRuntime][] = [];
     for (const task of stored) {
@@ -165,7 +180,8 @@ export class Engine {
         this.#logger.error("task failed in the start-up run", { task_name: task.config.name, error: errorMessage(error) });
         if (stateLocked(error, runtime)) {
           // Someone else's lock (a crashed run's, until Consul drops it; a hand-run apply) is not a
-          // broken task: the daemon keeps going and retries this task in the background.
+          // broken task: the daemon keeps going and retries this task in the background, until it works.
+          runtime.cancelRetry();
           if (!runtime.lastErrorCode) await runtime.recordFailure({ kind: allowFail ? "leader" : "startup" }, error);
           this.track(this.#retryWhileLocked(generation, runtime));
           continue;
@@ -205,7 +221,7 @@ export class Engine {
         if (generation !== this.#generation) return;
         await runtime.startSources();
         runtime.arm();
-        const event = await runtime.request({ reason, force: false, retries: false });
+        const event = await runtime.request({ reason, force: false, retries: false, followUp: false });
         if (!event || event.success) {
           this.#logger.info("start-up run completed after the state lock was released", { task_name: runtime.name, retry });
           return;
@@ -218,23 +234,6 @@ export class Engine {
         }
       }
     }
-  }
-
-  /** Stored tasks, seeded from the config when the store is empty or `-reset-storage` was given. */
-  async #loadTasks(): Promise<StoredTask[]> {
-    let stored = this.#runOptions.resetStorage ? [] : await this.#store.listTasks();
-    if (stored.length === 0) {
-      if (this.#runOptions.resetStorage) await this.#store.reset();
-      stored = this.#config.tasks.map((config) => ({ config }));
-      for (const task of stored) await this.#store.putTask(task);
-      return stored;
-    }
-    // Config order first (CTS runs in config order), then tasks created through the API.
-    const order = new Map(this.#config.tasks.map((task, index) => [task.name, index]));
-    const rank = (task: StoredTask) => order.get(task.config.name) ?? Number.MAX_SAFE_INTEGER;
-    return stored.map((task, index) => ({ task, index }))
-      .sort((a, b) => rank(a.task) - rank(b.task) || a.index - b.index)
-      .map(({ task }) => task);
   }
 
   /** -once/-inspect: the task's Consul data must arrive in time; the daemon would keep retrying. */

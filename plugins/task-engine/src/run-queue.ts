@@ -13,8 +13,12 @@ export interface RunRequest {
   readonly reason: TriggerReason;
   /** Apply even when the inputs equal the last applied ones (API run=now, enable run=now). */
   readonly force: boolean;
-  /** Retry a failed apply (daemon dynamic runs only). */
+  /** Retry a failed apply within the run, as CTS does (daemon dynamic runs only). */
   readonly retries: boolean;
+  /** The error of the failed run this one retries (reason `retry`), for its run record. */
+  readonly previousError?: string;
+  /** false: a failure is not retried by the retry policy (the caller retries it its own way). */
+  readonly followUp?: boolean;
 }
 
 interface Pending<R> {
@@ -131,6 +135,6 @@ export class RunQueue<R> {
 
 /** A forced request keeps its reason (it is why the run must apply); otherwise the newest wins. */
 function merge(queued: RunRequest, next: RunRequest): RunRequest {
-  const reason = queued.force && !next.force ? queued.reason : next.reason;
-  return { reason, force: queued.force || next.force, retries: queued.retries || next.retries };
+  const winner = queued.force && !next.force ? queued : next;
+  return { ...winner, force: queued.force || next.force, retries: queued.retries || next.retries };
 }

@@ -10,6 +10,7 @@ import type {
 } from "../../../core/plugin-api/mod.ts";
 import { errorMessage } from "../../../core/plugin-api/mod.ts";
 import type { EngineContext } from "./engine-context.ts";
+import type { HeldEffects } from "./held-effects.ts";
 import { diffInputs, digestInputs, type InputDigest } from "./input-change.ts";
 import { cleanRecord } from "./clean-record.ts";
 
@@ -61,11 +62,14 @@ export class RunRecorder {
   /** The previous run's inputs, as digests (undefined before the first run in this process). */
   #previous: InputDigest | undefined;
   #published: { status: TaskStatus; enabled: boolean } | undefined;
+  /** Stores and publishes, held while the task is being created. */
+  readonly #effects: HeldEffects | undefined;
 
-  constructor(task: () => string, ctx: EngineContext, logger: Logger) {
+  constructor(task: () => string, ctx: EngineContext, logger: Logger, effects?: HeldEffects) {
     this.#task = task;
     this.#ctx = ctx;
     this.#logger = logger;
+    this.#effects = effects;
   }
 
   /** The change `inputs` make against the previous run's; `begin` adopts them as the new previous. */
@@ -74,8 +78,12 @@ export class RunRecorder {
     return { change: diffInputs(this.#previous, digest), digest };
   }
 
-  /** Starts a record and publishes `run.started`; `kind` is left out for a run (`apply`). */
-  begin(trigger: TriggerReason, pending: PendingInputs = { change: {} }, kind?: RunKind): OpenRun {
+  /**
+   * Starts a record and publishes `run.started`. `kind` is left out for a run (`apply`); a retry's
+   * record carries the error it retries.
+   */
+  begin(trigger: TriggerReason, pending: PendingInputs = { change: {} }, extra: { kind?: RunKind; previousError?: string } = {}): OpenRun {
+    const { kind, previousError } = extra;
     if (pending.digest) this.#previous = pending.digest;
     const started = Date.now();
     const record: RunRecord = cleanRecord({
@@ -87,6 +95,7 @@ export class RunRecorder {
       started_at: new Date(started).toISOString(),
       instance_id: this.#ctx.instanceId,
       ...(kind && kind !== "apply" ? { kind } : {}),
+      ...(previousError !== undefined ? { previous_error: previousError } : {}),
     }, this.#ctx.secrets);
     this.#publish({ type: "run.started", run: record });
     return { record, end: (end) => this.#end(record, started, end) };
@@ -121,20 +130,28 @@ export class RunRecorder {
     this.#publish({ type: "run.ended", run: record });
     const store = this.#ctx.store;
     if (store.putRun) {
-      try {
-        await store.putRun(record, this.#ctx.runRetention);
-      } catch (error) {
-        this.#logger.error("cannot store run record", { error: errorMessage(error) });
-      }
+      await this.#effect(async () => {
+        try {
+          await store.putRun!(record, this.#ctx.runRetention);
+        } catch (error) {
+          this.#logger.error("cannot store run record", { error: errorMessage(error) });
+        }
+      });
     }
     return record;
   }
 
   #publish(event: Parameters<EngineContext["daemonEvents"]["publish"]>[0]): void {
-    try {
-      this.#ctx.daemonEvents.publish(event);
-    } catch (error) {
-      this.#logger.error("cannot publish daemon event", { error: errorMessage(error) });
-    }
+    void this.#effect(() => {
+      try {
+        this.#ctx.daemonEvents.publish(event);
+      } catch (error) {
+        this.#logger.error("cannot publish daemon event", { error: errorMessage(error) });
+      }
+    });
+  }
+
+  #effect(effect: () => unknown): Promise<void> {
+    return this.#effects ? this.#effects.run(effect) : Promise.resolve(effect()).then(() => {});
   }
 }

@@ -54,7 +54,7 @@ async function destroyBetweenRuns(runtime: TaskRuntime, ctx: EngineContext): Pro
   const mask = (text: string) => ctx.secrets.mask(text);
   const logger = ctx.logger.child("", { task_name: runtime.name });
   const startedAt = new Date();
-  const open = runtime.recorder.begin(DESTROY_REASON, { change: {} }, "destroy");
+  const open = runtime.recorder.begin(DESTROY_REASON, { change: {} }, { kind: "destroy" });
   logger.info("destroying the task's resources before deleting it");
   let error: string | undefined;
   let summary: PlanSummary | undefined;

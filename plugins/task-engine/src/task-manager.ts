@@ -4,12 +4,14 @@
  * Every mutation goes through the TaskStore; create and delete are serialised like CTS's lock.
  */
 import type {
-  DeleteOptions, InspectPlan, RunPage, RunQuery, RunRecord, RunRequest, TaskConfig, TaskEvent, TaskManager, TaskState, TriggerReason,
+  DamagedRecord, DeleteOptions, InspectPlan, RunPage, RunQuery, RunRecord, RunRequest, TaskConfig, TaskEvent, TaskManager, TaskState,
+  TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
 import { CtsError, errorMessage, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import type { Engine } from "./engine.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 import { taskStatus } from "./task-status.ts";
+import { firstMissingDirectory, removeCreatedDirectory } from "./created-directory.ts";
 import { readRun, readRuns } from "./run-history-reads.ts";
 import type { DriftMonitor } from "./drift-monitor.ts";
 import { destroyTask, planTaskDestroy } from "./task-destroy.ts";
@@ -26,25 +28,42 @@ export class EngineTaskManager implements TaskManager {
   }
 
   list(): TaskState[] {
-    return [...this.#engine.tasks.values()].map((runtime) => this.#state(runtime));
+    return [...[...this.#engine.tasks.values()].map((runtime) => this.#state(runtime)), ...[...this.#engine.damaged.values()].map((task) => task.state())];
   }
 
   get(name: string): TaskState | undefined {
     const runtime = this.#engine.tasks.get(name);
-    return runtime ? this.#state(runtime) : undefined;
+    return runtime ? this.#state(runtime) : this.#engine.damaged.get(name)?.state();
+  }
+
+  damagedRecords(): readonly DamagedRecord[] {
+    return this.#engine.context.store.damagedRecords?.() ?? [];
   }
 
   create(task: TaskConfig, run?: RunRequest): Promise<{ task: TaskConfig; plan?: InspectPlan; event?: TaskEvent }> {
     return this.#serial(async () => {
       this.#requireLeader(`create task "${task.name}"`);
-      if (this.#engine.tasks.has(task.name)) {
+      if (this.#engine.tasks.has(task.name) || this.#engine.damaged.has(task.name)) {
         throw new CtsError("CTS_ERR_CONFLICT", `Cannot create task "${task.name}": a task with that name already exists`);
       }
-      // Not in the store until the create succeeds (a failed run=now must leave nothing stored).
-      const runtime = new TaskRuntime({ config: task }, this.#engine.context, [], false);
+      // Not in the store until the create succeeds: a rejected create leaves nothing (held-effects.ts),
+      // and no directory it made (created-directory.ts).
+      const context = this.#engine.context;
+      const runtime = new TaskRuntime({ config: task }, context, [], false);
+      const madeDirectory = await firstMissingDirectory(context.fileSystem, context.fileSystem.resolve(task.working_dir));
+      let abandoned = false;
+      const abandon = async () => {
+        if (abandoned) return;
+        abandoned = true;
+        await runtime.abandon();
+        await removeCreatedDirectory(context.fileSystem, madeDirectory, context.logger);
+      };
       try {
         await runtime.prepare();
         await runtime.startSources();
+        // CTS validates the module when it creates a task: an invalid one is refused, not kept. After
+        // the task's queries answered, as the driver keeps it (a query Consul refuses is said first).
+        runtime.checkDriver();
         if (run === "inspect") {
           if (!task.enabled) return { task, plan: { changesPresent: false, plan: `inspection skipped: task "${task.name}" is disabled` } };
           return { task, plan: await this.#inspect(runtime) };
@@ -57,20 +76,21 @@ export class EngineTaskManager implements TaskManager {
           }
         }
         this.#requireLeader(`create task "${task.name}"`);
-        await this.#engine.context.store.putTask(runtime.runState.stored(task));
-        runtime.runState.markStored();
+        await context.store.putTask(runtime.runState.stored(task));
         if (this.#engine.active) {
           this.#engine.tasks.set(task.name, runtime);
           runtime.arm();
-          this.#engine.context.daemonEvents.publish({ type: "task.created", task: task.name });
-          runtime.recorder.noteStatus(taskStatus(runtime.events, this.#engine.context.eventLimit), task.enabled);
+          context.daemonEvents.publish({ type: "task.created", task: task.name });
+          await runtime.commit();
+          runtime.recorder.noteStatus(taskStatus(runtime.events, context.eventLimit), task.enabled);
         } else {
           // Stepped down while storing: the task is stored, so the next leader loads and runs it.
+          await runtime.commit();
           await discard(runtime);
         }
         return event ? { task, event } : { task };
       } catch (error) {
-        await discard(runtime);
+        await abandon();
         if (isPermanentConsulError(error)) {
           // The task's own settings (datacenter, namespace, filter) make Consul refuse: the request is at fault.
           const message = `Cannot create task "${task.name}": Consul rejected its query: ${errorMessage(error)}`;
@@ -78,7 +98,8 @@ export class EngineTaskManager implements TaskManager {
         }
         throw error;
       } finally {
-        if (run === "inspect") await discard(runtime);
+        // A dry run leaves nothing either (CTS leaves its working directory and workspace behind).
+        if (run === "inspect") await abandon();
       }
     });
   }
@@ -109,6 +130,8 @@ export class EngineTaskManager implements TaskManager {
   }
 
   delete(name: string, options: DeleteOptions = {}): Promise<void> {
+    // A damaged stored task has nothing to destroy with: its config cannot be read.
+    if (this.#engine.active && this.#engine.damaged.has(name)) return this.#deleteDamaged(name);
     const runtime = this.#find(name, `delete task "${name}"`);
     if (runtime.deleting) return Promise.resolve();
     if (options.destroy) {
@@ -165,11 +188,26 @@ export class EngineTaskManager implements TaskManager {
   }
 
   listRuns(name: string, query: RunQuery): Promise<RunPage> {
-    return readRuns(this.#find(name, `read the runs of task "${name}"`).name, this.#engine.context.store, query);
+    return readRuns(this.#known(name, `read the runs of task "${name}"`), this.#engine.context.store, query);
   }
 
   getRun(name: string, id: string): Promise<RunRecord | undefined> {
-    return readRun(this.#find(name, `read run "${id}" of task "${name}"`).name, this.#engine.context.store, id);
+    return readRun(this.#known(name, `read run "${id}" of task "${name}"`), this.#engine.context.store, id);
+  }
+
+  /** A damaged task's history is intact (its runs are stored apart): it can be read. */
+  #known(name: string, action: string): string {
+    if (this.#engine.active && this.#engine.damaged.has(name)) return name;
+    return this.#find(name, action).name;
+  }
+
+  /** Removes a damaged task's keys (the repair its status names); serialised with create, as a delete is. */
+  #deleteDamaged(name: string): Promise<void> {
+    return this.#serial(async () => {
+      await this.#engine.context.store.deleteTask(name);
+      this.#engine.damaged.delete(name);
+      this.#engine.context.daemonEvents.publish({ type: "task.deleted", task: name });
+    });
   }
 
   async #inspect(runtime: TaskRuntime): Promise<InspectPlan> {
@@ -178,6 +216,8 @@ export class EngineTaskManager implements TaskManager {
 
   #find(name: string, action: string): TaskRuntime {
     this.#requireLeader(action);
+    const damaged = this.#engine.damaged.get(name);
+    if (damaged) throw damaged.refuse(action);
     const runtime = this.#engine.tasks.get(name);
     if (!runtime) throw new CtsError("CTS_ERR_NOT_FOUND", `Cannot ${action}: task "${name}" does not exist or has not been initialized yet`);
     return runtime;

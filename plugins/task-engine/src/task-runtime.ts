@@ -7,11 +7,13 @@ import type {
   Driver, InputContext, InputSource, InspectPlan, Logger, PlanSummary, StoredTask, TaskConfig, TaskEvent, TaskInputs, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
 import { CtsError, errorMessage, isCtsError, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
-import { BufferTimer } from "./buffer-timer.ts";
+import { BufferedTrigger } from "./buffered-trigger.ts";
 import { createTaskDriver } from "./task-driver.ts";
 import type { EngineContext } from "./engine-context.ts";
 import { inputHash } from "./input-hash.ts";
 import { InputSlots } from "./input-slots.ts";
+import { FollowUpRetry } from "./follow-up-retry.ts";
+import { HeldEffects } from "./held-effects.ts";
 import { withRetries } from "./retry.ts";
 import { HaltedError, missingInputsText, stoppedError } from "./run-guards.ts";
 import { RunQueue, type RunRequest } from "./run-queue.ts";
@@ -33,9 +35,7 @@ export class TaskRuntime {
   #driver: Driver | undefined;
   #sources: InputSource[] = [];
   #sourcesAbort: AbortController | undefined;
-  #buffer: BufferTimer | undefined;
-  #bufferedReason: TriggerReason | undefined;
-  #bufferWaiters: (() => void)[] = [];
+  #buffer: BufferedTrigger | undefined;
   #armed = false;
   /** Set once watching stopped (step-down, delete, discard): runs not yet started are skipped. */
   #halted = false;
@@ -52,6 +52,10 @@ export class TaskRuntime {
   #lastApplied: TaskInputs | undefined;
   /** Why the running run waits, as its driver says (cleared when the run ends). */
   #waiting: string | undefined;
+  /** Retries of a failed run under the engine's retry policy. */
+  readonly #retry: FollowUpRetry;
+  /** Stored events, run records, listeners and live events: held until a task being created is stored. */
+  readonly #effects: HeldEffects;
 
   constructor(stored: StoredTask, ctx: EngineContext, events: readonly TaskEvent[] = [], inStore = true) {
     this.#config = stored.config;
@@ -61,8 +65,11 @@ export class TaskRuntime {
     // Not in the store yet (a task being created) means its runs must not store it early.
     this.#runState = new RunState(ctx.store, this.#logger, stored.lastRun, inStore);
     this.#events = events.slice(0, ctx.eventLimit);
-    this.#recorder = new RunRecorder(() => this.#config.name, ctx, this.#logger);
+    this.#effects = new HeldEffects(!inStore);
+    this.#recorder = new RunRecorder(() => this.#config.name, ctx, this.#logger, this.#effects);
     this.#queue = new RunQueue((request) => this.#execute(request));
+    this.#retry = new FollowUpRetry(ctx.retryPolicy, this.#logger, ({ reason, previousError }) =>
+      void this.request({ reason, force: false, retries: true, previousError }));
   }
 
   get name(): string {
@@ -147,6 +154,25 @@ export class TaskRuntime {
     this.#driver = driver;
   }
 
+  /** Throws what the driver's init found wrong but keeps for the first run (an invalid module: CTS refuses its create). */
+  checkDriver(): void {
+    this.#driver?.check?.();
+  }
+
+  /** The task being created is stored now: its held events, run records and notices go out. */
+  async commit(): Promise<void> {
+    this.#runState.markStored();
+    await this.#effects.release();
+  }
+
+  /** The create was rejected: what was held is dropped, and the driver undoes what its init made. */
+  async abandon(): Promise<void> {
+    this.stopWatching();
+    this.#effects.drop();
+    await this.#driver?.discard?.(this.#ctx.signal);
+    await this.dispose();
+  }
+
   /** Starts the condition and module inputs; resolves once each published its first value. */
   async startSources(): Promise<void> {
     if (this.#sourcesAbort) return;
@@ -166,7 +192,9 @@ export class TaskRuntime {
     }
     const buffer = task.buffer_period;
     if (!condition.unbuffered && buffer.enabled && buffer.min > 0) {
-      this.#buffer = new BufferTimer(buffer.min, buffer.max, () => this.#bufferFired());
+      this.#buffer = new BufferedTrigger(buffer.min, buffer.max, (reason) => {
+        if (this.#armed) void this.request({ reason, force: false, retries: true });
+      });
     }
     const abort = new AbortController();
     this.#sourcesAbort = abort;
@@ -209,12 +237,19 @@ export class TaskRuntime {
     this.#sources = [];
     this.#buffer?.cancel();
     this.#buffer = undefined;
-    this.#releaseBufferWaiters();
     this.#queue.drop();
+    this.#retry.cancel();
   }
 
+  /** Queues a run; any run but a retry supersedes a pending retry (it reads the newest inputs anyway). */
   request(request: RunRequest): Promise<TaskEvent | undefined> {
+    if (request.reason.kind !== "retry") this.#retry.supersede();
     return this.#queue.request(request);
+  }
+
+  /** The engine retries this failure its own way (a state lock held at start-up). */
+  cancelRetry(): void {
+    this.#retry.cancel();
   }
 
   /** Renders the current inputs and plans (inspect); nothing is applied or recorded. */
@@ -240,7 +275,7 @@ export class TaskRuntime {
 
   /** Resolves when no buffered, queued or running run is left. */
   async whenIdle(): Promise<void> {
-    while (this.#buffer?.pending) await new Promise<void>((resolve) => this.#bufferWaiters.push(resolve));
+    await this.#buffer?.settled();
     await this.#queue.whenIdle();
   }
 
@@ -296,25 +331,8 @@ export class TaskRuntime {
       return;
     }
     this.#logger.trace("task triggered", { trigger: reason.kind, detail: reason.detail });
-    if (this.#buffer) {
-      this.#bufferedReason = reason;
-      this.#buffer.poke();
-      return;
-    }
+    if (this.#buffer) return this.#buffer.poke(reason);
     void this.request({ reason, force: false, retries: true });
-  }
-
-  #bufferFired(): void {
-    const reason = this.#bufferedReason ?? { kind: "dependency" };
-    this.#bufferedReason = undefined;
-    if (this.#armed) void this.request({ reason, force: false, retries: true });
-    this.#releaseBufferWaiters();
-  }
-
-  #releaseBufferWaiters(): void {
-    const waiters = this.#bufferWaiters;
-    this.#bufferWaiters = [];
-    for (const resolve of waiters) resolve();
   }
 
   async #execute(request: RunRequest): Promise<TaskEvent | undefined> {
@@ -366,7 +384,7 @@ export class TaskRuntime {
       await this.#ctx.limiter.run(async () => {
         // Waiting for a slot can outlast leadership or the process; a run that has not started yet is skipped.
         if ((this.#halted || this.#ctx.signal.aborted) && request.reason.kind !== "api") throw new HaltedError();
-        open = this.#recorder.begin(request.reason, pending);
+        open = this.#recorder.begin(request.reason, pending, request.previousError !== undefined ? { previousError: request.previousError } : {});
         // Stored before anything is applied: a crash from here on leaves "started", never a success.
         await this.#runState.record(task, fingerprint, "started");
         await this.prepare();
@@ -390,15 +408,27 @@ export class TaskRuntime {
     await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed");
     if (error === undefined) this.#lastApplied = inputs;
     if (error === undefined) this.#logger.info("task completed");
-    const event = await this.#record(finishEvent(start, { error, ...(url ? { url } : {}) }));
-    await (open ?? this.#recorder.begin(request.reason, pending)).end({
-      outcome: error === undefined ? "applied" : "failed", eventId: event.id,
+    // A retry that fails again is one more attempt at the same change: like CTS's quick retries inside
+    // a run, it adds no CTS event (the task stays "errored", not "critical"); its run record tells.
+    const attemptOnly = error !== undefined && request.reason.kind === "retry" && request.followUp !== false;
+    const finished = finishEvent(start, { error, ...(url ? { url } : {}) });
+    const event = attemptOnly ? finished : await this.#record(finished);
+    await (open ?? this.#recorder.begin(request.reason, pending, request.previousError !== undefined ? { previousError: request.previousError } : {})).end({
+      outcome: error === undefined ? "applied" : "failed", ...(attemptOnly ? {} : { eventId: event.id }),
       ...(error !== undefined ? { error } : {}), ...(summary ? { plan: summary } : {}),
     });
     // A run on data received before Consul began refusing a query must not hide that refusal: the
     // task still cannot see changes, so its status stays failed until the query answers again.
     if (error === undefined && this.#queryRejected !== undefined) await this.recordQueryError(new Error(this.#queryRejected), request.reason);
+    this.#followUp(request, error);
     return event;
+  }
+
+  /** Retries a failed run the daemon started itself (not an API call, whose caller got the error). */
+  #followUp(request: RunRequest, error: string | undefined): void {
+    if (error === undefined) return this.#retry.succeeded();
+    if (!this.#armed || this.#halted || this.#deleting || request.reason.kind === "api" || request.followUp === false) return;
+    this.#retry.failed(error);
   }
 
   /** A run that failed before the driver ran: its CTS event and its history record. */
@@ -412,19 +442,21 @@ export class TaskRuntime {
     const event = cleanEvent(recorded, this.#ctx.secrets);
     this.#events = pushEvent(this.#events, event, this.#ctx.eventLimit);
     this.#recorder.noteStatus(taskStatus(this.#events, this.#ctx.eventLimit), this.#config.enabled);
-    for (const listener of this.#ctx.eventListeners) {
-      // A listener (metrics) must never break a run.
-      try {
-        listener(event);
-      } catch (error) {
-        this.#logger.error("event listener failed", { error: errorMessage(error) });
+    await this.#effects.run(async () => {
+      for (const listener of this.#ctx.eventListeners) {
+        // A listener (metrics) must never break a run.
+        try {
+          listener(event);
+        } catch (error) {
+          this.#logger.error("event listener failed", { error: errorMessage(error) });
+        }
       }
-    }
-    try {
-      await this.#ctx.store.addEvent(event, this.#ctx.eventLimit);
-    } catch (error) {
-      this.#logger.error("cannot store task event", { error: errorMessage(error) });
-    }
+      try {
+        await this.#ctx.store.addEvent(event, this.#ctx.eventLimit);
+      } catch (error) {
+        this.#logger.error("cannot store task event", { error: errorMessage(error) });
+      }
+    });
     return event;
   }
 }

@@ -3,6 +3,8 @@ import type { TaskEvent } from "../../../core/plugin-api/mod.ts";
 import { canonicalJson, inputHash } from "../../../plugins/task-engine/src/input-hash.ts";
 import { InputSlots } from "../../../plugins/task-engine/src/input-slots.ts";
 import { retryDelayMs } from "../../../plugins/task-engine/src/retry.ts";
+import { FollowUpRetry } from "../../../plugins/task-engine/src/follow-up-retry.ts";
+import { retryPolicyOf, retryWaitMs } from "../../../plugins/task-engine/src/retry-policy.ts";
 import { RunLimiter } from "../../../plugins/task-engine/src/run-limiter.ts";
 import { taskStatus } from "../../../plugins/task-engine/src/task-status.ts";
 
@@ -99,5 +101,50 @@ describe("RunLimiter", () => {
       active--;
     })));
     expect(peak).toBe(4);
+  });
+});
+
+describe("the retry policy of failed runs (issue 24 item 4)", () => {
+  const quiet = { name: "t", trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
+
+  it("waits backoff doubling up to max_backoff, plus at most a tenth", () => {
+    const policy = retryPolicyOf({ max_retries: 8, backoff: "30s", max_backoff: "10m" });
+    expect([1, 2, 3, 5, 6, 9].map((n) => retryWaitMs(policy, n, () => 0))).toEqual([30_000, 60_000, 120_000, 480_000, 600_000, 600_000]);
+    expect(retryWaitMs(policy, 1, () => 0.999)).toBe(32_997);
+  });
+
+  it("defaults to 8 retries from 30s to 10m; an unset max_backoff follows a longer backoff; a shorter one is refused", () => {
+    expect(retryPolicyOf(undefined)).toEqual({ maxRetries: 8, backoffMs: 30_000, maxBackoffMs: 600_000 });
+    expect(retryPolicyOf({ backoff: "1h" })).toEqual({ maxRetries: 8, backoffMs: 3_600_000, maxBackoffMs: 3_600_000 });
+    expect(() => retryPolicyOf({ backoff: "1m", max_backoff: "10s" })).toThrow(/^Cannot use retry.max_backoff "10s": it is shorter than retry.backoff "1m"$/);
+    expect(() => retryPolicyOf({ backoff: "0s" })).toThrow(/^Cannot use retry.backoff "0s": expected a positive duration/);
+  });
+
+  it("retries a failure until the count is spent; success and supersede start the count again", async () => {
+    const runs: string[] = [];
+    const retry = new FollowUpRetry({ maxRetries: 2, backoffMs: 1, maxBackoffMs: 1 }, quiet, ({ reason, previousError }) => runs.push(`${reason.detail}: ${previousError}`));
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+    retry.failed("a");
+    await settle();
+    retry.failed("b");
+    await settle();
+    retry.failed("c");
+    expect(retry.pending).toBe(false);
+    expect(runs).toEqual(["retry 1 of 2: a", "retry 2 of 2: b"]);
+    retry.failed("d");
+    expect(retry.pending).toBe(true);
+    retry.supersede();
+    expect(retry.pending).toBe(false);
+    await settle();
+    expect(runs).toHaveLength(2);
+    retry.failed("e");
+    await settle();
+    expect(runs.at(-1)).toBe("retry 1 of 2: e");
+  });
+
+  it("never retries with max_retries 0 (CTS's behaviour)", () => {
+    const retry = new FollowUpRetry({ maxRetries: 0, backoffMs: 1, maxBackoffMs: 1 }, quiet, () => {});
+    retry.failed("a");
+    expect(retry.pending).toBe(false);
   });
 });

@@ -49,6 +49,7 @@ const consulDevCommand: CliCommand = {
         datacenter: String(args.flags.datacenter ?? "dc1"),
         ...(aclToken ? { aclToken } : {}),
         ...(snapshot ? { snapshotPath: files.resolve(snapshot), fileSystem: files } : {}),
+        onSnapshotNotice: (level, message) => io.err(`${new Date().toISOString()} [${level}] ${level === "INFO" ? " " : ""}consul-dev: ${message}\n`),
       });
     } catch (error) {
       io.err(`Error: cannot start the Consul dev server: ${errorMessage(error)}\n`);

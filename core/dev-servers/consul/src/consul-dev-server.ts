@@ -10,7 +10,7 @@ import { createConsulApp } from "./http/consul-app.ts";
 import type { FaultHook } from "./http/fault-hook.ts";
 import { QueryMemo } from "./http/query-memo.ts";
 import { serfHealth } from "./routes/catalog-routes.ts";
-import { SnapshotWriter } from "./snapshot-writer.ts";
+import { type SnapshotNotice, SnapshotWriter } from "./snapshot-writer.ts";
 import { ConsulState } from "./state/consul-state.ts";
 import { decodeSnapshot, encodeSnapshot } from "./state/snapshot-codec.ts";
 
@@ -37,6 +37,8 @@ export interface ConsulDevServerOptions {
   readonly sessionTtlMinMs?: number;
   /** Test-only: answers chosen requests in place of the server (429s, 5xx ...), e.g. to test retries. */
   readonly faults?: FaultHook;
+  /** Told when the snapshot cannot be written (then writes are refused) and when it can again. */
+  readonly onSnapshotNotice?: SnapshotNotice;
 }
 
 export interface ConsulDevServer {
@@ -97,13 +99,13 @@ export async function startConsulDevServer(options: ConsulDevServerOptions = {})
   let writer: SnapshotWriter | undefined;
   if (options.snapshotPath && options.fileSystem) {
     writer = new SnapshotWriter(options.fileSystem, options.snapshotPath,
-      () => encodeSnapshot(state, agentChecks.specs()), options.snapshotDebounceMs ?? 250);
+      () => encodeSnapshot(state, agentChecks.specs()), options.snapshotDebounceMs ?? 250, options.onSnapshotNotice);
     state.onChange = () => writer!.changed();
     writer.changed();
   }
   let http;
   try {
-    http = await serveHttp({ fetch: app.fetch, hostname, port: options.port ?? 0 });
+    http = await serveHttp({ fetch: refusingUnsavedWrites(app.fetch, () => writer?.failure), hostname, port: options.port ?? 0 });
   } catch (error) {
     // e.g. the port is taken: release the timers so the caller can retry or exit cleanly.
     agentChecks.close();
@@ -124,8 +126,20 @@ export async function startConsulDevServer(options: ConsulDevServerOptions = {})
         state.close();
         await http.close();
         await writer?.flush();
+        writer?.stop();
       })();
       return stopped;
     },
+  };
+}
+
+/**
+ * While the snapshot cannot be written, every request that could change the state answers 500 with
+ * why (as Consul answers a write its raft log cannot take), so no write is acknowledged and then lost.
+ */
+function refusingUnsavedWrites(fetch: (request: Request) => Response | Promise<Response>, failure: () => string | undefined) {
+  return (request: Request): Response | Promise<Response> => {
+    const why = request.method === "GET" || request.method === "HEAD" ? undefined : failure();
+    return why === undefined ? fetch(request) : new Response(`Cannot write: ${why}; this server accepts no writes until it can\n`, { status: 500 });
   };
 }

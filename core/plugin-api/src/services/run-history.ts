@@ -110,15 +110,17 @@ export interface RunRecord {
   readonly event_id?: string;
   /** Set when `outcome` is `skipped`. */
   readonly skip_reason?: SkipReason;
-  /** Refinement (additive): absent for a run (`apply`). */
+  /** Absent for a run (`apply`). */
   readonly kind?: RunKind;
-  /** Refinement (additive): set on `drift-check` records that ended (`outcome` "applied" means checked). */
+  /** Set on `drift-check` records that ended (`outcome` "applied" means checked). */
   readonly drift?: DriftFinding;
   /**
-   * Refinement (additive): on a `destroy` record that failed, the resources the task still manages
-   * (addresses), when the driver can tell.
+   * On a `destroy` record that failed, the resources the task still manages (addresses), when the
+   * driver can tell.
    */
   readonly resources_left?: readonly string[];
+  /** For a run with the trigger `retry`, the error of the failed run it retries. */
+  readonly previous_error?: string;
 }
 
 /** How much history a store keeps per task (config `run_history`). */

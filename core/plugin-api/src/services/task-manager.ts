@@ -7,6 +7,7 @@ import type { TriggerReason } from "../conditions.ts";
 import type { InspectPlan } from "../driver.ts";
 import type { TaskEvent } from "./task-store.ts";
 import type { ResourceAction, RunPage, RunQuery, RunRecord } from "./run-history.ts";
+import type { DamagedRecord } from "./damaged-records.ts";
 
 export type TaskStatus = "successful" | "errored" | "critical" | "unknown";
 
@@ -85,4 +86,6 @@ export interface TaskManager {
   listRuns?(name: string, query: RunQuery): Promise<RunPage>;
   /** One run record; undefined when the task has no record with that id. Throws like `listRuns`. */
   getRun?(name: string, id: string): Promise<RunRecord | undefined>;
+  /** Refinement (optional): the damaged stored records the task store reported (`/v1/status`). */
+  damagedRecords?(): readonly DamagedRecord[];
 }

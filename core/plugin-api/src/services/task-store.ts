@@ -5,6 +5,7 @@
 import type { TaskConfig } from "../config.ts";
 import type { TriggerReason } from "../conditions.ts";
 import type { RunPage, RunQuery, RunRecord, RunRetention } from "./run-history.ts";
+import type { DamagedRecord } from "./damaged-records.ts";
 
 /** One run of a task, as CTS's `/v1/status/tasks?include=events` shows it (plus `trigger`). */
 export interface TaskEvent {
@@ -65,4 +66,10 @@ export interface TaskStore {
   /** A page of a task's records, newest first. */
   listRuns?(task: string, query: RunQuery): Promise<RunPage>;
   getRun?(task: string, id: string): Promise<RunRecord | undefined>;
+  /**
+   * Refinement (optional): the records found damaged so far (cannot be decoded), newest first. A
+   * damaged task is left out of `listTasks` and reported here; a damaged event list reads as empty
+   * and a damaged run record is left out, both set aside (reported here too).
+   */
+  damagedRecords?(): readonly DamagedRecord[];
 }

@@ -3,7 +3,7 @@
  * `{"error":{"message"}}` errors, no request id).
  */
 import type { Context, Hono } from "hono";
-import type { ConsulConnectionState, TaskState, TaskStatus } from "../../../../core/plugin-api/mod.ts";
+import type { ConsulConnectionState, DamagedRecord, TaskState, TaskStatus } from "../../../../core/plugin-api/mod.ts";
 import { HttpError, legacyError } from "../api-errors.ts";
 import type { RouteContext } from "../api-context.ts";
 import { includeRule, parseQuery, statusRule } from "../query-rules.ts";
@@ -15,14 +15,19 @@ function methodNotAllowed(c: Context): Response {
   return legacyError(c, 405, `method ${c.req.method} is not allowed on ${c.req.path}: use GET`);
 }
 
-function overallStatus(states: readonly TaskState[], consul?: ConsulConnectionState): unknown {
+function overallStatus(states: readonly TaskState[], consul?: ConsulConnectionState, damaged: readonly DamagedRecord[] = []): unknown {
   const status: Record<TaskStatus, number> = { successful: 0, errored: 0, critical: 0, unknown: 0 };
   const enabled = { true: 0, false: 0 };
   for (const state of states) {
     status[STATUSES.includes(state.status) ? state.status : "unknown"]++;
     enabled[state.config.enabled ? "true" : "false"]++;
   }
-  return { task_summary: { status, enabled }, ...(consul ? { consul: consulStatus(consul) } : {}) };
+  return {
+    task_summary: { status, enabled },
+    ...(consul ? { consul: consulStatus(consul) } : {}),
+    // Beyond CTS (an added key, only when there are some): stored records that cannot be decoded.
+    ...(damaged.length > 0 ? { damaged_records: damaged } : {}),
+  };
 }
 
 /** Beyond CTS (an added key; CTS's `task_summary` is unchanged): is Consul reachable, since when. */
@@ -67,7 +72,7 @@ export function taskStatusEntry(state: TaskState, withEvents: boolean): Record<s
 export function mountStatusRoutes(app: Hono, ctx: RouteContext): void {
   app.get("/v1/status", (c) => {
     parseQuery(c.req.url, {});
-    return c.json(overallStatus(ctx.tasks.list(), ctx.consulState?.()));
+    return c.json(overallStatus(ctx.tasks.list(), ctx.consulState?.(), ctx.tasks.damagedRecords?.()));
   });
   app.all("/v1/status", methodNotAllowed);
 

@@ -55,6 +55,24 @@ export const deleteResponseSchema: JsonSchema = {
 
 export const healthResponseSchema: JsonSchema = { type: "object", additionalProperties: false };
 
+/** Beyond CTS: stored records that cannot be decoded (`/v1/status`, `/v1/status/cluster`), only when there are some. */
+export const damagedRecordsSchema: JsonSchema = {
+  type: "array",
+  items: {
+    type: "object",
+    additionalProperties: false,
+    required: ["key", "kind", "error", "action", "since"],
+    properties: {
+      key: { type: "string" },
+      kind: { enum: ["task", "events", "run", "leader", "member", "owner"] },
+      task: { type: "string" },
+      error: { type: "string" },
+      action: { type: "string" },
+      since: { type: "string", format: "date-time" },
+    },
+  },
+};
+
 export const clusterStatusResponseSchema: JsonSchema = {
   type: "object",
   additionalProperties: false,
@@ -76,6 +94,22 @@ export const clusterStatusResponseSchema: JsonSchema = {
         },
       },
     },
+    mode: { const: "shared" },
+    task_owners: { type: "object", additionalProperties: { type: "string" } },
+    consul: {
+      type: "object",
+      additionalProperties: false,
+      required: ["reachable"],
+      properties: { reachable: { type: "boolean" }, since: { type: "string", format: "date-time" }, error: { type: "string" } },
+    },
+    members_as_of: { type: ["string", "null"], format: "date-time" },
+    leader: {
+      type: "object",
+      additionalProperties: false,
+      required: ["id", "stale"],
+      properties: { id: { type: "string" }, address: { type: "string" }, stale: { type: "boolean" }, stale_seconds: { type: "integer" } },
+    },
+    damaged_records: damagedRecordsSchema,
     request_id: requestId,
   },
 };

@@ -72,6 +72,7 @@ export const runRecordSchema: JsonSchema = {
       properties: { add: { type: "integer" }, change: { type: "integer" }, destroy: { type: "integer" } },
     },
     error: { type: "string" },
+    previous_error: { type: "string", description: "A retry's record: the error of the failed run it retries." },
     started_at: { type: "string", format: "date-time" },
     ended_at: { type: "string", format: "date-time" },
     duration_ms: { type: "integer" },

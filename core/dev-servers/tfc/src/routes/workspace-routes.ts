@@ -6,6 +6,7 @@ import type { Context, Hono } from "hono";
 import { conflict } from "../http/api-error.ts";
 import { type Resource, many, noContent, single } from "../http/json-api.ts";
 import { paginate } from "../http/paging.ts";
+import { wildcardMatcher } from "../http/wildcard-name.ts";
 import { readResource } from "../http/request-body.ts";
 import {
   findOrganization, findWorkspace, findWorkspaceByName, param, type ServerContext, viewContext,
@@ -17,21 +18,16 @@ import { runView } from "../views/run-views.ts";
 import { workspaceView } from "../views/workspace-views.ts";
 import { requestedTags, workspaceChanges } from "./workspace-settings.ts";
 
-function wildcard(pattern: string): RegExp {
-  const body = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*");
-  return new RegExp(`^${body}$`, "i");
-}
-
 function listFilter(url: URL): (ws: WorkspaceRecord) => boolean {
   const search = url.searchParams.get("search[name]")?.toLowerCase();
   const pattern = url.searchParams.get("search[wildcard-name]");
-  const matcher = pattern ? wildcard(pattern) : undefined;
+  const matcher = pattern ? wildcardMatcher(pattern) : undefined;
   const split = (name: string) => (url.searchParams.get(name) ?? "").split(",").map((tag) => tag.trim()).filter(Boolean);
   const tags = split("search[tags]");
   const excluded = split("search[exclude-tags]");
   return (ws) =>
     (!search || ws.name.toLowerCase().includes(search)) &&
-    (!matcher || matcher.test(ws.name)) &&
+    (!matcher || matcher(ws.name)) &&
     tags.every((tag) => ws.tagNames.includes(tag)) &&
     !excluded.some((tag) => ws.tagNames.includes(tag));
 }
