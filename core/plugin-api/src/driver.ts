@@ -8,10 +8,27 @@ import type { BlockProblem, JsonSchema } from "./json-schema.ts";
 import type { Named } from "./registry.ts";
 import type { Logger } from "./services/logger.ts";
 import type { TaskInputs, TaskInputSpec, TaskInputTemplate } from "./task-inputs.ts";
-import type { PlanSummary } from "./services/run-history.ts";
+import type { PlanSummary, ResourceChange, RunOutput, RunPhase } from "./services/run-history.ts";
+
+/**
+ * Refinement (additive): what a driver may tell while it plans or applies, for the run's record
+ * and its live view. Drivers that ignore it still work; the engine masks and bounds what it hears.
+ */
+export interface RunObserver {
+  /** Output of `phase` as it comes (any chunking; colour codes are removed by the engine). */
+  output(phase: RunPhase, chunk: string): void;
+}
+
+/** Refinement (additive): what a plan or an apply touched, when the driver can tell. */
+export interface RunFindings {
+  /** The resources the plan touches (from Terraform's JSON plan), no-ops left out. */
+  readonly resources?: readonly ResourceChange[];
+  /** Milliseconds spent in each phase. */
+  readonly phases_ms?: Readonly<Partial<Record<RunPhase, number>>>;
+}
 
 /** The result of `plan` (CTS "inspect"). */
-export interface InspectPlan {
+export interface InspectPlan extends RunFindings {
   readonly changesPresent: boolean;
   /** Human-readable plan text. */
   readonly plan: string;
@@ -20,7 +37,7 @@ export interface InspectPlan {
 }
 
 /** What `apply` may report (a local driver reports nothing). */
-export interface ApplyResult {
+export interface ApplyResult extends RunFindings {
   /** Where the run can be seen, e.g. an HCP Terraform run URL; shown in the task's event. */
   readonly url?: string;
   /**
@@ -28,6 +45,8 @@ export interface ApplyResult {
    * can tell; kept in the run's history record.
    */
   readonly summary?: PlanSummary;
+  /** Refinement (additive): the module's outputs after the apply (sensitive ones without value). */
+  readonly outputs?: Readonly<Record<string, RunOutput>>;
 }
 
 /** One task's driver instance, created when the task is created and disposed when it is deleted. */
@@ -36,10 +55,10 @@ export interface Driver {
   init(signal: AbortSignal): Promise<void>;
   /** Writes the task's inputs where `plan`/`apply` will read them. */
   render(inputs: TaskInputs, signal: AbortSignal): Promise<void>;
-  /** Plans without changing anything. */
-  plan(signal: AbortSignal): Promise<InspectPlan>;
-  /** Applies the rendered inputs. */
-  apply(signal: AbortSignal): Promise<void | ApplyResult>;
+  /** Plans without changing anything. `observer` (refinement, additive) hears its output. */
+  plan(signal: AbortSignal, observer?: RunObserver): Promise<InspectPlan>;
+  /** Applies the rendered inputs. `observer` (refinement, additive) hears its output as it comes. */
+  apply(signal: AbortSignal, observer?: RunObserver): Promise<void | ApplyResult>;
   /** Destroys what the task created (not called by CTS flows; offered for completeness). */
   destroy(signal: AbortSignal): Promise<void>;
   /** E.g. `terraform 1.11.4`. */

@@ -73,6 +73,10 @@ export class ConsulTaskStore implements TaskStore {
     return this.#runs.get(task, id);
   }
 
+  pruneRuns(task: string, retention: RunRetention): Promise<void> {
+    return this.#runs.prune(task, retention);
+  }
+
   /** Read-modify-write with CAS; `cas=0` means "only if absent", so creation races are caught too. */
   async #update<T>(key: string, change: (current: T | undefined) => T): Promise<void> {
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {

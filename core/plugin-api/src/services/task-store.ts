@@ -62,7 +62,13 @@ export interface TaskStore {
    * `deleteTask` and `reset` drop run records too.
    */
   putRun?(record: RunRecord, retention: RunRetention): Promise<void>;
-  /** A page of a task's records, newest first. */
+  /** A page of a task's records, newest first, as summaries (without `RUN_DETAIL_FIELDS`). */
   listRuns?(task: string, query: RunQuery): Promise<RunPage>;
+  /** One record with its detail fields. */
   getRun?(task: string, id: string): Promise<RunRecord | undefined>;
+  /**
+   * Refinement (optional): drops that task's records beyond `retention` without a new record (the
+   * engine calls it now and then, so records past `max_age` go although the task does not run).
+   */
+  pruneRuns?(task: string, retention: RunRetention): Promise<void>;
 }
