@@ -2,7 +2,9 @@
  * @module The kernel's in-process bus for `DaemonEvents`: numbers each event, keeps the newest
  * few for resuming readers, and hands each event to every subscriber synchronously. A subscriber
  * that throws is dropped from that delivery only; publishers never see its error, because a broken
- * reader (a stream client, the status page) must not fail a task run.
+ * reader (a stream client, the status page) must not fail a task run. Run output (`run.output`) is
+ * delivered live and never retained: a busy apply's lines would push the state changes a
+ * resuming reader needs out of the buffer, and a reader that missed output re-reads the run.
  */
 import type { DaemonEvent, DaemonEvents, NumberedEvent } from "../plugin-api/mod.ts";
 
@@ -14,6 +16,8 @@ export class DaemonEventBus implements DaemonEvents {
   readonly #retained: NumberedEvent[] = [];
   readonly #capacity: number;
   #lastId = 0;
+  /** The id of the newest retained event that was pushed out (0: none yet). */
+  #evictedThrough = 0;
 
   constructor(capacity = RETAINED_EVENTS) {
     this.#capacity = Math.max(1, capacity);
@@ -21,8 +25,10 @@ export class DaemonEventBus implements DaemonEvents {
 
   publish(event: DaemonEvent): void {
     const numbered = { ...event, id: ++this.#lastId, time: new Date().toISOString() } as NumberedEvent;
-    this.#retained.push(numbered);
-    if (this.#retained.length > this.#capacity) this.#retained.shift();
+    if (numbered.type !== "run.output") {
+      this.#retained.push(numbered);
+      if (this.#retained.length > this.#capacity) this.#evictedThrough = this.#retained.shift()!.id;
+    }
     for (const listener of [...this.#listeners]) {
       try {
         listener(numbered);
@@ -39,9 +45,9 @@ export class DaemonEventBus implements DaemonEvents {
 
   since(id: number): readonly NumberedEvent[] | undefined {
     if (id >= this.#lastId) return [];
-    const oldest = this.#retained[0];
-    // Ids are consecutive, so everything after `id` is retained exactly when id + 1 still is.
-    if (oldest === undefined || id + 1 < oldest.id) return undefined;
-    return this.#retained.slice(id + 1 - oldest.id);
+    // Everything retainable after `id` is still here exactly when nothing newer than `id` was pushed out.
+    if (id < this.#evictedThrough) return undefined;
+    const first = this.#retained.findIndex((event) => event.id > id);
+    return first < 0 ? [] : this.#retained.slice(first);
   }
 }

@@ -7,7 +7,7 @@
 import {
   conditionRegistryToken, configToken, consulClientToken, CtsError, daemonEventsToken, defineService, definePlugin, driverRegistryToken,
   fileSystemToken, httpClientFactoryToken, leadershipToken, loggerToken, moduleInputRegistryToken, parseGoDuration, queryWatcherToken,
-  runOptionsToken, shutdownToken, taskManagerToken, taskStoreToken, vaultSecretsToken,
+  runOptionsToken, secretMaskerToken, shutdownToken, taskManagerToken, taskStoreToken, vaultSecretsToken,
 } from "../../core/plugin-api/mod.ts";
 import type { ServiceContext, TaskManager } from "../../core/plugin-api/mod.ts";
 import { engineOptionsSchema, type EngineOptions } from "./src/engine-options.ts";
@@ -17,7 +17,7 @@ import { SharedQueryWatcher } from "./src/query-watcher.ts";
 import { ProviderTemplates } from "./src/provider-templates.ts";
 import { RunLimiter } from "./src/run-limiter.ts";
 import { EngineTaskManager } from "./src/task-manager.ts";
-import { runRetentionOf } from "./src/run-history-options.ts";
+import { runOutputBytesOf, runRetentionOf } from "./src/run-history-options.ts";
 import { ScheduleGate } from "./src/schedule-gate.ts";
 
 export { SharedQueryWatcher } from "./src/query-watcher.ts";
@@ -46,6 +46,7 @@ const taskManagerService = defineService({
     drivers: driverRegistryToken, conditions: conditionRegistryToken, moduleInputs: moduleInputRegistryToken,
     shutdown: shutdownToken, logger: loggerToken, fileSystem: fileSystemToken, watcher: queryWatcherToken,
     consul: consulClientToken, vault: vaultSecretsToken, daemonEvents: daemonEventsToken, http: httpClientFactoryToken,
+    secrets: secretMaskerToken,
   },
   create(deps, { options, lifecycle }: ServiceContext<EngineOptions>): TaskManager {
     const oneShotConsulWaitMs = parseGoDuration(options.one_shot_consul_wait);
@@ -53,6 +54,7 @@ const taskManagerService = defineService({
       throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot use one_shot_consul_wait "${options.one_shot_consul_wait}": expected a duration such as "60s"`);
     }
     const runRetention = runRetentionOf(options.run_history);
+    const runOutputBytes = runOutputBytesOf(options.run_history);
     const stop = new AbortController();
     // Every task's sources listen to the stop signal: 1,000 tasks are not a listener leak (Node warns at 11).
     deps.http.allowManyAbortListeners(stop.signal);
@@ -75,6 +77,8 @@ const taskManagerService = defineService({
         eventListeners: new Set(),
         daemonEvents: deps.daemonEvents,
         runRetention,
+        runOutputBytes,
+        secrets: deps.secrets,
         scheduleGate: new ScheduleGate(),
         // -once/-inspect run outside the cluster: every task, as in the single-leader mode.
         ...(deps.leadership.ownership && deps.runOptions.mode === "daemon"

@@ -1,7 +1,7 @@
 /** @module What every task runtime shares: the engine's services, resolved once per kernel. */
 import type {
   ConditionFactory, ConsulClient, CtsConfig, DaemonEvents, DriverFactory, FileSystem, Logger, ModuleInputFactory, QueryWatcher,
-  Registry, RunRetention, TaskEvent, TaskStore,
+  Registry, RunRetention, SecretMasker, TaskEvent, TaskStore,
 } from "../../../core/plugin-api/mod.ts";
 import type { ProviderTemplates } from "./provider-templates.ts";
 import type { RunLimiter } from "./run-limiter.ts";
@@ -33,6 +33,10 @@ export interface EngineContext {
   readonly daemonEvents: DaemonEvents;
   /** How much run history the store keeps per task (engine option `run_history`). */
   readonly runRetention: RunRetention;
+  /** The most bytes of output a run record keeps per phase (`run_history.max_output_bytes`). */
+  readonly runOutputBytes: number;
+  /** Masks secrets in everything a run record or a run event holds. */
+  readonly secrets: SecretMasker;
   /** Closed while the start-up pass runs: scheduled ticks are dropped (CTS starts schedules after it). */
   readonly scheduleGate?: ScheduleGate;
 }

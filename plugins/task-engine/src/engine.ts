@@ -8,6 +8,7 @@ import type {
 import { CtsError, errorMessage, formatGoDuration, isCtsError, isPermanentConsulError, sleep } from "../../../core/plugin-api/mod.ts";
 import type { EngineContext } from "./engine-context.ts";
 import { lockedRetryDelayMs } from "./retry.ts";
+import { RunPruner } from "./run-pruner.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 
 export interface EngineDeps {
@@ -39,6 +40,8 @@ export class Engine {
   #background = new Set<Promise<unknown>>();
   #unsubscribe: (() => void) | undefined;
   #oneShotConsulWaitMs = 60_000;
+  /** Drops run records past the retention while tasks are quiet (daemon mode). */
+  #pruner: RunPruner | undefined;
 
   constructor(deps: EngineDeps) {
     this.context = deps.context;
@@ -68,6 +71,9 @@ export class Engine {
     else if (mode === "daemon") {
       this.#unsubscribe = this.#leadership.subscribe((leader) => (leader ? this.#lead() : this.#stepDown()));
       if (this.#leadership.isLeader()) this.#lead();
+      const owns = this.context.owns;
+      this.#pruner = new RunPruner(this.context, () => (this.#active ? [...this.tasks.keys()].filter((name) => owns?.(name) ?? true) : []));
+      this.#pruner.start();
     }
   }
 
@@ -76,7 +82,7 @@ export class Engine {
     this.#stopped = true;
     this.#unsubscribe?.();
     this.#stepDown();
-    await Promise.allSettled([...this.#background]);
+    await Promise.allSettled([...this.#background, this.#pruner?.stop()]);
   }
 
   /** Resolves when no pass, buffered change, queued or running run is left. */

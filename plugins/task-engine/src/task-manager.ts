@@ -4,13 +4,13 @@
  * Every mutation goes through the TaskStore; create and delete are serialised like CTS's lock.
  */
 import type {
-  InspectPlan, RunPage, RunQuery, RunRecord, RunRequest, TaskConfig, TaskEvent, TaskManager, TaskState, TriggerReason,
+  InspectPlan, RunPage, RunQuery, RunRecord, RunRequest, TaskConfig, TaskEvent, TaskManager, TaskOutputs, TaskState, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
 import { CtsError, errorMessage, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import type { Engine } from "./engine.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 import { taskStatus } from "./task-status.ts";
-import { readRun, readRuns } from "./run-history-reads.ts";
+import { readOutputs, readRun, readRuns } from "./run-history-reads.ts";
 
 export class EngineTaskManager implements TaskManager {
   readonly #engine: Engine;
@@ -78,7 +78,7 @@ export class EngineTaskManager implements TaskManager {
     });
   }
 
-  async setEnabled(name: string, enabled: boolean, run?: RunRequest): Promise<{ plan?: InspectPlan }> {
+  async setEnabled(name: string, enabled: boolean, run?: RunRequest): Promise<{ plan?: InspectPlan; runId?: string }> {
     const runtime = this.#find(name, `update task "${name}"`);
     if (runtime.running) {
       throw new CtsError("CTS_ERR_CONFLICT", `Cannot update task "${name}": the task is active and cannot be updated`);
@@ -86,7 +86,8 @@ export class EngineTaskManager implements TaskManager {
     const config: TaskConfig = { ...runtime.config, enabled };
     if (run === "inspect") {
       if (!enabled) return { plan: { changesPresent: false, plan: `inspection skipped: task "${name}" would be disabled` } };
-      return { plan: await this.#inspect(runtime) };
+      const inspected = await runtime.inspect({ kind: "api", detail: "inspect" });
+      return { plan: inspected.plan, runId: inspected.runId };
     }
     const wasEnabled = runtime.config.enabled;
     await this.#engine.context.store.putTask(runtime.runState.stored(config));
@@ -135,11 +136,18 @@ export class EngineTaskManager implements TaskManager {
   }
 
   listRuns(name: string, query: RunQuery): Promise<RunPage> {
-    return readRuns(this.#find(name, `read the runs of task "${name}"`).name, this.#engine.context.store, query);
+    const runtime = this.#find(name, `read the runs of task "${name}"`);
+    return readRuns(runtime.name, this.#engine.context.store, query, runtime.recorder);
   }
 
   getRun(name: string, id: string): Promise<RunRecord | undefined> {
-    return readRun(this.#find(name, `read run "${id}" of task "${name}"`).name, this.#engine.context.store, id);
+    const runtime = this.#find(name, `read run "${id}" of task "${name}"`);
+    return readRun(runtime.name, this.#engine.context.store, id, runtime.recorder);
+  }
+
+  outputs(name: string): Promise<TaskOutputs | undefined> {
+    const runtime = this.#find(name, `read the outputs of task "${name}"`);
+    return readOutputs(runtime.name, this.#engine.context.store, runtime.recorder);
   }
 
   async #inspect(runtime: TaskRuntime): Promise<InspectPlan> {
@@ -167,6 +175,8 @@ export class EngineTaskManager implements TaskManager {
       events: runtime.events,
       running: runtime.running,
       deleting: runtime.deleting,
+      ...(runtime.recorder.current[0] ? { currentRun: runtime.recorder.current[0] } : {}),
+      ...(runtime.recorder.last ? { lastRun: runtime.recorder.last } : {}),
     };
   }
 

@@ -4,7 +4,7 @@
  * run succeeded with exactly the same fingerprint (rendered inputs and watched data), unless forced.
  */
 import type {
-  Driver, InputContext, InputSource, InspectPlan, Logger, PlanSummary, StoredTask, TaskConfig, TaskEvent, TriggerReason,
+  ApplyResult, Driver, InputContext, InputSource, InspectPlan, Logger, RunObserver, StoredTask, TaskConfig, TaskEvent, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
 import { CtsError, errorMessage, isCtsError, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import { BufferTimer } from "./buffer-timer.ts";
@@ -18,6 +18,7 @@ import { RunQueue, type RunRequest } from "./run-queue.ts";
 import { RunState } from "./run-state.ts";
 import { RunRecorder, unchangedInputs, type OpenRun } from "./run-recorder.ts";
 import { eventStart, finishEvent, pushEvent } from "./task-event.ts";
+import { appliedEnd, inspectRun, type InspectResult } from "./inspect-run.ts";
 import { taskStatus } from "./task-status.ts";
 
 /** Applies are never cancelled half-way (a half-written apply is worse than a late stop). */
@@ -47,6 +48,8 @@ export class TaskRuntime {
   #inputsRejected: string | undefined;
   /** Set while Consul refuses one of the task's queries after its first data (cleared by new data). */
   #queryRejected: string | undefined;
+  /** How long the last driver initialisation took, until a run record reports it. */
+  #unreportedInitMs: number | undefined;
 
   constructor(stored: StoredTask, ctx: EngineContext, events: readonly TaskEvent[] = [], inStore = true) {
     this.#config = stored.config;
@@ -103,9 +106,18 @@ export class TaskRuntime {
     const previous = this.#driver;
     this.#driver = undefined;
     await previous?.dispose?.();
+    const started = Date.now();
     const driver = await createTaskDriver(this.#config, this.#ctx);
     await driver.init(this.#ctx.signal);
+    this.#unreportedInitMs = Date.now() - started;
     this.#driver = driver;
+  }
+
+  /** The last initialisation's time, once: the run that follows it reports it. */
+  #takeInitMs(): number | undefined {
+    const ms = this.#unreportedInitMs;
+    this.#unreportedInitMs = undefined;
+    return ms;
   }
 
   /** Starts the condition and module inputs; resolves once each published its first value. */
@@ -179,7 +191,7 @@ export class TaskRuntime {
   }
 
   /** Renders the current inputs and plans (inspect); nothing is applied or recorded. */
-  async plan(): Promise<InspectPlan> {
+  async plan(observer?: RunObserver): Promise<InspectPlan> {
     const missing = this.#slots.missing();
     if (missing.length > 0) {
       throw new CtsError("CTS_ERR_TASK", `Cannot plan task "${this.#config.name}": ${missingInputsText(missing)}`);
@@ -187,7 +199,13 @@ export class TaskRuntime {
     await this.prepare();
     const driver = this.#driver!;
     await driver.render(this.#slots.current(), this.#ctx.signal);
-    return driver.plan(this.#ctx.signal);
+    return driver.plan(this.#ctx.signal, observer);
+  }
+
+  /** Plans like `plan`, kept as an inspection's run record (its plan, resources and timing). */
+  inspect(reason: TriggerReason): Promise<InspectResult> {
+    const change = this.#slots.missing().length === 0 ? this.#recorder.compare(this.#slots.current()).change : {};
+    return inspectRun(this.#recorder, reason, change, (observer) => this.plan(observer), () => this.#takeInitMs());
   }
 
   setConfig(config: TaskConfig): void {
@@ -316,7 +334,7 @@ export class TaskRuntime {
     }
     const pending = this.#recorder.compare(inputs);
     let open: OpenRun | undefined;
-    let summary: PlanSummary | undefined;
+    let applied: ApplyResult | undefined;
     // CTS's wording (tasks_manager.go), which operators alert on; our fields follow.
     this.#logger.info("executing task", { trigger: request.reason.kind, ...detail(request.reason) });
     let error: string | undefined;
@@ -325,16 +343,17 @@ export class TaskRuntime {
       await this.#ctx.limiter.run(async () => {
         // Waiting for a slot can outlast leadership or the process; a run that has not started yet is skipped.
         if ((this.#halted || this.#ctx.signal.aborted) && request.reason.kind !== "api") throw new HaltedError();
-        open = this.#recorder.begin(request.reason, pending);
+        const run = open = this.#recorder.begin(request.reason, pending);
         // Stored before anything is applied: a crash from here on leaves "started", never a success.
         await this.#runState.record(task, fingerprint, "started");
         await this.prepare();
         const driver = this.#driver!;
         await driver.render(inputs, this.#ctx.signal);
-        const applied = await withRetries(() => driver.apply(NEVER_ABORTED), request.retries ? 2 : 0, this.#ctx.signal, (retry, cause) =>
-          this.#logger.warn("apply failed, retrying", { retry, error: errorMessage(cause) }));
-        url = applied ? applied.url : undefined;
-        summary = applied ? applied.summary : undefined;
+        applied = (await withRetries(() => driver.apply(NEVER_ABORTED, run.observer), request.retries ? 2 : 0, this.#ctx.signal, (retry, cause) => {
+          this.#logger.warn("apply failed, retrying", { retry, error: errorMessage(cause) });
+          run.observer.output("apply", `\n--- apply failed, retry ${retry} of 2 ---\n`);
+        })) || undefined;
+        url = applied?.url;
       });
     } catch (cause) {
       if (cause instanceof HaltedError) return undefined;
@@ -345,10 +364,7 @@ export class TaskRuntime {
     await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed");
     if (error === undefined) this.#logger.info("task completed");
     const event = await this.#record(finishEvent(start, { error, ...(url ? { url } : {}) }));
-    await (open ?? this.#recorder.begin(request.reason, pending)).end({
-      outcome: error === undefined ? "applied" : "failed", eventId: event.id,
-      ...(error !== undefined ? { error } : {}), ...(summary ? { plan: summary } : {}),
-    });
+    await (open ?? this.#recorder.begin(request.reason, pending)).end(appliedEnd(event.id, error, applied, this.#takeInitMs()));
     // A run on data received before Consul began refusing a query must not hide that refusal: the
     // task still cannot see changes, so its status stays failed until the query answers again.
     if (error === undefined && this.#queryRejected !== undefined) await this.recordQueryError(new Error(this.#queryRejected), request.reason);

@@ -1,0 +1,82 @@
+/**
+ * @module One phase's output as a run record keeps it: bounded in UTF-8 bytes. Past the bound the
+ * middle goes: the first quarter (the start of the plan) and the newest three quarters (where an
+ * apply ends and errors are) stay, and the text says how many bytes were left out there.
+ */
+import type { RunLog } from "../../../core/plugin-api/mod.ts";
+
+const utf8 = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** UTF-8 length of `text`. */
+export function utf8Bytes(text: string): number {
+  return utf8.encode(text).byteLength;
+}
+
+/** The note that stands where output was left out. */
+export function omissionNote(bytes: number): string {
+  return `\n… ${bytes.toLocaleString("en-US")} bytes of output left out here …\n`;
+}
+
+export class RunLogBuffer {
+  readonly #headLimit: number;
+  readonly #tailLimit: number;
+  #head = "";
+  #headBytes = 0;
+  readonly #tail: { text: string; bytes: number }[] = [];
+  #tailBytes = 0;
+  #bytes = 0;
+  #omitted = 0;
+
+  /** `limit`: the most bytes of output kept. */
+  constructor(limit: number) {
+    this.#headLimit = Math.floor(limit / 4);
+    this.#tailLimit = limit - this.#headLimit;
+  }
+
+  /** Bytes received so far (kept or left out). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  append(text: string): void {
+    if (text === "") return;
+    const bytes = utf8Bytes(text);
+    this.#bytes += bytes;
+    if (this.#tail.length === 0 && this.#headBytes + bytes <= this.#headLimit) {
+      this.#head += text;
+      this.#headBytes += bytes;
+      return;
+    }
+    this.#tail.push({ text, bytes });
+    this.#tailBytes += bytes;
+    while (this.#tailBytes > this.#tailLimit) this.#dropOldest(this.#tailBytes - this.#tailLimit);
+  }
+
+  snapshot(): RunLog {
+    const tail = this.#tail.map((part) => part.text).join("");
+    if (this.#omitted === 0) return { text: this.#head + tail, bytes: this.#bytes };
+    return { text: this.#head + omissionNote(this.#omitted) + tail, bytes: this.#bytes, omitted_bytes: this.#omitted };
+  }
+
+  /** Drops at least `excess` bytes from the oldest tail part, at a line start when one is near. */
+  #dropOldest(excess: number): void {
+    const oldest = this.#tail[0]!;
+    if (oldest.bytes <= excess) {
+      this.#tail.shift();
+      this.#tailBytes -= oldest.bytes;
+      this.#omitted += oldest.bytes;
+      return;
+    }
+    const encoded = utf8.encode(oldest.text);
+    let cut = excess;
+    const newline = encoded.indexOf(10, cut);
+    if (newline >= 0 && newline - cut < 256) cut = newline + 1;
+    // Never inside a character: continuation bytes are 10xxxxxx.
+    while (cut < encoded.length && (encoded[cut]! & 0xc0) === 0x80) cut++;
+    const kept = decoder.decode(encoded.subarray(cut));
+    this.#tail[0] = { text: kept, bytes: encoded.length - cut };
+    this.#tailBytes -= cut;
+    this.#omitted += cut;
+  }
+}
