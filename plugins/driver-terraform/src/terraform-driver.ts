@@ -3,8 +3,8 @@
  * per (re)initialisation, renders terraform.tfvars per run, and plans or applies.
  */
 import {
-  type ApplyResult, CtsError, type Driver, type DriverContext, type FileSystem, type InspectPlan, type ProcessRunner, type TaskConfig,
-  type TaskInputs,
+  type ApplyResult, CtsError, type Driver, type DriverContext, type FileSystem, type InspectPlan, type ProcessRunner, type RunObserver,
+  type TaskConfig, type TaskInputs,
 } from "../../../core/plugin-api/mod.ts";
 import { applySummary } from "./apply-summary.ts";
 import { consulEnvironment } from "./backend.ts";
@@ -17,9 +17,10 @@ import { isLocalModuleSource, type RootModuleModel } from "./root-module-model.t
 import type { TerraformBinary, TerraformVersion } from "./terraform-binary.ts";
 import { TerraformCli } from "./terraform-cli.ts";
 import {
-  applyArgs, destroyArgs, initArgs, isMissingWorkspaceError, isWorkspaceExistsError, planArgs, terraformEnvironment,
-  validateArgs, workspaceNewArgs, workspaceSelectArgs,
+  applyArgs, destroyArgs, initArgs, isMissingWorkspaceError, isWorkspaceExistsError, PLAN_FILE, terraformEnvironment,
+  validateArgs, withoutSavedPlanNote, workspaceNewArgs, workspaceSelectArgs,
 } from "./terraform-commands.ts";
+import { observed, readModuleOutputs, savePlan, type SavedPlanOptions } from "./saved-plan.ts";
 import { checkValidateOutput } from "./validate-result.ts";
 
 /** CTS's permissions: the directory 0750, files 0640 (they may hold provider settings). */
@@ -142,20 +143,52 @@ export class TerraformDriver implements Driver {
     await this.#deps.fs.writeText(this.#path("terraform.tfvars"), content, { mode: FILE_MODE });
   }
 
-  async plan(signal: AbortSignal): Promise<InspectPlan> {
-    const cli = this.#ready("plan");
-    const args = planArgs(this.#deps.options.lock_timeout);
-    const what = `plan task "${this.#task.name}"`;
-    const result = await cli.runLocking(what, args, signal);
-    if (result.exitCode !== 0 && result.exitCode !== 2) throw cli.failure(what, args, result);
-    return { changesPresent: result.exitCode === 2, plan: result.stdout };
+  #planOptions(cli: TerraformCli): SavedPlanOptions {
+    return {
+      cli, logger: this.#ctx.logger, file: this.#path(PLAN_FILE), lockTimeout: this.#deps.options.lock_timeout, moduleName: this.#task.name,
+    };
   }
 
-  /** Reports the resource counts terraform printed, for the run history. */
-  async apply(signal: AbortSignal): Promise<ApplyResult> {
-    const result = await this.#ready("apply").check(`apply task "${this.#task.name}"`, applyArgs(this.#deps.options.lock_timeout), signal);
-    const summary = applySummary(result.stdout);
-    return summary ? { summary } : {};
+  /** CTS's plan (inspect), saved so its JSON gives the resources; the text without the saved-plan note. */
+  async plan(signal: AbortSignal, observer?: RunObserver): Promise<InspectPlan> {
+    const options = this.#planOptions(this.#ready("plan"));
+    try {
+      const planned = await savePlan(`plan task "${this.#task.name}"`, options, signal, observer);
+      return {
+        changesPresent: planned.changesPresent,
+        plan: withoutSavedPlanNote(planned.result.stdout),
+        ...(planned.findings ? { resources: planned.findings.resources } : {}),
+        phases_ms: { plan: planned.ms },
+      };
+    } finally {
+      await this.#deps.fs.remove(options.file);
+    }
+  }
+
+  /**
+   * Plans to a file and applies exactly that plan (what CTS's single apply does, in two steps), then
+   * reads the module's outputs. Reports the resource counts and resources, outputs and phase times.
+   */
+  async apply(signal: AbortSignal, observer?: RunObserver): Promise<ApplyResult> {
+    const cli = this.#ready("apply");
+    const what = `apply task "${this.#task.name}"`;
+    const options = this.#planOptions(cli);
+    try {
+      const planned = await savePlan(what, options, signal, observer);
+      const started = Date.now();
+      const result = await cli.check(what, applyArgs(options.lockTimeout, options.file), signal, observed(observer, "apply"));
+      const applyMs = Date.now() - started;
+      const summary = applySummary(result.stdout);
+      const outputs = planned.findings ? await readModuleOutputs(options, planned.findings, signal) : undefined;
+      return {
+        ...(summary ? { summary } : {}),
+        ...(planned.findings ? { resources: planned.findings.resources } : {}),
+        ...(outputs ? { outputs } : {}),
+        phases_ms: { plan: planned.ms, apply: applyMs },
+      };
+    } finally {
+      await this.#deps.fs.remove(options.file);
+    }
   }
 
   async destroy(signal: AbortSignal): Promise<void> {
