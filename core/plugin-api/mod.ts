@@ -14,6 +14,7 @@ export { readTlsFiles } from "./src/tls-files.ts";
 export { formatGoDuration, isGoDuration, parseGoDuration } from "./src/go-duration.ts";
 export { pageIds, pageRuns, retainedRuns, runIdTime } from "./src/run-retention.ts";
 export { RUN_DETAIL_FIELDS, runDetail, runSummary } from "./src/run-summary.ts";
+export { planResourceChanges, resourceAction } from "./src/plan-resources.ts";
 export type { RunDetailField } from "./src/run-summary.ts";
 export type { TlsMaterial } from "./src/tls-files.ts";
 export type { CtsErrorCode } from "./src/errors.ts";

@@ -6,14 +6,15 @@
  * carries a hash of them, so a restarted daemon or a new HA leader queues nothing when nothing changed.
  */
 import {
-  type ApplyResult, CtsError, type Driver, type DriverContext, type FileSystem, type InspectPlan, type Logger, type TaskConfig, type TaskInputs,
-  type TerraformRootModule, type TerraformRootModuleModel,
+  type ApplyResult, CtsError, type Driver, type DriverContext, errorMessage, type FileSystem, type InspectPlan, type Logger, type RunFindings,
+  type RunObserver, type TaskConfig, type TaskInputs, type TerraformRootModule, type TerraformRootModuleModel,
 } from "../../../core/plugin-api/mod.ts";
 import { taskConfiguration } from "./configuration-files.ts";
 import { uploadConfiguration } from "./configuration-upload.ts";
 import type { TerraformCloudOptions } from "./options.ts";
 import { planSummary } from "./plan-summary.ts";
 import { runResourceCounts } from "./run-counts.ts";
+import { runFindings } from "./run-findings.ts";
 import { discardStaleRuns, failureLog, type FollowedRun, followRun, queueRun, readLog, runUrl, SUCCESS } from "./runs.ts";
 import { sha256Hex, tarGzOf } from "./tar-gz.ts";
 import type { Resource, TfcClient } from "./tfc-client.ts";
@@ -109,19 +110,32 @@ export class TerraformCloudDriver implements Driver {
     return run !== undefined && SUCCESS.has(String(run.attributes.status)) && String(run.attributes.message ?? "").includes(hash);
   }
 
-  /** Reports the run's URL for the task's event, and its resource counts; nothing when no run was needed. */
-  async apply(signal: AbortSignal): Promise<ApplyResult | undefined> {
-    const done = await this.#run(signal, false);
+  /**
+   * Reports the run's URL for the task's event, its resource counts, resources and phase times, and
+   * tells its plan and apply logs to `observer`; nothing when no run was needed.
+   */
+  async apply(signal: AbortSignal, observer?: RunObserver): Promise<ApplyResult | undefined> {
+    const done = await this.#run(signal, false, observer);
     if (!done) return undefined;
     const summary = SUCCESS.has(String(done.run.attributes.status)) ? runResourceCounts(done.run) : undefined;
-    return summary ? { url: done.url, summary } : { url: done.url };
+    return { url: done.url, ...(summary ? { summary } : {}), ...done.findings };
+  }
+
+  /** The run's logs, resources and times for its record; a failure to read them is only logged. */
+  async #findings(run: FollowedRun, signal: AbortSignal, observer?: RunObserver): Promise<RunFindings> {
+    try {
+      return await runFindings(this.#deps.client, run, signal, observer);
+    } catch (error) {
+      this.#logger.warn("cannot read the run's logs and plan for the run history", { run_id: run.id, error: errorMessage(error) });
+      return {};
+    }
   }
 
   async destroy(signal: AbortSignal): Promise<void> {
     await this.#run(signal, true);
   }
 
-  async #run(signal: AbortSignal, isDestroy: boolean): Promise<{ url: string; run: FollowedRun } | undefined> {
+  async #run(signal: AbortSignal, isDestroy: boolean, observer?: RunObserver): Promise<{ url: string; run: FollowedRun; findings: RunFindings } | undefined> {
     const prepared = this.#ready(isDestroy ? "destroy" : "apply");
     const { client } = this.#deps;
     const logger = this.#logger;
@@ -145,21 +159,22 @@ export class TerraformCloudDriver implements Driver {
     logger.info("queued run", { workspace: prepared.ws.name, run_id: queued.id, url });
     const run = await followRun(client, prepared.ws, queued.id, signal);
     const status = String(run.attributes.status);
+    const findings = await this.#findings(run, signal, observer);
     if (SUCCESS.has(status)) {
       logger.info("run completed", { workspace: prepared.ws.name, run_id: run.id, status, url });
-      return { url, run };
+      return { url, run, findings };
     }
     if (run.attributes["auto-apply"] === false && !["errored", "discarded", "canceled", "force_canceled"].includes(status)) {
       // CTS leaves a manual-apply workspace's run for a person to confirm.
       this.#manualApply = true;
       logger.warn("run is waiting for approval in HCP Terraform", { workspace: prepared.ws.name, run_id: run.id, status, url });
-      return { url, run };
+      return { url, run, findings };
     }
     const tail = await failureLog(client, run, signal).catch(() => "");
     throw new CtsError("CTS_ERR_DRIVER", `Cannot apply task "${this.#task.name}": run ${run.id} ended "${status}" (${url})${tail ? `: ${tail}` : ""}`);
   }
 
-  async plan(signal: AbortSignal): Promise<InspectPlan> {
+  async plan(signal: AbortSignal, observer?: RunObserver): Promise<InspectPlan> {
     const prepared = this.#ready("inspect");
     const { client } = this.#deps;
     const logger = this.#logger;
@@ -176,6 +191,8 @@ export class TerraformCloudDriver implements Driver {
     const url = runUrl(prepared.ws, queued.id);
     logger.info("queued speculative plan", { workspace: prepared.ws.name, run_id: queued.id, url });
     const run = await followRun(client, prepared.ws, queued.id, signal);
+    // Read before a failure is thrown, so a failed inspection's record has its log too.
+    const findings = await this.#findings(run, signal, observer);
     const planRel = run.relationships?.plan?.data;
     if (String(run.attributes.status) !== "planned_and_finished" || !planRel || Array.isArray(planRel)) {
       const tail = await failureLog(client, run, signal).catch(() => "");
@@ -187,7 +204,7 @@ export class TerraformCloudDriver implements Driver {
     const counts = {
       add: Number(a["resource-additions"] ?? 0), change: Number(a["resource-changes"] ?? 0), destroy: Number(a["resource-destructions"] ?? 0),
     };
-    return { changesPresent: a["has-changes"] === true, plan: planSummary(counts, log, url), url };
+    return { changesPresent: a["has-changes"] === true, plan: planSummary(counts, log, url), url, ...findings };
   }
 
   version(): Promise<string> {

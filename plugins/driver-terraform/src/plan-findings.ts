@@ -4,7 +4,7 @@
  * their values are never read). The JSON holds variable values and secrets: only addresses,
  * actions, output names and flags leave this file.
  */
-import type { ResourceChange } from "../../../core/plugin-api/mod.ts";
+import { planResourceChanges, type ResourceChange } from "../../../core/plugin-api/mod.ts";
 
 export interface PlanFindings {
   readonly resources: ResourceChange[];
@@ -13,7 +13,6 @@ export interface PlanFindings {
 }
 
 interface PlanJson {
-  readonly resource_changes?: readonly { readonly address?: unknown; readonly change?: { readonly actions?: unknown } }[];
   readonly configuration?: {
     readonly root_module?: {
       readonly module_calls?: Readonly<Record<string, {
@@ -23,23 +22,10 @@ interface PlanJson {
   };
 }
 
-/** Terraform's action list for one resource as one word; undefined for a no-op. */
-export function actionOf(actions: readonly string[]): string | undefined {
-  if (actions.includes("delete") && actions.includes("create")) return "replace";
-  const [first] = actions;
-  return first === undefined || first === "no-op" ? undefined : first;
-}
-
 /** Reads the plan JSON for module `moduleName` (the task's name in the root module CTS writes). */
 export function planFindings(json: string, moduleName: string): PlanFindings {
   const plan = JSON.parse(json) as PlanJson;
-  const resources: ResourceChange[] = [];
-  for (const change of plan.resource_changes ?? []) {
-    const actions = change.change?.actions;
-    if (typeof change.address !== "string" || !Array.isArray(actions)) continue;
-    const action = actionOf(actions.map(String));
-    if (action) resources.push({ address: change.address, action });
-  }
+  const resources: ResourceChange[] = planResourceChanges(plan);
   const declared = plan.configuration?.root_module?.module_calls?.[moduleName]?.module?.outputs ?? {};
   const names = Object.keys(declared).sort();
   const hidden = names.filter((name) => declared[name]!.sensitive === true || declared[name]!.ephemeral === true);

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { outputsExpression, parseOutputs } from "../../../plugins/driver-terraform/src/module-outputs.ts";
-import { actionOf, planFindings } from "../../../plugins/driver-terraform/src/plan-findings.ts";
+import { planFindings } from "../../../plugins/driver-terraform/src/plan-findings.ts";
+import { resourceAction as actionOf } from "../../../core/plugin-api/mod.ts";
 import { withoutSavedPlanNote } from "../../../plugins/driver-terraform/src/terraform-commands.ts";
 
 describe("plan findings", () => {
