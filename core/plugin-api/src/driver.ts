@@ -17,6 +17,11 @@ import type { PlanSummary, ResourceChange, RunOutput, RunPhase } from "./service
 export interface RunObserver {
   /** Output of `phase` as it comes (any chunking; colour codes are removed by the engine). */
   output(phase: RunPhase, chunk: string): void;
+  /**
+   * What the run found so far (the plan's resources, its time), told as soon as known, so a run
+   * whose apply then fails still records what it planned. An apply's result adds to it.
+   */
+  findings?(findings: RunFindings): void;
 }
 
 /** Refinement (additive): what a plan or an apply touched, when the driver can tell. */

@@ -50,6 +50,8 @@ export async function savePlan(what: string, options: SavedPlanOptions, signal: 
   } catch (error) {
     logger.warn("cannot read the saved plan as JSON: the run is recorded without its resources", { error: errorMessage(error) });
   }
+  // Told now: an apply that fails later still leaves what it planned in the run's record.
+  observer?.findings?.({ ...(findings ? { resources: findings.resources } : {}), phases_ms: { plan: ms } });
   return { result, changesPresent: result.exitCode === 2, findings, ms };
 }
 

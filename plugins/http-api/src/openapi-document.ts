@@ -13,7 +13,7 @@ import {
   tasksResponseSchemaWith,
 } from "./schemas/responses.schema.ts";
 import { eventsPathItem } from "./openapi-events.ts";
-import { inputChangeSchema, runRecordSchema, runResponseSchema, runsResponseSchema } from "./schemas/run-history.schema.ts";
+import { inputChangeSchema, runOutputSchema, runRecordSchema, runResponseSchema, runsResponseSchema } from "./schemas/run-history.schema.ts";
 
 const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -66,7 +66,11 @@ export function openApiDocument(blocks: ApiBlocks): Record<string, unknown> {
           parameters: [runParam],
           requestBody: { required: true, ...json(ref("TaskUpdateRequest")) },
           responses: {
-            200: { description: "Updated (with `inspect` for run=inspect)", ...json({ type: "object" }) },
+            200: {
+              description: "Updated (with `inspect` for run=inspect; beyond CTS, the inspection's run record is named by " +
+                "the Content-Location header, /v1/tasks/{name}/runs/{id})",
+              ...json({ type: "object" }),
+            },
             400: error("Invalid request"),
             404: error("Unknown task"),
             500: error("Task is running or could not be updated"),
@@ -131,6 +135,7 @@ export function openApiDocument(blocks: ApiBlocks): Record<string, unknown> {
         Error: errorSchema,
         InputChange: inputChangeSchema,
         RunRecord: runRecordSchema,
+        RunOutput: runOutputSchema,
         RunsResponse: runsResponseSchema,
         RunResponse: runResponseSchema,
       },

@@ -4,7 +4,7 @@
  * chunks), kept bounded per phase for the run's record, and published as `run.output` events a few
  * times a second, so a page can follow an apply live without an event per line.
  */
-import type { RunLog, RunObserver, RunPhase } from "../../../core/plugin-api/mod.ts";
+import type { RunFindings, RunLog, RunObserver, RunPhase } from "../../../core/plugin-api/mod.ts";
 import { RunLogBuffer } from "./run-log-buffer.ts";
 
 /** How long output waits to be published with what follows it. */
@@ -31,6 +31,7 @@ export class LiveOutput implements RunObserver {
   readonly #phases = new Map<RunPhase, PhaseOutput>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
+  #findings: RunFindings = {};
 
   constructor(options: LiveOutputOptions) {
     this.#options = options;
@@ -45,6 +46,19 @@ export class LiveOutput implements RunObserver {
       this.#timer = undefined;
       this.flush(false);
     }, OUTPUT_FLUSH_MS);
+  }
+
+  findings(findings: RunFindings): void {
+    if (this.#closed) return;
+    this.#findings = {
+      ...this.#findings, ...findings, phases_ms: { ...this.#findings.phases_ms, ...findings.phases_ms },
+    };
+  }
+
+  /** What the driver told while it ran, with `last` (its answer) on top. */
+  heardFindings(last: RunFindings | undefined): RunFindings {
+    if (!last) return this.#findings;
+    return { ...this.#findings, ...last, phases_ms: { ...this.#findings.phases_ms, ...last.phases_ms } };
   }
 
   /** True once `phase` produced output (published or waiting). */

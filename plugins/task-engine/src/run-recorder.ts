@@ -101,7 +101,7 @@ export class RunRecorder {
     return this.#open.get(id)?.live();
   }
 
-  /** The last run that ended in this process (summary). */
+  /** The last run that ended in this process and has a CTS event or applied (summary). */
   get last(): RunRecord | undefined {
     return this.#last;
   }
@@ -165,7 +165,8 @@ export class RunRecorder {
   async #end(open: RunRecord, started: number, output: LiveOutput, end: RunEnd): Promise<RunRecord> {
     const ended = Date.now();
     const logs = output.close();
-    const phases = { ...(end.initMs !== undefined ? { init: end.initMs } : {}), ...end.findings?.phases_ms };
+    const findings = output.heardFindings(end.findings);
+    const phases = { ...(end.initMs !== undefined ? { init: end.initMs } : {}), ...findings.phases_ms };
     const outputs = keptOutputs(end.outputs, this.#ctx.secrets);
     const record: RunRecord = {
       ...open,
@@ -179,11 +180,13 @@ export class RunRecorder {
       ...(end.url ? { url: end.url } : {}),
       ...(Object.keys(phases).length > 0 ? { phases_ms: phases } : {}),
       ...(Object.keys(logs).length > 0 ? { logs } : {}),
-      ...cappedResources(end.findings?.resources),
+      ...cappedResources(findings.resources),
       ...(outputs ? { outputs } : {}),
     };
     const summary = runSummary(record);
-    this.#last = summary;
+    // The last run as CTS counts runs: an apply, or a skip it records an event for; not inspections
+    // and not triggers dropped without an event.
+    if ((record.kind ?? "apply") === "apply" && (record.outcome !== "skipped" || record.event_id)) this.#last = summary;
     if (record.outcome === "applied") this.#outputs = { value: outputs ? { run_id: record.id, outputs } : undefined };
     // The event carries the summary: a page reads the logs from the record when it shows them.
     this.#publish({ type: "run.ended", run: summary });
