@@ -1,7 +1,7 @@
 /**
  * @module How the pages name a run (`/ui/runs.js`): its outcome and kind, why it ran, why it was
  * skipped, the change in its inputs (with how many entries were left out), its resource counts, and
- * one CTS task event when the daemon keeps no run history. Kinds and outcomes it does not know are
+ * the module's outputs. Kinds and outcomes it does not know are
  * shown by name, so new kinds of runs (destroy, drift checks) need no change here.
  */
 
@@ -71,15 +71,6 @@ export const PAGE_RUNS_SCRIPT = `"use strict";
     return el("ul", { className: "changes", "aria-label": "Input changes" }, lines.map(function (line) { return el("li", { text: line }); }));
   }
 
-  // One of CTS's task events (a daemon without run history).
-  function eventItem(event) {
-    var result = event.skipped ? badge("skipped", "warn") : event.success ? badge("succeeded", "ok") : badge("failed", "bad");
-    return el("li", null, [
-      el("div", null, [result, " ", ui.timeEl(event.start_time), event.trigger ? " · " + triggerText(event.trigger) : ""]),
-      event.error && event.error.message ? el("p", { className: "error", text: ui.firstLine(event.error.message) }) : null,
-    ]);
-  }
-
   // The module's outputs as a table: sensitive ones are named without value.
   function outputsTable(outputs) {
     return el("table", { className: "kv-table" }, [
@@ -101,7 +92,7 @@ export const PAGE_RUNS_SCRIPT = `"use strict";
 
   ui.runs = {
     outcomeBadge: outcomeBadge, kindText: kindText, triggerText: triggerText, skipText: skipText, planText: planText,
-    changeLines: changeLines, changeSummary: changeSummary, changeList: changeList, noChangeText: noChangeText, eventItem: eventItem,
+    changeLines: changeLines, changeSummary: changeSummary, changeList: changeList, noChangeText: noChangeText,
   };
 })();
 `;

@@ -13,6 +13,8 @@ export const PAGE_STREAM_SCRIPT = `"use strict";
   var lastId = "";
   var retryMs = 2000;
   var started = false;
+  var leaving = false;
+  var current = null;
 
   function on(type, handler) { (handlers[type] = handlers[type] || []).push(handler); }
   function emit(type, data, id) {
@@ -47,6 +49,7 @@ export const PAGE_STREAM_SCRIPT = `"use strict";
   }
 
   function reconnect() {
+    if (leaving) return;
     setLive("connecting", "Reconnecting…");
     setTimeout(connect, retryMs);
   }
@@ -67,9 +70,11 @@ export const PAGE_STREAM_SCRIPT = `"use strict";
   }
 
   function connect() {
+    if (leaving) return;
     var extra = { accept: "text/event-stream" };
     if (lastId) extra["last-event-id"] = lastId;
-    fetch("/v1/events", { headers: ui.api.headers(extra), cache: "no-store" }).then(function (response) {
+    current = new AbortController();
+    fetch("/v1/events", { headers: ui.api.headers(extra), cache: "no-store", signal: current.signal }).then(function (response) {
       if (response.status === 401) {
         setLive("down", "Waiting for the API token");
         ui.api.needToken(connect, ui.api.token() !== "");
@@ -84,6 +89,12 @@ export const PAGE_STREAM_SCRIPT = `"use strict";
   function start() {
     if (started) return;
     started = true;
+    // A stream left open by a page the browser moved away from keeps its connection, and a
+    // browser opens only six to one host: end it when the page goes.
+    window.addEventListener("pagehide", function () {
+      leaving = true;
+      if (current) current.abort();
+    });
     if (typeof TextDecoderStream === "undefined" || !window.ReadableStream) { setLive("down", "Live updates unavailable"); return; }
     connect();
   }
