@@ -18,6 +18,20 @@ export function omissionNote(bytes: number): string {
   return `\n… ${bytes.toLocaleString("en-US")} bytes of output left out here …\n`;
 }
 
+/**
+ * `text` split so the first part is at most `limit` UTF-8 bytes and ends at a line end; without a
+ * line end in reach it is empty, unless `anywhere` (nothing kept yet: a start cut mid-line beats none).
+ */
+function splitAtBytes(text: string, limit: number, anywhere: boolean): [string, string] {
+  const encoded = utf8.encode(text);
+  let cut = Math.min(limit, encoded.length);
+  while (cut > 0 && (encoded[cut]! & 0xc0) === 0x80) cut--;
+  const newline = cut > 0 ? encoded.lastIndexOf(10, cut - 1) : -1;
+  if (newline >= 0) cut = newline + 1;
+  else if (!anywhere) cut = 0;
+  return [decoder.decode(encoded.subarray(0, cut)), decoder.decode(encoded.subarray(cut))];
+}
+
 export class RunLogBuffer {
   readonly #headLimit: number;
   readonly #tailLimit: number;
@@ -41,12 +55,18 @@ export class RunLogBuffer {
 
   append(text: string): void {
     if (text === "") return;
-    const bytes = utf8Bytes(text);
+    let bytes = utf8Bytes(text);
     this.#bytes += bytes;
-    if (this.#tail.length === 0 && this.#headBytes + bytes <= this.#headLimit) {
-      this.#head += text;
-      this.#headBytes += bytes;
-      return;
+    if (this.#tail.length === 0 && this.#headBytes < this.#headLimit) {
+      // The head takes what fits of the output's start (whole lines when it can), the tail the rest.
+      const [kept, rest] = this.#headBytes + bytes <= this.#headLimit
+        ? [text, ""]
+        : splitAtBytes(text, this.#headLimit - this.#headBytes, this.#headBytes === 0);
+      this.#head += kept;
+      this.#headBytes += utf8Bytes(kept);
+      if (rest === "") return;
+      text = rest;
+      bytes = utf8Bytes(rest);
     }
     this.#tail.push({ text, bytes });
     this.#tailBytes += bytes;

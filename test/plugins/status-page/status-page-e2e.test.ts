@@ -168,6 +168,10 @@ describe("status page on the real daemon, Consul and Terraform", () => {
     expect(text).toContain('"quote \\" backslash \\\\ dollar ${x} percent %{y} tab \\t é ✓ <tag>"');
     expect(text).toMatch(/password\s+sensitive: not shown/);
     expect(text).not.toContain("hunter2");
+    // The API behind it: GET /v1/tasks/<name> carries the last successful apply's outputs beside CTS's task.
+    const read = await api<{ task: { name: string }; outputs: Record<string, unknown>; outputs_run_id: string }>("/v1/tasks/ok_task");
+    expect(read.json.outputs).toMatchObject({ addresses: { value: ["10.0.0.1"] }, password: { sensitive: true } });
+    expect(read.json.outputs_run_id).toMatch(/^\d{13}-/);
     const total = (await runsOf("ok_task")).length;
     expect(await textOf(page, "h2:has(+ div .run-table), section:has(.run-table) h2")).toBe(`Runs (${total} in all)`);
     await expectAccessible(page);
