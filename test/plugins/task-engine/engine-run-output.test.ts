@@ -130,7 +130,7 @@ describe("engine run records with the driver's output", () => {
     expect(new TextEncoder().encode(apply.text).byteLength).toBeLessThan(1024 + 200);
     expect(JSON.stringify(record)).not.toContain(SECRET);
     // The event of the run's end carries the summary, never the output.
-    const ended = events.find((event) => event.type === "run.ended" && event.run.id === current.id) as Extract<NumberedEvent, { type: "run.ended" }>;
+    const ended = events.find((event) => event.type === "run.ended" && event.run.id === current.id) as Extract<NumberedEvent, { type: "run.started" | "run.ended" }>;
     expect(ended.run.logs).toBeUndefined();
     expect(ended.run.outcome).toBe("applied");
     expect(await manager.outputs!("talk")).toEqual({ run_id: current.id, outputs: record.outputs });
