@@ -150,7 +150,7 @@ async function run(ha: boolean): Promise<Map<string, LoadFigures>> {
 
 const kib = (bytes: number) => bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`;
 console.log(`${TASKS} tasks × ${RECORDS} records, ${ROOT === new URL("..", import.meta.url).pathname ? "this tree" : ROOT}; median of ${LOADS} loads\n`);
-console.log("| mode | page | API requests | API bytes | Consul reads | Consul bytes read | time to first render |");
+console.log("| mode | page | HTTP requests (all) | bytes received (but the stream) | Consul KV reads | Consul bytes read | time to first render |");
 console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: |");
 for (const ha of (process.env.BENCH_MODES ?? "standalone,ha").split(",").map((mode) => mode === "ha")) {
   for (const [name, f] of await run(ha)) {

@@ -61,7 +61,7 @@ table { border-collapse: collapse; width: 100%; background: var(--card); border:
 th, td { text-align: left; vertical-align: top; padding: 0.45rem 0.6rem; border-top: 1px solid var(--border); overflow-wrap: anywhere; }
 thead th { border-top: 0; color: var(--muted); font-weight: 600; overflow-wrap: normal; }
 tbody th { font-weight: 600; }
-tbody th { overflow-wrap: break-word; }
+tbody th, td[data-label="Kind"], td[data-label="Duration"], td[data-label="Resources"], td[data-label="Status"] { overflow-wrap: break-word; }
 tbody th .muted { font-weight: normal; }
 tr[data-status="errored"] th, tr[data-status="critical"] th, tr[data-outcome="failed"] th { box-shadow: inset 4px 0 var(--bad); }
 tr[data-status="successful"] th { box-shadow: inset 4px 0 var(--ok); }

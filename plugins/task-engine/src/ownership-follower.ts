@@ -18,7 +18,7 @@ export function followOwnership(engine: Engine, ownership: TaskOwnership): () =>
     // Not armed yet: the engine's pass over the tasks runs it when it gets there.
     if (!runtime.armed) return;
     const stored = await engine.context.store.getTask(task).catch(() => undefined);
-    runtime.runState.reload(stored?.lastRun);
+    runtime.runState.reload(stored);
     void engine.track(runtime.request({ reason: { kind: "leader", detail: "task moved to this instance" }, force: false, retries: false }))
       .catch(() => {});
   });

@@ -5,9 +5,6 @@
 import type { RunPage, RunQuery, RunRecord, TaskOutputs, TaskStore } from "../../../core/plugin-api/mod.ts";
 import type { RunRecorder } from "./run-recorder.ts";
 
-/** How many of the newest records are searched for the last successful apply. */
-const OUTPUT_SEARCH = 20;
-
 /** The store's page; the first page starts with the runs in progress (not stored until they end). */
 export async function readRuns(task: string, store: TaskStore, query: RunQuery, recorder?: RunRecorder): Promise<RunPage> {
   const stored = store.listRuns ? await store.listRuns(task, query) : { runs: [] };
@@ -28,15 +25,15 @@ export async function readRun(task: string, store: TaskStore, id: string, record
   return store.getRun ? await store.getRun(task, id) : undefined;
 }
 
-/** The outputs of the last successful apply; read back from the store once after a restart or failover. */
-export async function readOutputs(task: string, store: TaskStore, recorder: RunRecorder): Promise<TaskOutputs | undefined> {
+/**
+ * The outputs of the last successful apply: known in memory once an apply ended here; else read
+ * back once (after a restart or a failover) from that run's record, which the task store names.
+ */
+export async function readOutputs(task: string, store: TaskStore, recorder: RunRecorder, lastApplied: string | undefined): Promise<TaskOutputs | undefined> {
   const known = recorder.outputs;
   if (known) return known.value;
-  const page = await readRuns(task, store, { limit: OUTPUT_SEARCH });
-  const applied = page.runs.find((run) => run.outcome === "applied" && (run.kind ?? "apply") === "apply");
-  const full = applied ? await readRun(task, store, applied.id) : undefined;
-  const found = full?.outputs ? { run_id: full.id, outputs: full.outputs } : undefined;
-  // An answer from the first page is final: older applies are not "the last successful" one.
-  if (applied || !page.next) recorder.noteOutputs(found);
+  const record = lastApplied ? await readRun(task, store, lastApplied) : undefined;
+  const found = record?.outputs ? { run_id: record.id, outputs: record.outputs } : undefined;
+  recorder.noteOutputs(found);
   return found;
 }

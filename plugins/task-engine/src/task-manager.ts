@@ -147,7 +147,7 @@ export class EngineTaskManager implements TaskManager {
 
   outputs(name: string): Promise<TaskOutputs | undefined> {
     const runtime = this.#find(name, `read the outputs of task "${name}"`);
-    return readOutputs(runtime.name, this.#engine.context.store, runtime.recorder);
+    return readOutputs(runtime.name, this.#engine.context.store, runtime.recorder, runtime.runState.lastApplied);
   }
 
   async #inspect(runtime: TaskRuntime): Promise<InspectPlan> {

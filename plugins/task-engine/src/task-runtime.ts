@@ -57,7 +57,7 @@ export class TaskRuntime {
     // Same name as the engine's, as CTS logs task lines under `tasksmanager` with `task_name`.
     this.#logger = ctx.logger.child("", { task_name: stored.config.name });
     // Not in the store yet (a task being created) means its runs must not store it early.
-    this.#runState = new RunState(ctx.store, this.#logger, stored.lastRun, inStore);
+    this.#runState = new RunState(ctx.store, this.#logger, stored, inStore);
     this.#events = events.slice(0, ctx.eventLimit);
     this.#recorder = new RunRecorder(() => this.#config.name, ctx, this.#logger);
     this.#queue = new RunQueue((request) => this.#execute(request));
@@ -361,7 +361,7 @@ export class TaskRuntime {
       this.#lastErrorCode = isCtsError(cause) ? cause.code : undefined;
       this.#logger.error("error running task", { error });
     }
-    await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed");
+    await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed", open?.record.id);
     if (error === undefined) this.#logger.info("task completed");
     const event = await this.#record(finishEvent(start, { error, ...(url ? { url } : {}) }));
     await (open ?? this.#recorder.begin(request.reason, pending)).end(appliedEnd(event.id, error, applied, this.#takeInitMs()));

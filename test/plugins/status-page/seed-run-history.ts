@@ -53,6 +53,9 @@ export async function seedRunHistory(
         consul.state.kv.set(tx, { key: layout.runKey(task, id), value: base64(JSON.stringify(seededSummary(task, id, n))) });
         if (detailed.includes(task)) consul.state.kv.set(tx, { key: layout.runDetailKey(task, id), value: base64(JSON.stringify(seededDetail(task, n))) });
       });
+      // Nobody watches the history with a blocking query: skipping the wake-up of every prefix of
+      // every key (about 70 a key) keeps 200,000 writes to seconds.
+      tx.kvKeys.clear();
     });
     await new Promise((resolve) => setTimeout(resolve, 0));
   }

@@ -8,8 +8,10 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  daemonEventsToken, definePlugin, driverRegistryToken, secretMaskerToken, type Driver, type NumberedEvent, type RunObserver, type RunRecord, type TaskConfig,
+  daemonEventsToken, defineService, definePlugin, driverRegistryToken, secretMaskerToken, taskStoreToken, type Driver, type NumberedEvent,
+  type RunObserver, type RunRecord, type TaskConfig, type TaskStore,
 } from "../../../core/plugin-api/mod.ts";
+import { MemoryTaskStore } from "../../../plugins/task-store-memory/src/memory-task-store.ts";
 import { testTask } from "../../../core/plugin-testkit/src/test-config.ts";
 import { engineConfig, startEngine, waitFor, type Harness } from "./engine-harness.ts";
 
@@ -67,16 +69,21 @@ afterEach(async () => {
   harness = undefined;
 });
 
-async function start(runHistory: Record<string, unknown> = {}): Promise<Harness> {
+/** An engine with the talking driver; `store` shared between engines plays a store that outlives them. */
+async function start(runHistory: Record<string, unknown> = {}, store?: TaskStore): Promise<Harness> {
   const task = testTask("talk", { driver: "talking", condition: { type: "schedule", cron: NEVER } });
+  const storePlugin = store && definePlugin({
+    id: "task-store-kept", kind: "store", deps: {}, provides: [defineService({ token: taskStoreToken, deps: {}, create: () => store })],
+  });
   harness = await startEngine({
     config: engineConfig("127.0.0.1:9", [task], {
       driver: { name: "talking", options: {} },
       plugins: [{ name: "task-engine", source: "builtin:task-engine", options: { run_history: runHistory } }],
     }),
-    replace: { "driver-talking": talkingDriver },
+    replace: { "driver-talking": talkingDriver, ...(storePlugin ? { "task-store-memory": storePlugin } : {}) },
   });
-  await waitFor(async () => (await harness!.manager.listRuns!("talk", { limit: 5 })).runs.length === 1, "the start-up run");
+  await waitFor(async () => (await harness!.manager.listRuns!("talk", { limit: 5 })).runs.length >= 1, "the start-up run");
+  await harness.manager.idle();
   return harness;
 }
 
@@ -148,6 +155,26 @@ describe("engine run records with the driver's output", () => {
     expect(record.logs!.plan!.text).toBe("# module.talk.thing will be created\nPlan: 1 to add\n");
     // An inspection is not the task's last run, and changes no outputs.
     expect(manager.get("talk")!.lastRun?.kind).toBeUndefined();
+  });
+
+  it("after a restart on the same store, GET task's outputs are read back from the last successful apply's record", async () => {
+    const store = new MemoryTaskStore();
+    const first = await start({}, store);
+    const running = first.manager.runNow("talk", { kind: "api" });
+    await waitFor(() => first.manager.get("talk")?.currentRun, "the run in progress");
+    await waitFor(async () => {
+      release();
+      return (await first.manager.listRuns!("talk", { limit: 1 })).runs[0]?.outcome === "applied";
+    }, "the apply");
+    await running;
+    const outputs = await first.manager.outputs!("talk");
+    expect(outputs?.outputs).toEqual({ password: { sensitive: true }, url: { value: "https://x/?t=" + SECRET } });
+    await first.stop();
+    harness = undefined;
+    // The new engine's start-up run finds the inputs unchanged and applies nothing: the outputs come from the store.
+    const second = await start({}, store);
+    expect((await second.manager.listRuns!("talk", { limit: 1 })).runs[0]).toMatchObject({ outcome: "skipped", skip_reason: "unchanged_inputs" });
+    expect(await second.manager.outputs!("talk")).toEqual(outputs);
   });
 
   it("drops records past max_age without waiting for a run", async () => {

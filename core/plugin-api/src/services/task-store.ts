@@ -40,6 +40,11 @@ export interface StoredTask {
   readonly config: TaskConfig;
   /** The last run (a skip of unchanged inputs is allowed only after a `succeeded` one with the same fingerprint). */
   readonly lastRun?: StoredRun;
+  /**
+   * Refinement (additive): the run record of the last successful apply (its outputs are what
+   * `GET /v1/tasks/<name>` shows), so a new leader finds them without searching the history.
+   */
+  readonly lastAppliedRun?: string;
   /** @deprecated Written by earlier versions (hash of the last successful apply); no longer read or written. */
   readonly lastAppliedInputHash?: string;
 }
