@@ -12,13 +12,6 @@ import { type PlanFindings, planFindings } from "./plan-findings.ts";
 import type { RunOutputOptions, TerraformCli } from "./terraform-cli.ts";
 import { consoleArgs, planArgs, showPlanArgs } from "./terraform-commands.ts";
 
-export interface SavedPlan {
-  readonly result: ProcessResult;
-  readonly changesPresent: boolean;
-  readonly findings: PlanFindings | undefined;
-  readonly ms: number;
-}
-
 /** What a command prints, told to `observer` as `phase` output. */
 export function observed(observer: RunObserver | undefined, phase: RunPhase): RunOutputOptions {
   return observer ? { onOutput: (chunk) => observer.output(phase, chunk) } : {};
@@ -34,24 +27,37 @@ export interface SavedPlanOptions {
   readonly moduleName: string;
 }
 
-/** `terraform plan -out`, then `terraform show -json` of it. Throws `cli.failure` when the plan fails. */
-export async function savePlan(what: string, options: SavedPlanOptions, signal: AbortSignal, observer?: RunObserver): Promise<SavedPlan> {
+export interface SavedPlanStep {
+  readonly result: ProcessResult;
+  readonly changesPresent: boolean;
+  readonly ms: number;
+  /** `terraform show -json` of the plan, read while the caller goes on (an apply of the same file may run meanwhile). */
+  readonly findings: Promise<PlanFindings | undefined>;
+}
+
+/**
+ * `terraform plan -out`, then `terraform show -json` of it in the background (it reads only the
+ * file, no state: an apply of the same plan can run at the same time). Throws `cli.failure` when
+ * the plan fails. The findings are told to `observer` as soon as they are read.
+ */
+export async function savePlan(what: string, options: SavedPlanOptions, signal: AbortSignal, observer?: RunObserver): Promise<SavedPlanStep> {
   const { cli, logger, file } = options;
   const args = planArgs(options.lockTimeout, file);
   const started = Date.now();
   const result = await cli.runLocking(what, args, signal, observed(observer, "plan"));
   const ms = Date.now() - started;
   if (result.exitCode !== 0 && result.exitCode !== 2) throw cli.failure(what, args, result);
-  let findings: PlanFindings | undefined;
-  const shown = await cli.run(showPlanArgs(file), signal, { quiet: true });
-  try {
+  const findings = cli.run(showPlanArgs(file), signal, { quiet: true }).then((shown) => {
     if (shown.exitCode !== 0) throw new Error(`exit code ${shown.exitCode}`);
-    findings = planFindings(shown.stdout, options.moduleName);
-  } catch (error) {
+    return planFindings(shown.stdout, options.moduleName);
+  }).catch((error: unknown) => {
     logger.warn("cannot read the saved plan as JSON: the run is recorded without its resources", { error: errorMessage(error) });
-  }
-  // Told now: an apply that fails later still leaves what it planned in the run's record.
-  observer?.findings?.({ ...(findings ? { resources: findings.resources } : {}), phases_ms: { plan: ms } });
+    return undefined;
+  }).then((found) => {
+    // Told now: an apply that fails later still leaves what it planned in the run's record.
+    observer?.findings?.({ ...(found ? { resources: found.resources } : {}), phases_ms: { plan: ms } });
+    return found;
+  });
   return { result, changesPresent: result.exitCode === 2, findings, ms };
 }
 

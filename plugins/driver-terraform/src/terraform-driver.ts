@@ -154,10 +154,11 @@ export class TerraformDriver implements Driver {
     const options = this.#planOptions(this.#ready("plan"));
     try {
       const planned = await savePlan(`plan task "${this.#task.name}"`, options, signal, observer);
+      const findings = await planned.findings;
       return {
         changesPresent: planned.changesPresent,
         plan: withoutSavedPlanNote(planned.result.stdout),
-        ...(planned.findings ? { resources: planned.findings.resources } : {}),
+        ...(findings ? { resources: findings.resources } : {}),
         phases_ms: { plan: planned.ms },
       };
     } finally {
@@ -173,20 +174,25 @@ export class TerraformDriver implements Driver {
     const cli = this.#ready("apply");
     const what = `apply task "${this.#task.name}"`;
     const options = this.#planOptions(cli);
+    let planned: Awaited<ReturnType<typeof savePlan>> | undefined;
     try {
-      const planned = await savePlan(what, options, signal, observer);
+      planned = await savePlan(what, options, signal, observer);
       const started = Date.now();
+      // The plan's JSON is read while the apply runs: both only read the plan file.
       const result = await cli.check(what, applyArgs(options.lockTimeout, options.file), signal, observed(observer, "apply"));
       const applyMs = Date.now() - started;
       const summary = applySummary(result.stdout);
-      const outputs = planned.findings ? await readModuleOutputs(options, planned.findings, signal) : undefined;
+      const findings = await planned.findings;
+      const outputs = findings ? await readModuleOutputs(options, findings, signal) : undefined;
       return {
         ...(summary ? { summary } : {}),
-        ...(planned.findings ? { resources: planned.findings.resources } : {}),
+        ...(findings ? { resources: findings.resources } : {}),
         ...(outputs ? { outputs } : {}),
         phases_ms: { plan: planned.ms, apply: applyMs },
       };
     } finally {
+      // Never removed under a show that still reads it.
+      await planned?.findings;
       await this.#deps.fs.remove(options.file);
     }
   }
