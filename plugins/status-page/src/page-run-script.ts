@@ -34,7 +34,8 @@ export const PAGE_RUN_SCRIPT = `"use strict";
     ui.fact(dl, "Ended", run.ended_at ? ui.timeEl(run.ended_at) : "in progress");
     if (typeof run.duration_ms === "number") ui.fact(dl, "Duration", ui.duration(run.duration_ms) + (phasesText(run.phases_ms) ? " (" + phasesText(run.phases_ms) + ")" : ""));
     if (run.plan) ui.fact(dl, "Resources", "+" + run.plan.add + " added · ~" + run.plan.change + " changed · −" + run.plan.destroy + " destroyed");
-    if (run.url) ui.fact(dl, "HCP Terraform run", ui.link(run.url, run.url, { rel: "noreferrer" }));
+    // A link only to a web address: anything else is shown as text.
+    if (run.url) ui.fact(dl, "HCP Terraform run", /^https?:\/\//i.test(run.url) ? ui.link(run.url, run.url, { rel: "noreferrer" }) : el("code", { text: run.url }));
     ui.fact(dl, "Instance", run.instance_id);
     ui.fact(dl, "Run id", el("code", { text: run.id }));
     if (run.event_id) ui.fact(dl, "CTS event", el("code", { text: run.event_id }));

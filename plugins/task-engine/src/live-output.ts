@@ -5,12 +5,18 @@
  * times a second, so a page can follow an apply live without an event per line.
  */
 import type { RunFindings, RunLog, RunObserver, RunPhase } from "../../../core/plugin-api/mod.ts";
-import { RunLogBuffer } from "./run-log-buffer.ts";
+import { lastBytes, RunLogBuffer, utf8Bytes } from "./run-log-buffer.ts";
 
 /** How long output waits to be published with what follows it. */
 export const OUTPUT_FLUSH_MS = 200;
 /** A line longer than this (a progress bar without newlines) is published unfinished. */
 const MAX_PENDING = 16 * 1024;
+/**
+ * At most this much of one flush is published (its end): a flood of output must not become events
+ * of megabytes sent to every stream client. The record keeps it (within its bound); a page sees
+ * the gap from the offsets and says so.
+ */
+export const MAX_EVENT_BYTES = 32 * 1024;
 
 export interface LiveOutputOptions {
   /** The most bytes of output a phase keeps. */
@@ -108,6 +114,12 @@ export class LiveOutput implements RunObserver {
     if (text === "") return;
     const offset = state.log.bytes;
     state.log.append(text);
-    this.#options.publish(phase, offset, text);
+    const bytes = utf8Bytes(text);
+    if (bytes <= MAX_EVENT_BYTES) {
+      this.#options.publish(phase, offset, text);
+      return;
+    }
+    const last = lastBytes(text, MAX_EVENT_BYTES);
+    this.#options.publish(phase, offset + bytes - utf8Bytes(last), last);
   }
 }

@@ -19,17 +19,28 @@ export function omissionNote(bytes: number): string {
 }
 
 /**
- * `text` split so the first part is at most `limit` UTF-8 bytes and ends at a line end; without a
- * line end in reach it is empty, unless `anywhere` (nothing kept yet: a start cut mid-line beats none).
+ * `text` split so the first part is at most `limit` UTF-8 bytes and ends at a line end (within 1 KiB
+ * of the limit); without a line end in reach it is empty, unless `anywhere` (then cut at the limit).
  */
 function splitAtBytes(text: string, limit: number, anywhere: boolean): [string, string] {
   const encoded = utf8.encode(text);
   let cut = Math.min(limit, encoded.length);
   while (cut > 0 && (encoded[cut]! & 0xc0) === 0x80) cut--;
   const newline = cut > 0 ? encoded.lastIndexOf(10, cut - 1) : -1;
-  if (newline >= 0) cut = newline + 1;
+  if (newline >= 0 && cut - newline <= 1024) cut = newline + 1;
   else if (!anywhere) cut = 0;
   return [decoder.decode(encoded.subarray(0, cut)), decoder.decode(encoded.subarray(cut))];
+}
+
+/** The end of `text`, at most `max` UTF-8 bytes, starting at a line start when one is within 1 KiB. */
+export function lastBytes(text: string, max: number): string {
+  const encoded = utf8.encode(text);
+  if (encoded.length <= max) return text;
+  let cut = encoded.length - max;
+  const newline = encoded.indexOf(10, cut);
+  if (newline >= 0 && newline - cut < 1024) cut = newline + 1;
+  while (cut < encoded.length && (encoded[cut]! & 0xc0) === 0x80) cut++;
+  return decoder.decode(encoded.subarray(cut));
 }
 
 export class RunLogBuffer {

@@ -107,6 +107,16 @@ task {
     expect(urls).toContain(status["web-task"].events[0].url);
     // CTS's log lines under driver.tfc.
     expect(logs).toMatch(/\[INFO\]  driver\.tfc: uploaded new configuration version for workspace: .*config_version_id=cv-/);
+    // Beyond CTS: the run's record has the HCP Terraform run URL, its resources from the plan's JSON,
+    // its plan and apply logs and their times.
+    const [newest] = JSON.parse((await api("GET", "/v1/tasks/web-task/runs?limit=1")).text).runs;
+    const record = JSON.parse((await api("GET", `/v1/tasks/web-task/runs/${newest.id}`)).text).run;
+    expect(record).toMatchObject({
+      outcome: "applied", url: status["web-task"].events[0].url, phases_ms: { plan: expect.any(Number), apply: expect.any(Number) },
+      resources: [{ address: expect.stringMatching(/^module\.web-task\./), action: expect.any(String) }],
+    });
+    expect(record.logs.plan.text).toMatch(/Plan: /);
+    expect(record.logs.apply.text).toMatch(/Apply complete!/);
   }, 120_000);
 
   test("?run=inspect answers a plan summary and the run URL, and applies nothing", async () => {

@@ -41,3 +41,23 @@ describe("run log buffer", () => {
     expect(text).not.toContain("\ufffd");
   });
 });
+
+describe("live output", () => {
+  it("publishes at most 32 KiB of one burst (its end, at a line start), with the offset of what it publishes", async () => {
+    const { LiveOutput, MAX_EVENT_BYTES } = await import("../../../plugins/task-engine/src/live-output.ts");
+    const published: { offset: number; text: string }[] = [];
+    const output = new LiveOutput({ limitBytes: 4096, clean: (text) => text, publish: (_phase, offset, text) => published.push({ offset, text }) });
+    const flood = Array.from({ length: 20_000 }, (_, n) => `line ${n}\n`).join("");
+    output.output("apply", flood);
+    const logs = output.close();
+    expect(published).toHaveLength(1);
+    const [event] = published;
+    expect(utf8Bytes(event!.text)).toBeLessThanOrEqual(MAX_EVENT_BYTES);
+    expect(event!.text.endsWith("line 19999\n")).toBe(true);
+    expect(event!.text.startsWith("line ")).toBe(true);
+    expect(event!.offset + utf8Bytes(event!.text)).toBe(utf8Bytes(flood));
+    // The record has the whole burst's count, its start and its end.
+    expect(logs.apply!.bytes).toBe(utf8Bytes(flood));
+    expect(logs.apply!.text.startsWith("line 0\n")).toBe(true);
+  });
+});
