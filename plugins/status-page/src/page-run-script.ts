@@ -35,7 +35,7 @@ export const PAGE_RUN_SCRIPT = `"use strict";
     if (typeof run.duration_ms === "number") ui.fact(dl, "Duration", ui.duration(run.duration_ms) + (phasesText(run.phases_ms) ? " (" + phasesText(run.phases_ms) + ")" : ""));
     if (run.plan) ui.fact(dl, "Resources", "+" + run.plan.add + " added · ~" + run.plan.change + " changed · −" + run.plan.destroy + " destroyed");
     // A link only to a web address: anything else is shown as text.
-    if (run.url) ui.fact(dl, "HCP Terraform run", /^https?:\/\//i.test(run.url) ? ui.link(run.url, run.url, { rel: "noreferrer" }) : el("code", { text: run.url }));
+    if (run.url) ui.fact(dl, "HCP Terraform run", /^https?:\\/\\//i.test(run.url) ? ui.link(run.url, run.url, { rel: "noreferrer" }) : el("code", { text: run.url }));
     ui.fact(dl, "Instance", run.instance_id);
     ui.fact(dl, "Run id", el("code", { text: run.id }));
     if (run.event_id) ui.fact(dl, "CTS event", el("code", { text: run.event_id }));
