@@ -10,6 +10,8 @@ export const PAGE_RUN_SCRIPT = `"use strict";
   var ui = window.ctsUi;
   var el = ui.el, clear = ui.clear, runs = ui.runs;
   var PHASES = [["init", "Init output"], ["plan", "Plan output"], ["apply", "Apply output"]];
+  // The run's own phases; init happens when the driver is (re)initialised, often before the run starts.
+  var RUN_PHASES = PHASES.slice(1);
   var utf8 = new TextEncoder();
   var view = null;
 
@@ -22,7 +24,7 @@ export const PAGE_RUN_SCRIPT = `"use strict";
 
   function phasesText(phases) {
     if (!phases) return "";
-    return PHASES.filter(function (p) { return typeof phases[p[0]] === "number"; }).map(function (p) { return p[0] + " " + ui.duration(phases[p[0]]); }).join(" · ");
+    return RUN_PHASES.filter(function (p) { return typeof phases[p[0]] === "number"; }).map(function (p) { return p[0] + " " + ui.duration(phases[p[0]]); }).join(" · ");
   }
 
   function summary(run) {
@@ -33,6 +35,7 @@ export const PAGE_RUN_SCRIPT = `"use strict";
     ui.fact(dl, "Started", ui.timeEl(run.started_at));
     ui.fact(dl, "Ended", run.ended_at ? ui.timeEl(run.ended_at) : "in progress");
     if (typeof run.duration_ms === "number") ui.fact(dl, "Duration", ui.duration(run.duration_ms) + (phasesText(run.phases_ms) ? " (" + phasesText(run.phases_ms) + ")" : ""));
+    if (run.phases_ms && typeof run.phases_ms.init === "number") ui.fact(dl, "Initialisation", ui.duration(run.phases_ms.init) + " (the driver's, before the run)");
     if (run.plan) ui.fact(dl, "Resources", "+" + run.plan.add + " added · ~" + run.plan.change + " changed · −" + run.plan.destroy + " destroyed");
     // A link only to a web address: anything else is shown as text.
     if (run.url) ui.fact(dl, "HCP Terraform run", /^https?:\\/\\//i.test(run.url) ? ui.link(run.url, run.url, { rel: "noreferrer" }) : el("code", { text: run.url }));

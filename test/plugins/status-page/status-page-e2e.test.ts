@@ -189,7 +189,8 @@ describe("status page on the real daemon, Consul and Terraform", () => {
     expect(text).toMatch(/Outcome\s+applied apply/);
     expect(text).toMatch(/Why it ran\s+startup/);
     expect(text).toMatch(/service instance added: web-1\./);
-    expect(text).toMatch(/Duration\s+.*\(init .* · plan .* · apply .*\)/);
+    expect(text).toMatch(/Duration\s+.*\(plan .* · apply .*\)/);
+    expect(text).toMatch(/Initialisation\s+.* \(the driver's, before the run\)/);
     const resources = await page.$$eval("table.kv-table tbody tr", (rows) => rows.map((row) => (row as HTMLElement).innerText.replace(/\s+/g, " ")));
     expect(resources).toContain('module.ok_task.terraform_data.each["web-1.consul-dev.dc1"] create');
     expect(resources).toContain("addresses [ \"10.0.0.1\" ]");
