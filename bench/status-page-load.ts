@@ -8,6 +8,12 @@
  *       BENCH_TASKS=50 BENCH_RECORDS=200 npx deno run -A bench/status-page-load.ts
  *       CTS_ROOT=/path/to/an/older/tree npx deno run -A bench/status-page-load.ts   (the "before" figures:
  *       that tree's kernel, plugins and page; its page is the overview only)
+ *       BENCH_MODES=ha ...   (standalone, ha or both: the default)
+ *
+ * Measured (2 shared cores, one run each): before (the tree this branch started from), the overview
+ * asked /runs?limit=5 of every task: standalone 206 requests, 4.8 s to first render; with HA 200
+ * Consul reads of 172.6 MiB, 22 s. After: the overview reads no record (0 Consul reads, 0.9 s), a
+ * task page 21 reads (83 KiB: the key listing and 20 summaries), a run page 2 reads (6 KiB).
  *
  * The daemon is an in-process kernel (engine, store, status page, HTTP API, recording driver, the
  * embedded Consul behind a recording proxy); schedule tasks that are never due ran once at start.
@@ -132,7 +138,6 @@ async function run(ha: boolean): Promise<Map<string, LoadFigures>> {
       const ms = performance.now() - started;
       // KV reads that answer at once (a leader's session renewals and blocking watches go on beside the load).
       const reads = proxy.exchanges.slice(from).filter((exchange) => exchange.method === "GET" && exchange.path.startsWith("/v1/kv/") && !exchange.query.has("index"));
-      if (process.env.BENCH_DEBUG) console.error(name, reads.map((e) => `${e.path}?${e.query} ${e.bytes}`).join("\n"));
       loads.push({ requests, apiBytes, consulReads: reads.length, consulBytes: reads.reduce((sum, exchange) => sum + exchange.bytes, 0), ms });
       await page.close();
     }
