@@ -3,7 +3,9 @@
  * few for resuming readers, and hands each event to every subscriber synchronously. A subscriber
  * that throws is dropped from that delivery only; publishers never see its error, because a broken
  * reader (a stream client, the status page) must not fail a task run. Known secrets are masked in
- * each event before it is kept or delivered, whoever published it.
+ * each event before it is kept or delivered, whoever published it. Run output (`run.output`) is
+ * delivered live and never retained: a busy apply's lines would push the state changes a
+ * resuming reader needs out of the buffer, and a reader that missed output re-reads the run.
  */
 import type { DaemonEvent, DaemonEvents, NumberedEvent, SecretMasker } from "../plugin-api/mod.ts";
 
@@ -16,6 +18,8 @@ export class DaemonEventBus implements DaemonEvents {
   readonly #capacity: number;
   readonly #secrets: Pick<SecretMasker, "maskValue"> | undefined;
   #lastId = 0;
+  /** The id of the newest retained event that was pushed out (0: none yet). */
+  #evictedThrough = 0;
 
   constructor(capacity = RETAINED_EVENTS, secrets?: Pick<SecretMasker, "maskValue">) {
     this.#secrets = secrets;
@@ -25,8 +29,10 @@ export class DaemonEventBus implements DaemonEvents {
   publish(event: DaemonEvent): void {
     const masked = this.#secrets ? this.#secrets.maskValue(event) : event;
     const numbered = { ...masked, id: ++this.#lastId, time: new Date().toISOString() } as NumberedEvent;
-    this.#retained.push(numbered);
-    if (this.#retained.length > this.#capacity) this.#retained.shift();
+    if (numbered.type !== "run.output") {
+      this.#retained.push(numbered);
+      if (this.#retained.length > this.#capacity) this.#evictedThrough = this.#retained.shift()!.id;
+    }
     for (const listener of [...this.#listeners]) {
       try {
         listener(numbered);
@@ -43,9 +49,9 @@ export class DaemonEventBus implements DaemonEvents {
 
   since(id: number): readonly NumberedEvent[] | undefined {
     if (id >= this.#lastId) return [];
-    const oldest = this.#retained[0];
-    // Ids are consecutive, so everything after `id` is retained exactly when id + 1 still is.
-    if (oldest === undefined || id + 1 < oldest.id) return undefined;
-    return this.#retained.slice(id + 1 - oldest.id);
+    // Everything retainable after `id` is still here exactly when nothing newer than `id` was pushed out.
+    if (id < this.#evictedThrough) return undefined;
+    const first = this.#retained.findIndex((event) => event.id > id);
+    return first < 0 ? [] : this.#retained.slice(first);
   }
 }

@@ -1,11 +1,12 @@
 /**
  * @module The status page plugin (beyond CTS): a live page at `/ui/` on the API port with the
- * tasks, their runs and failures, the HA cluster and the Consul connection, updated from
- * `GET /v1/events`. Served by every HA member (a follower shows the cluster and points to the
+ * tasks, a page per task (`/ui/tasks/<name>`: its configuration, runs and actions) and per run
+ * (`/ui/tasks/<name>/runs/<id>`: why it ran, resources, outputs, logs), the HA cluster and the
+ * Consul connection, updated from `GET /v1/events`. Served by every HA member (a follower shows the cluster and points to the
  * leader). Disable it with `plugin "status-page" { options = { enabled = false } }`.
  */
 import {
-  consulClientToken, definePlugin, httpRouterToken, leadershipToken, runtimeVersionToken, taskManagerToken,
+  configToken, consulClientToken, definePlugin, httpRouterToken, leadershipToken, runtimeVersionToken, taskManagerToken,
 } from "../../core/plugin-api/mod.ts";
 import { buildOverview } from "./src/overview.ts";
 import { createStatusPageHandler, isPublicAsset, UI_PATH } from "./src/status-page-handler.ts";
@@ -23,7 +24,7 @@ export default definePlugin({
   id: "status-page",
   kind: "api",
   logName: "ui",
-  description: "A live status page at /ui/ (tasks, runs, failures, HA cluster, Consul connection)",
+  description: "A live status page at /ui/: tasks, a page per task and per run (logs, resources, outputs), actions, HA cluster, Consul",
   optionsSchema: {
     type: "object",
     additionalProperties: false,
@@ -35,10 +36,13 @@ export default definePlugin({
     leadership: leadershipToken,
     consul: consulClientToken,
     version: runtimeVersionToken,
+    config: configToken,
   },
-  init({ router, tasks, leadership, consul, version }, ctx) {
+  init({ router, tasks, leadership, consul, version, config }, ctx) {
     if ((ctx.options as StatusPageOptions).enabled === false) return;
-    const overview = () => buildOverview({ tasks, leadership, consulState: () => consul.connectionState(), version });
+    const highAvailability = config.high_availability !== undefined;
+    const overview = (task?: string) =>
+      buildOverview({ tasks, leadership, consulState: () => consul.connectionState(), version, highAvailability }, new Date(), task);
     router.mount(UI_PATH, createStatusPageHandler(overview), { public: isPublicAsset });
   },
 });

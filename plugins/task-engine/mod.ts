@@ -18,7 +18,7 @@ import { ProviderTemplates } from "./src/provider-templates.ts";
 import { RunLimiter } from "./src/run-limiter.ts";
 import { EngineTaskManager } from "./src/task-manager.ts";
 import { retryPolicyOf } from "./src/retry-policy.ts";
-import { runRetentionOf } from "./src/run-history-options.ts";
+import { runOutputBytesOf, runRetentionOf } from "./src/run-history-options.ts";
 import { ScheduleGate } from "./src/schedule-gate.ts";
 import { DriftMonitor } from "./src/drift-monitor.ts";
 import { checkDriftDefaults } from "./src/drift-settings.ts";
@@ -59,6 +59,7 @@ const taskManagerService = defineService({
     const runRetention = runRetentionOf(options.run_history);
     checkDriftDefaults(options.drift_detection);
     const retryPolicy = retryPolicyOf(options.retry);
+    const runOutputBytes = runOutputBytesOf(options.run_history);
     const stop = new AbortController();
     // Every task's sources listen to the stop signal: 1,000 tasks are not a listener leak (Node warns at 11).
     deps.http.allowManyAbortListeners(stop.signal);
@@ -83,6 +84,7 @@ const taskManagerService = defineService({
         daemonEvents: deps.daemonEvents,
         runRetention,
         retryPolicy,
+        runOutputBytes,
         scheduleGate: new ScheduleGate(),
         ...(options.drift_detection ? { driftDefaults: options.drift_detection } : {}),
         // -once/-inspect run outside the cluster: every task, as in the single-leader mode.

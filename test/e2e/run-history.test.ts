@@ -44,13 +44,13 @@ async function runsOf(instance: HaInstance, task: string): Promise<RunRecord[]> 
   return answer!.json.runs as RunRecord[];
 }
 
-/** Waits for the task's record count to reach `count`, and returns the newest. */
+/** Waits for the task's record count to reach `count` with the newest ended (a run in progress is listed first), and returns it. */
 async function nthRun(instance: HaInstance, task: string, count: number): Promise<RunRecord> {
   const runs = await until(`${task}'s run #${count}`, async () => {
     // A new leader answers before its start-up pass has loaded the tasks: 404 until then.
     const answer = await instance.api("GET", `/v1/tasks/${task}/runs?limit=100`);
     const list = answer?.status === 200 ? answer.json.runs as RunRecord[] : [];
-    return list.length >= count ? list : undefined;
+    return list.length >= count && list[0]!.outcome !== "running" ? list : undefined;
   }, 90_000, 100);
   expect(runs).toHaveLength(count);
   return runs[0]!;
@@ -163,7 +163,14 @@ describe("run history with the daemon, Terraform and HA", () => {
     expect(paged).toEqual(all);
     expect(all.map((run) => run.id)).toEqual(all.map((run) => run.id).sort().reverse());
     const one = await leader.api("GET", `/v1/tasks/hist-web/runs/${all[1]!.id}`);
-    expect((one!.json as { run: RunRecord }).run).toEqual(all[1]);
+    // One record is the listed summary plus its detail: the plan and apply output.
+    const { logs, resources, outputs, ...summary } = (one!.json as { run: RunRecord }).run;
+    expect(summary).toEqual(all[1]);
+    expect(logs?.plan?.text).toMatch(/No changes|Plan:/);
+    expect(logs?.apply?.text).toMatch(/Apply complete!/);
+    expect(resources ?? []).toEqual(expect.any(Array));
+    expect(outputs).toBeUndefined();
+    expect(all.every((run) => run.logs === undefined)).toBe(true);
     expect((await leader.api("GET", "/v1/tasks/nope/runs"))!.status).toBe(404);
   }, 60_000);
 

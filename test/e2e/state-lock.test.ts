@@ -144,7 +144,8 @@ describe("a state lock held by a hand-run terraform apply", () => {
 
     const hand = await handApply(dir, task);
     await registerService(consul.url, "lock-web-3", "lock-web", "10.1.0.3");
-    await waitFor(() => /the Terraform state is locked, waiting for it: .*command="terraform apply"/.test(running.output()), () => `apply never waited\n${running.output()}`);
+    // A run plans to a file before it applies (the plan takes the lock first).
+    await waitFor(() => /the Terraform state is locked, waiting for it: .*command="terraform plan"/.test(running.output()), () => `run never waited\n${running.output()}`);
     running.child.kill("SIGTERM");
     // CTS pins: a signal ends the daemon with "graceful shutdown" and exit 0. The wait (lock_timeout 5m)
     // must not hold the stop: the daemon is gone while the hand-run apply still holds the lock.

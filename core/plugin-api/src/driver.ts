@@ -8,10 +8,32 @@ import type { BlockProblem, JsonSchema } from "./json-schema.ts";
 import type { Named } from "./registry.ts";
 import type { Logger } from "./services/logger.ts";
 import type { TaskInputs, TaskInputSpec, TaskInputTemplate } from "./task-inputs.ts";
-import type { PlanSummary, ResourceAction } from "./services/run-history.ts";
+import type { PlanSummary, ResourceAction, ResourceChange, RunOutput, RunPhase } from "./services/run-history.ts";
+
+/**
+ * Refinement (additive): what a driver may tell while it plans or applies, for the run's record
+ * and its live view. Drivers that ignore it still work; the engine masks and bounds what it hears.
+ */
+export interface RunObserver {
+  /** Output of `phase` as it comes (any chunking; colour codes are removed by the engine). */
+  output(phase: RunPhase, chunk: string): void;
+  /**
+   * What the run found so far (the plan's resources, its time), told as soon as known, so a run
+   * whose apply then fails still records what it planned. An apply's result adds to it.
+   */
+  findings?(findings: RunFindings): void;
+}
+
+/** Refinement (additive): what a plan or an apply touched, when the driver can tell. */
+export interface RunFindings {
+  /** The resources the plan touches (from Terraform's JSON plan), no-ops left out. */
+  readonly resources?: readonly ResourceChange[];
+  /** Milliseconds spent in each phase. */
+  readonly phases_ms?: Readonly<Partial<Record<RunPhase, number>>>;
+}
 
 /** The result of `plan` (CTS "inspect"). */
-export interface InspectPlan {
+export interface InspectPlan extends RunFindings {
   readonly changesPresent: boolean;
   /** Human-readable plan text. */
   readonly plan: string;
@@ -20,7 +42,7 @@ export interface InspectPlan {
 }
 
 /** What `apply` may report (a local driver reports nothing). */
-export interface ApplyResult {
+export interface ApplyResult extends RunFindings {
   /** Where the run can be seen, e.g. an HCP Terraform run URL; shown in the task's event. */
   readonly url?: string;
   /**
@@ -28,6 +50,8 @@ export interface ApplyResult {
    * can tell; kept in the run's history record.
    */
   readonly summary?: PlanSummary;
+  /** Refinement (additive): the module's outputs after the apply (sensitive ones without value). */
+  readonly outputs?: Readonly<Record<string, RunOutput>>;
   /**
    * Refinement (additive): the run ended without applying, and that is not an error of the task
    * (HCP Terraform: a run that waited for approval made way for newer inputs). The engine records
@@ -70,10 +94,10 @@ export interface Driver {
   init(signal: AbortSignal): Promise<void>;
   /** Writes the task's inputs where `plan`/`apply` will read them. */
   render(inputs: TaskInputs, signal: AbortSignal): Promise<void>;
-  /** Plans without changing anything. */
-  plan(signal: AbortSignal): Promise<InspectPlan>;
-  /** Applies the rendered inputs. */
-  apply(signal: AbortSignal): Promise<void | ApplyResult>;
+  /** Plans without changing anything. `observer` (refinement, additive) hears its output. */
+  plan(signal: AbortSignal, observer?: RunObserver): Promise<InspectPlan>;
+  /** Applies the rendered inputs. `observer` (refinement, additive) hears its output as it comes. */
+  apply(signal: AbortSignal, observer?: RunObserver): Promise<void | ApplyResult>;
   /**
    * Destroys what the task created, with the rendered inputs (`DELETE /v1/tasks/{name}?destroy=true`;
    * CTS never calls it). Refinement (additive): may report the run's URL and counts.

@@ -57,6 +57,11 @@ export interface TaskStoreConformanceOptions {
    * @default true
    */
   readonly runHistory?: boolean;
+  /**
+   * Whether the store drops old records when asked (`pruneRuns`, optional in the contract; without
+   * it records past `max_age` stay until the task's next run). @default true
+   */
+  readonly runPruning?: boolean;
 }
 
 export function describeTaskStoreConformance(
@@ -64,7 +69,7 @@ export function describeTaskStoreConformance(
   makeStore: () => Promise<TaskStore>,
   options: TaskStoreConformanceOptions = {},
 ): void {
-  if (options.runHistory !== false) describeRunHistoryConformance(name, makeStore);
+  if (options.runHistory !== false) describeRunHistoryConformance(name, makeStore, options.runPruning !== false);
   describe(`TaskStore conformance: ${name}`, () => {
     it("starts empty", async () => {
       const store = await makeStore();
@@ -153,7 +158,7 @@ export function describeTaskStoreConformance(
 
 type HistoryStore = Required<Pick<TaskStore, "putRun" | "listRuns" | "getRun">> & TaskStore;
 
-function describeRunHistoryConformance(name: string, makeStore: () => Promise<TaskStore>): void {
+function describeRunHistoryConformance(name: string, makeStore: () => Promise<TaskStore>, pruning: boolean): void {
   const keep = { maxRunsPerTask: 100, maxAgeMs: 24 * 3600_000 };
   const historyStore = async (): Promise<HistoryStore> => {
     const store = await makeStore();
@@ -175,10 +180,33 @@ function describeRunHistoryConformance(name: string, makeStore: () => Promise<Ta
       const second = await store.listRuns("t", { limit: 2, before: first.next! });
       expect(second.runs.map((run) => run.id)).toEqual([runs[2]!.id, runs[1]!.id]);
       const last = await store.listRuns("t", { limit: 2, before: second.next! });
-      expect(last).toEqual({ runs: [runs[0]] });
+      expect(last.runs).toEqual([runs[0]]);
+      expect(last.next).toBeUndefined();
+      // A total, when the store gives one, counts every record of the task.
+      for (const page of [first, second, last]) if (page.total !== undefined) expect(page.total).toBe(5);
       expect(await store.getRun("t", runs[2]!.id)).toEqual(runs[2]);
       expect(await store.getRun("t", "0000000000000-missing")).toBeUndefined();
-      expect(await store.listRuns("nothing", { limit: 20 })).toEqual({ runs: [] });
+      expect((await store.listRuns("nothing", { limit: 20 })).runs).toEqual([]);
+    });
+
+    it("lists records without their detail and reads one record whole (logs, resources, outputs)", async () => {
+      const store = await historyStore();
+      const plain = sampleRun("t", 2);
+      const detailed: RunRecord = {
+        ...sampleRun("t", 1, 1),
+        kind: "apply",
+        url: "https://app.terraform.io/app/org/workspaces/t/runs/run-1",
+        phases_ms: { plan: 1200, apply: 300 },
+        logs: { plan: { text: "Plan: 1 to add\n", bytes: 15 }, apply: { text: "Apply complete!\n", bytes: 16 } },
+        resources: [{ address: "module.t.terraform_data.a", action: "create" }],
+        outputs: { id: { value: ["a", 1] }, password: { sensitive: true } },
+      };
+      await store.putRun(plain, keep);
+      await store.putRun(detailed, keep);
+      const { logs, resources, outputs, ...summary } = detailed;
+      expect(logs && resources && outputs).toBeTruthy();
+      expect((await store.listRuns("t", { limit: 20 })).runs).toEqual([summary, plain]);
+      expect(await store.getRun("t", detailed.id)).toEqual(detailed);
     });
 
     it("replaces a record with the same id (a run that started, then ended)", async () => {
@@ -208,6 +236,19 @@ function describeRunHistoryConformance(name: string, makeStore: () => Promise<Ta
       await store.putRun(old, keep);
       await store.putRun(young, { maxRunsPerTask: 100, maxAgeMs: 60 * 60_000 });
       expect((await store.listRuns("t", { limit: 100 })).runs.map((run) => run.id)).toEqual([young.id]);
+    });
+
+    it.skipIf(!pruning)("drops records past maxAgeMs when asked (pruneRuns), without a new record", async () => {
+      const store = await historyStore();
+      expect(typeof store.pruneRuns, "pruneRuns").toBe("function");
+      const old = sampleRun("t", 120);
+      const young = sampleRun("t", 5, 1);
+      await store.putRun(old, keep);
+      await store.putRun(young, keep);
+      await store.pruneRuns!("t", { maxRunsPerTask: 100, maxAgeMs: 60 * 60_000 });
+      expect((await store.listRuns("t", { limit: 100 })).runs.map((run) => run.id)).toEqual([young.id]);
+      expect(await store.getRun("t", old.id)).toBeUndefined();
+      await store.pruneRuns!("never-ran", keep);
     });
 
     it("keeps tasks apart (also by name prefix) and drops records with the task and on reset", async () => {

@@ -8,8 +8,9 @@
  * queues nothing when nothing changed.
  */
 import {
-  type ApplyResult, CtsError, type DestroyResult, type Driver, type DriverContext, type DriftReport, type FileSystem, type InspectPlan,
-  type Logger, type TaskConfig, type TaskInputs, type TerraformRootModule, type TerraformRootModuleModel,
+  type ApplyResult, CtsError, type DestroyResult, type Driver, type DriverContext, type DriftReport, errorMessage, type FileSystem,
+  type InspectPlan, type Logger, type RunFindings, type RunObserver, type TaskConfig, type TaskInputs, type TerraformRootModule,
+  type TerraformRootModuleModel,
 } from "../../../core/plugin-api/mod.ts";
 import { sha256Hex } from "./bytes.ts";
 import { checkDriftRuns, type PlanOnlyContext, planDestroyRun, workspaceResources } from "./plan-only-runs.ts";
@@ -18,7 +19,8 @@ import { uploadConfiguration } from "./configuration-upload.ts";
 import type { TerraformCloudOptions } from "./options.ts";
 import { planSummary } from "./plan-summary.ts";
 import type { RunBoard } from "./run-board.ts";
-import { followRun, NO_HOOKS, type WaitHooks } from "./run-follower.ts";
+import { runFindings } from "./run-findings.ts";
+import { type FollowedRun, followRun, NO_HOOKS, type WaitHooks } from "./run-follower.ts";
 import { applyOutcome, runFailure } from "./run-outcome.ts";
 import { isSuccess } from "./run-states.ts";
 import { discardStaleRuns, queueRun, readLog, runUrl } from "./runs.ts";
@@ -129,9 +131,22 @@ export class TerraformCloudDriver implements Driver {
     return run !== undefined && isSuccess(String(run.attributes.status)) && String(run.attributes.message ?? "").includes(hash);
   }
 
-  /** Reports the run's URL for the task's event, and its resource counts; nothing when no run was needed. */
-  apply(signal: AbortSignal): Promise<ApplyResult | undefined> {
-    return this.#run(false, signal);
+  /**
+   * Reports the run's URL for the task's event, its resource counts, resources and phase times, and
+   * tells its plan and apply logs to `observer`; nothing when no run was needed.
+   */
+  apply(signal: AbortSignal, observer?: RunObserver): Promise<ApplyResult | undefined> {
+    return this.#run(false, signal, observer);
+  }
+
+  /** The run's logs, resources and times for its record; a failure to read them is only logged. */
+  async #findings(run: FollowedRun, signal: AbortSignal, observer?: RunObserver): Promise<RunFindings> {
+    try {
+      return await runFindings(this.#client, run, signal, observer);
+    } catch (error) {
+      this.#logger.warn("cannot read the run's logs and plan for the run history", { run_id: run.id, error: errorMessage(error) });
+      return {};
+    }
   }
 
   /** Reports the destroy run's URL and how many resources it destroyed. */
@@ -165,7 +180,7 @@ export class TerraformCloudDriver implements Driver {
   }
 
   /** The engine never cuts an apply short (its signal does not abort); a stop ends the wait on the run. */
-  async #run(isDestroy: boolean, given: AbortSignal): Promise<ApplyResult | undefined> {
+  async #run(isDestroy: boolean, given: AbortSignal, observer?: RunObserver): Promise<ApplyResult | undefined> {
     const prepared = this.#ready(isDestroy ? "destroy" : "apply");
     const client = this.#client;
     const logger = this.#logger;
@@ -194,11 +209,14 @@ export class TerraformCloudDriver implements Driver {
         client, ws, runId: queued.id, url, logger, signal, hooks: this.#hooks, logEveryMs: this.#deps.waitLogIntervalMs,
         ...(this.#deps.board ? { board: this.#deps.board } : {}),
       });
-      return await applyOutcome({ client, ws, task: this.#task.name, url, logger, signal }, followed);
+      // Told before the outcome is judged, so a failed apply's record still has its plan and logs.
+      const findings = await this.#findings(followed.run, signal, observer);
+      observer?.findings?.(findings);
+      return { ...await applyOutcome({ client, ws, task: this.#task.name, url, logger, signal }, followed), ...findings };
     });
   }
 
-  async plan(signal: AbortSignal): Promise<InspectPlan> {
+  async plan(signal: AbortSignal, observer?: RunObserver): Promise<InspectPlan> {
     const prepared = this.#ready("inspect");
     const client = this.#client;
     const logger = this.#logger;
@@ -223,6 +241,8 @@ export class TerraformCloudDriver implements Driver {
     const url = runUrl(ws, queued.id);
     logger.info("queued speculative plan", { workspace_name: ws.name, run_id: queued.id, url });
     const { run } = await followRun({ client, ws, runId: queued.id, url, logger, signal: both, hooks: NO_HOOKS, logEveryMs: this.#deps.waitLogIntervalMs });
+    // Read before a failure is thrown, so a failed inspection's record has its log too.
+    const findings = await this.#findings(run, both, observer);
     const planRel = run.relationships?.plan?.data;
     if (String(run.attributes.status) !== "planned_and_finished" || !planRel || Array.isArray(planRel)) {
       throw await runFailure({ client, ws, task: this.#task.name, url, logger, signal: both }, run, "inspect");
@@ -233,7 +253,7 @@ export class TerraformCloudDriver implements Driver {
     const counts = {
       add: Number(a["resource-additions"] ?? 0), change: Number(a["resource-changes"] ?? 0), destroy: Number(a["resource-destructions"] ?? 0),
     };
-    return { changesPresent: a["has-changes"] === true, plan: planSummary(counts, log, url), url };
+    return { changesPresent: a["has-changes"] === true, plan: planSummary(counts, log, url), url, ...findings };
   }
 
   version(): Promise<string> {

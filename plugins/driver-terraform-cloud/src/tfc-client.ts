@@ -135,6 +135,21 @@ export class TfcClient {
     return JSON.parse(text) as Document;
   }
 
+  /**
+   * A GET under /api/v2 that answers plain JSON (a plan's JSON): HCP Terraform redirects it to a
+   * short-lived archivist URL, followed once. Undefined for a 404 (not kept, or no permission to read it).
+   */
+  async apiText(what: string, path: string, signal?: AbortSignal): Promise<string | undefined> {
+    const { hostname, token } = this.#shared.options;
+    const url = `${hostname}/api/v2${path}`;
+    const response = await this.#send(what, { method: "GET", url, headers: { authorization: `Bearer ${token}` } }, { signal }, true);
+    if (response.status === 404) return undefined;
+    const location = response.headers["location"];
+    if (response.status >= 300 && response.status < 400 && location) return await this.getText(what, new URL(location, url).href, signal);
+    if (response.status >= 300) throw this.#failure(what, response.status, decoder.decode(response.body));
+    return decoder.decode(response.body);
+  }
+
   /** The configuration upload: a PUT of bytes to the URL the API handed out (no token: it is pre-signed). */
   async upload(what: string, url: string, bytes: Uint8Array, signal?: AbortSignal): Promise<void> {
     const response = await this.#send(what, { method: "PUT", url, headers: { "content-type": "application/octet-stream" }, body: bytes }, { signal }, false);

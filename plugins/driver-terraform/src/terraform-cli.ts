@@ -42,6 +42,16 @@ export function terraformErrorText(result: Pick<ProcessResult, "stdout" | "stder
   return relevant.length > 2000 ? `${relevant.slice(0, 2000)}…` : relevant || `exit code without output`;
 }
 
+/** Refinement: how one command's output is handled besides being returned. */
+export interface RunOutputOptions {
+  /** Hears stdout and stderr as they come (a run's live output). */
+  readonly onOutput?: (chunk: string, stream: "stdout" | "stderr") => void;
+  /** Keeps the output out of the log even with `log = true` (JSON plans hold secrets). */
+  readonly quiet?: boolean;
+  /** Written to the command's stdin (`terraform console`). */
+  readonly input?: string;
+}
+
 export class TerraformCli {
   readonly #options: TerraformCliOptions;
 
@@ -54,19 +64,29 @@ export class TerraformCli {
   }
 
   /** Runs `<binary> <args>`; resolves with any exit code. */
-  async run(args: readonly string[], signal?: AbortSignal): Promise<ProcessResult> {
-    const { binary, processes, workingDir, env, logger, log } = this.#options;
+  async run(args: readonly string[], signal?: AbortSignal, output: RunOutputOptions = {}): Promise<ProcessResult> {
+    const { binary, processes, workingDir, env, logger } = this.#options;
+    const log = this.#options.log && !output.quiet;
     logger.debug("running", { command: `${binary.flavour} ${args[0]}${args[1] && !args[1].startsWith("-") ? ` ${args[1]}` : ""}` });
     const pending = { stdout: "", stderr: "" };
     // Whole lines only: a secret split across two chunks is still one line when it is masked.
-    const onOutput = log
+    const toLog = log
       ? (chunk: string, stream: "stdout" | "stderr") => {
         const lines = (pending[stream] + chunk).split("\n");
         pending[stream] = lines.pop() ?? "";
         for (const line of lines) if (line.trim()) logger.info(this.#clean(line.trimEnd()), { stream });
       }
       : undefined;
-    const result = await processes.run(binary.path, args, { cwd: workingDir, env, signal, onOutput });
+    const listener = output.onOutput;
+    const onOutput = toLog && listener
+      ? (chunk: string, stream: "stdout" | "stderr") => {
+        toLog(chunk, stream);
+        listener(chunk, stream);
+      }
+      : toLog ?? listener;
+    const result = await processes.run(binary.path, args, {
+      cwd: workingDir, env, signal, onOutput, ...(output.input !== undefined ? { input: output.input } : {}),
+    });
     if (log) for (const stream of ["stdout", "stderr"] as const) if (pending[stream].trim()) logger.info(this.#clean(pending[stream]), { stream });
     return { ...result, stdout: this.#clean(result.stdout), stderr: this.#clean(result.stderr) };
   }
@@ -81,11 +101,11 @@ export class TerraformCli {
    * runs it again after a pause, until lock_timeout has passed since the first try. Then throws
    * CTS_ERR_STATE_LOCKED naming the lock and its holder. A lock error means Terraform changed nothing.
    */
-  async runLocking(what: string, args: readonly string[], signal?: AbortSignal): Promise<ProcessResult> {
+  async runLocking(what: string, args: readonly string[], signal?: AbortSignal, output?: RunOutputOptions): Promise<ProcessResult> {
     const { lockTimeout, lockTimeoutMs, logger, stopping } = this.#options;
     const started = Date.now();
     for (let retry = 1; ; retry++) {
-      const result = await this.run(args, signal);
+      const result = await this.run(args, signal, output);
       const lock = result.exitCode === 0 ? undefined : stateLockError(`${result.stderr}\n${result.stdout}`);
       if (!lock) return result;
       const left = lockTimeoutMs - (Date.now() - started);
@@ -116,8 +136,8 @@ export class TerraformCli {
   }
 
   /** Runs (waiting for a held lock) and throws `failure(...)` on a non-zero exit. */
-  async check(what: string, args: readonly string[], signal?: AbortSignal): Promise<ProcessResult> {
-    const result = await this.runLocking(what, args, signal);
+  async check(what: string, args: readonly string[], signal?: AbortSignal, output?: RunOutputOptions): Promise<ProcessResult> {
+    const result = await this.runLocking(what, args, signal, output);
     if (result.exitCode !== 0) throw this.failure(what, args, result);
     return result;
   }

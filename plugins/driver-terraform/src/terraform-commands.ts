@@ -21,15 +21,32 @@ export const workspaceDeleteArgs = (name: string, lockTimeout = "0s"): string[] 
 
 export const validateArgs = (): string[] => ["validate", "-no-color", "-json"];
 
-export const planArgs = (lockTimeout = "0s"): string[] => [
+/** CTS's plan; with `planFile`, also saved there (the apply then applies exactly it). */
+export const planArgs = (lockTimeout = "0s", planFile?: string): string[] => [
   "plan", "-no-color", "-input=false", "-detailed-exitcode", `-lock-timeout=${lockTimeout}`, "-lock=true", "-parallelism=10",
-  "-refresh=true",
+  "-refresh=true", ...(planFile ? [`-out=${planFile}`] : []),
 ];
 
-export const applyArgs = (lockTimeout = "0s"): string[] => [
+/** CTS's apply; with `planFile`, of that saved plan. */
+export const applyArgs = (lockTimeout = "0s", planFile?: string): string[] => [
   "apply", "-no-color", "-auto-approve", "-input=false", "-lock=true", `-lock-timeout=${lockTimeout}`, "-parallelism=10",
-  "-refresh=true",
+  "-refresh=true", ...(planFile ? [planFile] : []),
 ];
+
+/** The saved plan as JSON (resources and their actions, the module's outputs). */
+export const showPlanArgs = (planFile: string): string[] => ["show", "-json", "-no-color", planFile];
+
+/** An expression evaluated against the state, read from stdin. */
+export const consoleArgs = (): string[] => ["console", "-no-color"];
+
+/** Where a run's plan is saved in the task's working directory (removed after the apply). */
+export const PLAN_FILE = "cts-runtime.tfplan";
+
+/** The plan's text without the lines about the saved plan file that `-out` adds at its end. */
+export function withoutSavedPlanNote(stdout: string): string {
+  const at = stdout.search(/\n─+\n\nSaved the plan to: /);
+  return at < 0 ? stdout : `${stdout.slice(0, at).trimEnd()}\n`;
+}
 
 export const destroyArgs = (lockTimeout = "0s"): string[] => [
   "destroy", "-no-color", "-auto-approve", "-input=false", "-lock=true", `-lock-timeout=${lockTimeout}`, "-parallelism=10",

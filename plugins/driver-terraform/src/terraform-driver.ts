@@ -4,7 +4,7 @@
  */
 import {
   type ApplyResult, CtsError, type DestroyResult, type Driver, type DriverContext, type DriftReport, errorMessage, type FileSystem,
-  type InspectPlan, type ProcessRunner, type SecretMasker, type TaskConfig, type TaskInputs,
+  type InspectPlan, type ProcessRunner, type RunObserver, type SecretMasker, type TaskConfig, type TaskInputs,
 } from "../../../core/plugin-api/mod.ts";
 import { applySummary, destroySummary } from "./apply-summary.ts";
 import { checkDrift, type DriftPlanContext, planDestroy, stateResources } from "./drift-plans.ts";
@@ -18,9 +18,10 @@ import { isLocalModuleSource, type RootModuleModel } from "./root-module-model.t
 import type { TerraformBinary, TerraformVersion } from "./terraform-binary.ts";
 import { TerraformCli } from "./terraform-cli.ts";
 import {
-  applyArgs, destroyArgs, initArgs, workspaceDeleteArgs, isMissingWorkspaceError, isWorkspaceExistsError, planArgs, terraformEnvironment,
-  validateArgs, workspaceNewArgs, workspaceSelectArgs,
+  applyArgs, destroyArgs, initArgs, workspaceDeleteArgs, isMissingWorkspaceError, isWorkspaceExistsError, PLAN_FILE, planArgs,
+  terraformEnvironment, validateArgs, withoutSavedPlanNote, workspaceNewArgs, workspaceSelectArgs,
 } from "./terraform-commands.ts";
+import { observed, readModuleOutputs, savePlan, type SavedPlanOptions } from "./saved-plan.ts";
 import { checkValidateOutput } from "./validate-result.ts";
 
 /** CTS's permissions: the directory 0750, files 0640 (they may hold provider settings). */
@@ -149,20 +150,58 @@ export class TerraformDriver implements Driver {
     await this.#deps.fs.writeText(this.#path("terraform.tfvars"), content, { mode: FILE_MODE });
   }
 
-  async plan(signal: AbortSignal): Promise<InspectPlan> {
-    const cli = this.#ready("plan");
-    const args = planArgs(this.#deps.options.lock_timeout);
-    const what = `plan task "${this.#task.name}"`;
-    const result = await cli.runLocking(what, args, signal);
-    if (result.exitCode !== 0 && result.exitCode !== 2) throw cli.failure(what, args, result);
-    return { changesPresent: result.exitCode === 2, plan: result.stdout };
+  #planOptions(cli: TerraformCli): SavedPlanOptions {
+    return {
+      cli, logger: this.#ctx.logger, file: this.#path(PLAN_FILE), lockTimeout: this.#deps.options.lock_timeout, moduleName: this.#task.name,
+    };
   }
 
-  /** Reports the resource counts terraform printed, for the run history. */
-  async apply(signal: AbortSignal): Promise<ApplyResult> {
-    const result = await this.#ready("apply").check(`apply task "${this.#task.name}"`, applyArgs(this.#deps.options.lock_timeout), signal);
-    const summary = applySummary(result.stdout);
-    return summary ? { summary } : {};
+  /** CTS's plan (inspect), saved so its JSON gives the resources; the text without the saved-plan note. */
+  async plan(signal: AbortSignal, observer?: RunObserver): Promise<InspectPlan> {
+    const options = this.#planOptions(this.#ready("plan"));
+    try {
+      const planned = await savePlan(`plan task "${this.#task.name}"`, options, signal, observer);
+      const findings = await planned.findings;
+      return {
+        changesPresent: planned.changesPresent,
+        plan: withoutSavedPlanNote(planned.result.stdout),
+        ...(findings ? { resources: findings.resources } : {}),
+        phases_ms: { plan: planned.ms },
+      };
+    } finally {
+      await this.#deps.fs.remove(options.file);
+    }
+  }
+
+  /**
+   * Plans to a file and applies exactly that plan (what CTS's single apply does, in two steps), then
+   * reads the module's outputs. Reports the resource counts and resources, outputs and phase times.
+   */
+  async apply(signal: AbortSignal, observer?: RunObserver): Promise<ApplyResult> {
+    const cli = this.#ready("apply");
+    const what = `apply task "${this.#task.name}"`;
+    const options = this.#planOptions(cli);
+    let planned: Awaited<ReturnType<typeof savePlan>> | undefined;
+    try {
+      planned = await savePlan(what, options, signal, observer);
+      const started = Date.now();
+      // The plan's JSON is read while the apply runs: both only read the plan file.
+      const result = await cli.check(what, applyArgs(options.lockTimeout, options.file), signal, observed(observer, "apply"));
+      const applyMs = Date.now() - started;
+      const summary = applySummary(result.stdout);
+      const findings = await planned.findings;
+      const outputs = findings ? await readModuleOutputs(options, findings, signal) : undefined;
+      return {
+        ...(summary ? { summary } : {}),
+        ...(findings ? { resources: findings.resources } : {}),
+        ...(outputs ? { outputs } : {}),
+        phases_ms: { plan: planned.ms, apply: applyMs },
+      };
+    } finally {
+      // Never removed under a show that still reads it.
+      await planned?.findings;
+      await this.#deps.fs.remove(options.file);
+    }
   }
 
   /** Reports how many resources terraform destroyed, for the run history. */

@@ -82,6 +82,10 @@ export class ConsulTaskStore implements TaskStore {
     return this.#runs.get(task, id);
   }
 
+  pruneRuns(task: string, retention: RunRetention): Promise<void> {
+    return this.#runs.prune(task, retention);
+  }
+
   damagedRecords(): readonly DamagedRecord[] {
     return this.#damaged.list();
   }

@@ -22,6 +22,7 @@ const SHAPES: Readonly<Record<DamagedRecordKind, { readonly expected: string; re
   task: { expected: 'an object with "config": {"name": ...}', ok: (v) => isObject(v) && isObject(v["config"]) && typeof v["config"]["name"] === "string" },
   events: { expected: "an array of events", ok: (v) => Array.isArray(v) && v.every((event) => isObject(event) && typeof event["id"] === "string") },
   run: { expected: 'an object with "id" and "task"', ok: (v) => isObject(v) && typeof v["id"] === "string" && typeof v["task"] === "string" },
+  "run-detail": { expected: "an object", ok: isObject },
   leader: { expected: 'an object with "id"', ok: (v) => isObject(v) && typeof v["id"] === "string" },
   member: { expected: 'an object with "id"', ok: (v) => isObject(v) && typeof v["id"] === "string" },
   owner: { expected: 'an object with "id"', ok: (v) => isObject(v) && typeof v["id"] === "string" },

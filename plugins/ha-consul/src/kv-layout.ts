@@ -4,7 +4,8 @@
  *   <parent_path>/<cluster>/leader          lock key, held with the leader's session; value {id, address}
  *   <parent_path>/<cluster>/tasks/<name>    one task: {config, lastRun: {fingerprint, state}}
  *   <parent_path>/<cluster>/events/<name>   that task's events, newest first (JSON array)
- *   <parent_path>/<cluster>/runs/<name>/<id> one run record of that task's history (ids sort by start)
+ *   <parent_path>/<cluster>/runs/<name>/<id> one run record of that task's history (ids sort by start), without its detail
+ *   <parent_path>/<cluster>/run-details/<name>/<id> that record's detail: output per phase, resources, outputs
  *   <parent_path>/<cluster>/members/<id>    shared mode: held with each live instance's session; {id, address}
  *   <parent_path>/<cluster>/owners/<name>   shared mode: the task's lock, held by its owner's session; {id, address}
  *
@@ -19,6 +20,7 @@ export interface KvLayout {
   readonly tasksPrefix: string;
   readonly eventsPrefix: string;
   readonly runsPrefix: string;
+  readonly runDetailsPrefix: string;
   readonly membersPrefix: string;
   readonly ownersPrefix: string;
   taskKey(name: string): string;
@@ -26,6 +28,8 @@ export interface KvLayout {
   /** Ends with `/`, so task "web" never lists "web-2"'s records. */
   taskRunsPrefix(name: string): string;
   runKey(name: string, id: string): string;
+  taskRunDetailsPrefix(name: string): string;
+  runDetailKey(name: string, id: string): string;
 }
 
 export function kvLayoutOf(ha: HighAvailabilityConfig): KvLayout {
@@ -34,12 +38,14 @@ export function kvLayoutOf(ha: HighAvailabilityConfig): KvLayout {
   const tasksPrefix = `${root}/tasks/`;
   const eventsPrefix = `${root}/events/`;
   const runsPrefix = `${root}/runs/`;
+  const runDetailsPrefix = `${root}/run-details/`;
   return {
     root,
     leaderKey: `${root}/leader`,
     tasksPrefix,
     eventsPrefix,
     runsPrefix,
+    runDetailsPrefix,
     membersPrefix: `${root}/members/`,
     ownersPrefix: `${root}/owners/`,
     // Task names are validated as single safe path segments, so they can be used as key segments as-is.
@@ -47,5 +53,7 @@ export function kvLayoutOf(ha: HighAvailabilityConfig): KvLayout {
     eventsKey: (name) => `${eventsPrefix}${name}`,
     taskRunsPrefix: (name) => `${runsPrefix}${name}/`,
     runKey: (name, id) => `${runsPrefix}${name}/${id}`,
+    taskRunDetailsPrefix: (name) => `${runDetailsPrefix}${name}/`,
+    runDetailKey: (name, id) => `${runDetailsPrefix}${name}/${id}`,
   };
 }

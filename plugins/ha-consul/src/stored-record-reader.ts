@@ -62,6 +62,16 @@ export class StoredRecordReader {
     return undefined;
   }
 
+  /** A run record's detail (output, resources, outputs); a damaged one is set aside, deleted and reads as none. */
+  async runDetail(pair: KvPair | undefined, task: string): Promise<Partial<RunRecord>> {
+    if (!pair) return {};
+    const decoded = decodeRecord<Partial<RunRecord>>("run-detail", pair.value);
+    if ("value" in decoded) return decoded.value;
+    await this.#setAside(pair, "run-detail", task, decoded.error, "the run is shown without its output");
+    await this.#deps.consul.kvDelete(pair.key, { cas: pair.modifyIndex }).catch(() => false);
+    return {};
+  }
+
   /** The current value for a read-modify-write; a damaged one is set aside and replaced by the write. */
   async current<T>(pair: KvPair | undefined, kind: "task" | "events", task: string): Promise<T | undefined> {
     if (!pair) return undefined;
@@ -71,7 +81,7 @@ export class StoredRecordReader {
     return undefined;
   }
 
-  async #setAside(pair: KvPair, kind: "task" | "events" | "run", task: string, error: string, then: string): Promise<void> {
+  async #setAside(pair: KvPair, kind: "task" | "events" | "run" | "run-detail", task: string, error: string, then: string): Promise<void> {
     const { consul, layout, damaged, logger } = this.#deps;
     if (damaged.has(pair.key) && kind !== "task") return;
     const aside = await setAside(consul, layout, pair.key, pair.value, logger);

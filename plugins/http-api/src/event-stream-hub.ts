@@ -3,7 +3,7 @@
  * event framed once and queued on every connected client (a bounded `SseClientQueue` each).
  *
  * A new stream starts with `retry:`, then either the events the client missed (resume after
- * Last-Event-ID) or a `resync` event when they are no longer retained, then a `ready` event whose
+ * Last-Event-ID; every one the bus retains, 1000) or a `resync` event when they are no longer retained, then a `ready` event whose
  * id is the newest event's: a client that loads state after `ready` and applies events after it
  * misses nothing, and its EventSource resumes from there. Resume and live delivery cannot
  * interleave wrongly: the bus delivers synchronously, and `open` reads `since()` and joins the
@@ -71,16 +71,20 @@ export class EventStreamHub {
    * this process comes from an earlier run of the daemon, so that client must resync too.
    */
   open(after: number | undefined): SseClientQueue {
-    const client = new SseClientQueue(this.#limits, (reason) => this.#left(client, reason));
+    const missed = after === undefined || after > this.#lastId ? undefined : this.#missedFrames(after);
+    // The backlog is bounded by what the bus retains (1000 events): it gets room of its own, on
+    // top of the limits that protect the daemon from a client that stops reading.
+    const backlog = missed ?? { frames: [], bytes: 0 };
+    const limits = { maxFrames: this.#limits.maxFrames + backlog.frames.length, maxBytes: this.#limits.maxBytes + backlog.bytes };
+    const client = new SseClientQueue(limits, (reason) => this.#left(client, reason));
     if (this.#closed) {
       client.close();
       return client;
     }
     client.push(retryFrame());
     if (after !== undefined) {
-      const missed = after > this.#lastId ? undefined : this.#missedFrames(after);
       if (missed === undefined) client.push(frame(this.#lastId, "resync", { last_event_id: this.#lastId, requested: after }));
-      else for (const text of missed) client.push(text);
+      else for (const text of missed.frames) client.push(text);
     }
     client.push(frame(this.#lastId, "ready", { last_event_id: this.#lastId }));
     if (client.ended) return client;
@@ -98,18 +102,12 @@ export class EventStreamHub {
     this.#stopHeartbeat();
   }
 
-  /**
-   * The frames after `after`, or undefined when they are not all retained or would not fit the
-   * client's queue (a backlog that overflows at once would drop the client on every reconnect).
-   */
-  #missedFrames(after: number): string[] | undefined {
+  /** The frames after `after` and their size, or undefined when they are not all retained. */
+  #missedFrames(after: number): { frames: string[]; bytes: number } | undefined {
     const missed = this.#events.since(after);
     if (missed === undefined) return undefined;
     const frames = missed.map(eventFrame);
-    // Room for the retry and ready frames, with a margin for events arriving before the first read.
-    const bytes = frames.reduce((sum, text) => sum + utf8.encode(text).byteLength, 0);
-    if (frames.length + 2 > this.#limits.maxFrames / 2 || bytes > this.#limits.maxBytes / 2) return undefined;
-    return frames;
+    return { frames, bytes: frames.reduce((sum, text) => sum + utf8.encode(text).byteLength, 0) };
   }
 
   #deliver(event: NumberedEvent): void {

@@ -17,7 +17,7 @@ import {
   destroyPlanResponseSchema, driftStateSchema, inspectPlanSchema, resourceActionsSchema, taskFieldsUpdateSchemaWith, taskStatusEntrySchema,
   taskUpdateResponseSchemaWith,
 } from "./schemas/task-changes.schema.ts";
-import { inputChangeSchema, runRecordSchema, runResponseSchema, runsResponseSchema } from "./schemas/run-history.schema.ts";
+import { inputChangeSchema, runOutputSchema, runRecordSchema, runResponseSchema, runsResponseSchema } from "./schemas/run-history.schema.ts";
 
 const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -83,7 +83,11 @@ export function openApiDocument(blocks: ApiBlocks): Record<string, unknown> {
           parameters: [runParam],
           requestBody: { required: true, ...json({ anyOf: [ref("TaskUpdateRequest"), ref("TaskFieldsUpdateRequest")] }) },
           responses: {
-            200: { description: "Updated (with `inspect` for run=inspect)", ...json(ref("TaskUpdateResponse")) },
+            200: {
+              description: "Updated (with `inspect` for run=inspect; beyond CTS, the inspection's run record is named by " +
+                "the Content-Location header, /v1/tasks/{name}/runs/{id})",
+              ...json(ref("TaskUpdateResponse")),
+            },
             400: error("Invalid request"),
             404: error("Unknown task"),
             500: error("Task is running or could not be updated"),
@@ -162,6 +166,7 @@ export function openApiDocument(blocks: ApiBlocks): Record<string, unknown> {
         Error: errorSchema,
         InputChange: inputChangeSchema,
         RunRecord: runRecordSchema,
+        RunOutput: runOutputSchema,
         RunsResponse: runsResponseSchema,
         RunResponse: runResponseSchema,
       },

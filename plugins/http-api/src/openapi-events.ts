@@ -5,7 +5,8 @@ export const eventsPathItem: Record<string, unknown> = {
     summary: "Live daemon events as Server-Sent Events (beyond CTS)",
     description:
       "A text/event-stream: `id:` is the event's number, `event:` its type (task.status, task.created, task.deleted, " +
-      "run.started, run.ended, task.drift, leadership, consul.connection), `data:` the event as JSON (task.drift: " +
+      "run.started, run.output, run.ended, task.drift, leadership, consul.connection), `data:` the event as JSON; run.output " +
+      "carries a running run's output (whole lines: task, run_id, phase, offset in bytes, text) and is never replayed (task.drift: " +
       "`{task, drift: DriftState}` when a drift check's finding differs from the one before). A stream starts with the " +
       "events after the Last-Event-ID header (or last_event_id query parameter), or with a `resync` event when they " +
       "are no longer retained (reload state from the API), then a `ready` event carrying the newest id. Comments are " +

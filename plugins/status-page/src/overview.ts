@@ -1,8 +1,10 @@
 /**
  * @module `GET /ui/overview.json`: what the status page shows at a glance, in one answer: this
- * instance and who leads, the Consul connection, and each task with its status, last run and next
- * scheduled run. A follower answers without tasks (they run on the leader; its copy may be stale),
- * as its API redirects task reads to the leader.
+ * instance and who leads, whether high availability is configured, the Consul connection, and each
+ * task with its status, last run (with its run record's id when the engine knows it), the run in
+ * progress and the next scheduled run. `?task=<name>` answers for that task only. A follower
+ * answers without tasks (they run on the leader; its copy may be stale), as its API redirects task
+ * reads to the leader. Everything comes from the engine's memory: no store is read.
  */
 import type {
   ConsulConnectionState, Leadership, TaskManager, TaskState,
@@ -14,6 +16,7 @@ export interface OverviewSources {
   readonly leadership: Leadership;
   readonly consulState: () => ConsulConnectionState;
   readonly version: string;
+  readonly highAvailability: boolean;
 }
 
 export interface TaskOverview {
@@ -33,6 +36,25 @@ export interface TaskOverview {
     readonly error?: string;
     readonly trigger?: string;
     readonly skipped?: boolean;
+    /** The run record of this run, when the engine has it (`/ui/tasks/<name>/runs/<id>`). */
+    readonly run_id?: string;
+  };
+  /** The run in progress. */
+  readonly current_run?: { readonly id: string; readonly kind: string; readonly started_at: string };
+}
+
+function lastRunOf(state: TaskState): TaskOverview["last_run"] | undefined {
+  const last = state.events[0];
+  if (!last) return undefined;
+  const record = state.lastRun?.event_id === last.id ? state.lastRun : undefined;
+  return {
+    success: last.success,
+    start_time: last.start_time,
+    end_time: last.end_time,
+    ...(last.error ? { error: last.error.message } : {}),
+    ...(last.trigger ? { trigger: last.trigger.detail ? `${last.trigger.kind}: ${last.trigger.detail}` : last.trigger.kind } : {}),
+    ...(last.skipped ? { skipped: true } : {}),
+    ...(record ? { run_id: record.id } : {}),
   };
 }
 
@@ -41,7 +63,8 @@ function taskOverview(state: TaskState, now: Date): TaskOverview {
   const condition = config.condition as { readonly type: string; readonly cron?: unknown };
   const cron = condition.type === "schedule" && typeof condition.cron === "string" ? condition.cron : undefined;
   const next = cron !== undefined && config.enabled ? nextRunOf(cron, now) : undefined;
-  const last = state.events[0];
+  const last = lastRunOf(state);
+  const current = state.currentRun;
   return {
     name: config.name,
     description: config.description,
@@ -52,31 +75,24 @@ function taskOverview(state: TaskState, now: Date): TaskOverview {
     condition: condition.type,
     ...(cron !== undefined ? { cron } : {}),
     ...(next ? { next_run: next.toISOString() } : {}),
-    ...(last
-      ? {
-        last_run: {
-          success: last.success,
-          start_time: last.start_time,
-          end_time: last.end_time,
-          ...(last.error ? { error: last.error.message } : {}),
-          ...(last.trigger ? { trigger: last.trigger.detail ? `${last.trigger.kind}: ${last.trigger.detail}` : last.trigger.kind } : {}),
-          ...(last.skipped ? { skipped: true } : {}),
-        },
-      }
-      : {}),
+    ...(last ? { last_run: last } : {}),
+    ...(current ? { current_run: { id: current.id, kind: current.kind ?? "apply", started_at: current.started_at } } : {}),
   };
 }
 
-export function buildOverview(sources: OverviewSources, now = new Date()): Record<string, unknown> {
+/** The overview; `task` limits it to that task (none when it does not exist). */
+export function buildOverview(sources: OverviewSources, now = new Date(), task?: string): Record<string, unknown> {
   const { leadership } = sources;
   const consul = sources.consulState();
   const isLeader = leadership.isLeader();
   const leader = leadership.leader();
   const staleSince = isLeader ? undefined : leadership.leaderStaleSince?.();
+  const states = task === undefined ? sources.tasks.list() : [sources.tasks.get(task)].filter((state) => state !== undefined);
   return {
     instance_id: leadership.instanceId,
     version: sources.version,
     is_leader: isLeader,
+    high_availability: sources.highAvailability,
     ...(leader ? { leader } : {}),
     // The leader named is the one last confirmed before Consul became unreachable at this time.
     ...(staleSince !== undefined ? { leader_stale_since: new Date(staleSince).toISOString() } : {}),
@@ -86,7 +102,7 @@ export function buildOverview(sources: OverviewSources, now = new Date()): Recor
       failures: consul.failures,
       ...(consul.healthy || consul.lastError === undefined ? {} : { last_error: consul.lastError }),
     },
-    ...(isLeader ? { tasks: sources.tasks.list().map((state) => taskOverview(state, now)) } : {}),
+    ...(isLeader ? { tasks: states.map((state) => taskOverview(state, now)) } : {}),
     generated_at: now.toISOString(),
   };
 }

@@ -35,12 +35,14 @@ export interface EngineContext {
   readonly daemonEvents: DaemonEvents;
   /** How much run history the store keeps per task (engine option `run_history`). */
   readonly runRetention: RunRetention;
-  /** The daemon's secrets: masked in every event, run record, drift check, destroy and update answer before it is kept or published. */
+  /** The daemon's secrets: masked in every event, run record (its output too), drift check, destroy and update answer before it is kept or published. */
   readonly secrets: SecretMasker;
   /** Every task's drift detection default (engine option `drift_detection`). */
   readonly driftDefaults?: DriftDetectionConfig;
   /** How failed runs are retried (engine option `retry`). */
   readonly retryPolicy: RetryPolicy;
+  /** The most bytes of output a run record keeps per phase (`run_history.max_output_bytes`). */
+  readonly runOutputBytes: number;
   /** Closed while the start-up pass runs: scheduled ticks are dropped (CTS starts schedules after it). */
   readonly scheduleGate?: ScheduleGate;
 }

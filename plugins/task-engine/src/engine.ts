@@ -10,6 +10,7 @@ import type { EngineContext } from "./engine-context.ts";
 import { lockedRetryDelayMs } from "./retry.ts";
 import { DamagedTask } from "./damaged-task.ts";
 import { loadStoredTasks, loadStoredTasksRetrying } from "./stored-tasks.ts";
+import { RunPruner } from "./run-pruner.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 
 export interface EngineDeps {
@@ -45,6 +46,8 @@ export class Engine {
   #background = new Set<Promise<unknown>>();
   #unsubscribe: (() => void) | undefined;
   #oneShotConsulWaitMs = 60_000;
+  /** Drops run records past the retention while tasks are quiet (daemon mode). */
+  #pruner: RunPruner | undefined;
 
   constructor(deps: EngineDeps) {
     this.context = deps.context;
@@ -75,6 +78,9 @@ export class Engine {
     else if (mode === "daemon") {
       this.#unsubscribe = this.#leadership.subscribe((leader) => (leader ? this.#lead() : this.#stepDown()));
       if (this.#leadership.isLeader()) this.#lead();
+      const owns = this.context.owns;
+      this.#pruner = new RunPruner(this.context, () => (this.#active ? [...this.tasks.keys()].filter((name) => owns?.(name) ?? true) : []));
+      this.#pruner.start();
     }
   }
 
@@ -83,7 +89,7 @@ export class Engine {
     this.#stopped = true;
     this.#unsubscribe?.();
     this.#stepDown();
-    await Promise.allSettled([...this.#background]);
+    await Promise.allSettled([...this.#background, this.#pruner?.stop()]);
   }
 
   /** Resolves when no pass, buffered change, queued or running run is left. */

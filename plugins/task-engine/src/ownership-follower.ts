@@ -27,7 +27,7 @@ export function followOwnership(engine: Engine, ownership: TaskOwnership, drift?
         return runtime!;
       });
     }
-    runtime.runState.reload(stored?.lastRun);
+    runtime.runState.reload(stored);
     void engine.track(runtime.request({ reason: { kind: "leader", detail: "task moved to this instance" }, force: false, retries: false }))
       .catch(() => {});
   });

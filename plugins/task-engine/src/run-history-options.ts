@@ -11,12 +11,17 @@ export interface RunHistoryOptions {
   readonly max_runs_per_task?: number;
   /** Go duration. @default "168h" (a week) */
   readonly max_age?: string;
+  /** Bytes of output a record keeps per phase (init, plan, apply). @default 65536 */
+  readonly max_output_bytes?: number;
 }
 
 export const DEFAULT_MAX_RUNS_PER_TASK = 100;
 export const DEFAULT_MAX_AGE = "168h";
 /** A higher cap would make the history API read (and Consul hold) too many records per task. */
 export const MAX_RUNS_PER_TASK_LIMIT = 1000;
+export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
+/** Three phases at this bound still fit one Consul KV value (512 KiB) with the rest of a record. */
+export const MAX_OUTPUT_BYTES_LIMIT = 128 * 1024;
 
 export const runHistorySchema: JsonSchema = {
   type: "object",
@@ -30,6 +35,10 @@ export const runHistorySchema: JsonSchema = {
     max_age: {
       type: "string", format: "go-duration", default: DEFAULT_MAX_AGE,
       description: "Run records older than this are dropped (Go duration, e.g. \"168h\").",
+    },
+    max_output_bytes: {
+      type: "integer", minimum: 1024, maximum: MAX_OUTPUT_BYTES_LIMIT, default: DEFAULT_MAX_OUTPUT_BYTES,
+      description: "Bytes of Terraform output a run record keeps per phase (init, plan, apply); past it the middle is left out.",
     },
   },
 };
@@ -48,4 +57,14 @@ export function runRetentionOf(options: RunHistoryOptions | undefined): RunReten
       `Cannot use run_history.max_age "${age}": expected a positive duration such as "168h" or "30m"`);
   }
   return { maxRunsPerTask: max, maxAgeMs: ms };
+}
+
+/** The output bound per phase; the schema checked the shape, this checks the meaning. */
+export function runOutputBytesOf(options: RunHistoryOptions | undefined): number {
+  const bytes = options?.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  if (!Number.isInteger(bytes) || bytes < 1024 || bytes > MAX_OUTPUT_BYTES_LIMIT) {
+    throw new CtsError("CTS_ERR_CONFIG_INVALID",
+      `Cannot use run_history.max_output_bytes ${bytes}: expected a whole number of bytes from 1024 to ${MAX_OUTPUT_BYTES_LIMIT}`);
+  }
+  return bytes;
 }

@@ -13,11 +13,20 @@ export class RunState {
   /** False while a task being created is not in the store yet: its runs must not store it early. */
   #inStore: boolean;
 
-  constructor(store: TaskStore, logger: Logger, last: StoredRun | undefined, inStore: boolean) {
+  /** The run record of the last successful apply. */
+  #lastApplied: string | undefined;
+
+  constructor(store: TaskStore, logger: Logger, stored: Pick<StoredTask, "lastRun" | "lastAppliedRun">, inStore: boolean) {
     this.#store = store;
     this.#logger = logger;
-    this.#last = last;
+    this.#last = stored.lastRun;
+    this.#lastApplied = stored.lastAppliedRun;
     this.#inStore = inStore;
+  }
+
+  /** The run record of the last successful apply, when one was recorded. */
+  get lastApplied(): string | undefined {
+    return this.#lastApplied;
   }
 
   get last(): StoredRun | undefined {
@@ -25,8 +34,9 @@ export class RunState {
   }
 
   /** Takes the last run another instance stored (shared cluster mode: the task just moved here). */
-  reload(last: StoredRun | undefined): void {
-    this.#last = last;
+  reload(stored: Pick<StoredTask, "lastRun" | "lastAppliedRun"> | undefined): void {
+    this.#last = stored?.lastRun;
+    this.#lastApplied = stored?.lastAppliedRun;
   }
 
   /** The task is in the store now; from here on every run start and end is stored. */
@@ -36,7 +46,7 @@ export class RunState {
 
   /** What the task store keeps for the task with `config`. */
   stored(config: TaskConfig): StoredTask {
-    return this.#last ? { config, lastRun: this.#last } : { config };
+    return { config, ...(this.#last ? { lastRun: this.#last } : {}), ...(this.#lastApplied ? { lastAppliedRun: this.#lastApplied } : {}) };
   }
 
   /** True when the last run succeeded with exactly this fingerprint (nothing it watches changed). */
@@ -44,9 +54,13 @@ export class RunState {
     return this.#last?.state === "succeeded" && this.#last.fingerprint === fingerprint;
   }
 
-  /** Records a run's state, and stores it; a store failure is logged, never fails the run. */
-  async record(config: TaskConfig, fingerprint: string, state: StoredRun["state"]): Promise<void> {
+  /**
+   * Records a run's state, and stores it; a store failure is logged, never fails the run. `runId`:
+   * the run's record, kept as the last successful apply's when it succeeded.
+   */
+  async record(config: TaskConfig, fingerprint: string, state: StoredRun["state"], runId?: string): Promise<void> {
     this.#last = { fingerprint, state };
+    if (state === "succeeded" && runId) this.#lastApplied = runId;
     if (!this.#inStore) return;
     try {
       await this.#store.putTask(this.stored(config));

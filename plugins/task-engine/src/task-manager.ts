@@ -4,15 +4,16 @@
  * Every mutation goes through the TaskStore; create and delete are serialised like CTS's lock.
  */
 import type {
-  DamagedRecord, DeleteOptions, InspectPlan, RunPage, RunQuery, RunRecord, RunRequest, TaskConfig, TaskEvent, TaskManager, TaskState,
-  TriggerReason,
+  DamagedRecord, DeleteOptions, InspectPlan, RunPage, RunQuery, RunRecord, RunRequest, TaskConfig, TaskEvent, TaskManager, TaskOutputs,
+  TaskState, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
 import { CtsError, errorMessage, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import type { Engine } from "./engine.ts";
 import { TaskRuntime } from "./task-runtime.ts";
 import { taskStatus } from "./task-status.ts";
 import { firstMissingDirectory, removeCreatedDirectory } from "./created-directory.ts";
-import { readRun, readRuns } from "./run-history-reads.ts";
+import { readOutputs, readRun, readRuns } from "./run-history-reads.ts";
+import type { RunRecorder } from "./run-recorder.ts";
 import type { DriftMonitor } from "./drift-monitor.ts";
 import { destroyTask, planTaskDestroy } from "./task-destroy.ts";
 import { updateTask } from "./task-update.ts";
@@ -104,7 +105,7 @@ export class EngineTaskManager implements TaskManager {
     });
   }
 
-  async setEnabled(name: string, enabled: boolean, run?: RunRequest): Promise<{ plan?: InspectPlan }> {
+  async setEnabled(name: string, enabled: boolean, run?: RunRequest): Promise<{ plan?: InspectPlan; runId?: string }> {
     const runtime = this.#find(name, `update task "${name}"`);
     if (runtime.running) {
       throw new CtsError("CTS_ERR_CONFLICT", `Cannot update task "${name}": the task is active and cannot be updated`);
@@ -112,7 +113,8 @@ export class EngineTaskManager implements TaskManager {
     const config: TaskConfig = { ...runtime.config, enabled };
     if (run === "inspect") {
       if (!enabled) return { plan: { changesPresent: false, plan: `inspection skipped: task "${name}" would be disabled` } };
-      return { plan: await this.#inspect(runtime) };
+      const inspected = await runtime.inspect({ kind: "api", detail: "inspect" });
+      return { plan: inspected.plan, runId: inspected.runId };
     }
     const wasEnabled = runtime.config.enabled;
     await this.#engine.context.store.putTask(runtime.runState.stored(config));
@@ -188,17 +190,25 @@ export class EngineTaskManager implements TaskManager {
   }
 
   listRuns(name: string, query: RunQuery): Promise<RunPage> {
-    return readRuns(this.#known(name, `read the runs of task "${name}"`), this.#engine.context.store, query);
+    const known = this.#known(name, `read the runs of task "${name}"`);
+    return readRuns(known.name, this.#engine.context.store, query, known.recorder);
   }
 
   getRun(name: string, id: string): Promise<RunRecord | undefined> {
-    return readRun(this.#known(name, `read run "${id}" of task "${name}"`), this.#engine.context.store, id);
+    const known = this.#known(name, `read run "${id}" of task "${name}"`);
+    return readRun(known.name, this.#engine.context.store, id, known.recorder);
   }
 
-  /** A damaged task's history is intact (its runs are stored apart): it can be read. */
-  #known(name: string, action: string): string {
-    if (this.#engine.active && this.#engine.damaged.has(name)) return name;
-    return this.#find(name, action).name;
+  outputs(name: string): Promise<TaskOutputs | undefined> {
+    const runtime = this.#find(name, `read the outputs of task "${name}"`);
+    return readOutputs(runtime.name, this.#engine.context.store, runtime.recorder, runtime.runState.lastApplied);
+  }
+
+  /** A damaged task's history is intact (its runs are stored apart): it can be read, without live runs. */
+  #known(name: string, action: string): { readonly name: string; readonly recorder?: RunRecorder } {
+    if (this.#engine.active && this.#engine.damaged.has(name)) return { name };
+    const runtime = this.#find(name, action);
+    return { name: runtime.name, recorder: runtime.recorder };
   }
 
   /** Removes a damaged task's keys (the repair its status names); serialised with create, as a delete is. */
@@ -239,6 +249,8 @@ export class EngineTaskManager implements TaskManager {
       deleting: runtime.deleting,
       ...(this.#drift ? { drift: this.#drift.stateOf(runtime.name) } : {}),
       ...(runtime.waiting !== undefined ? { waiting: runtime.waiting } : {}),
+      ...(runtime.recorder.current[0] ? { currentRun: runtime.recorder.current[0] } : {}),
+      ...(runtime.recorder.last ? { lastRun: runtime.recorder.last } : {}),
     };
   }
 

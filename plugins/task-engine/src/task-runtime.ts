@@ -4,7 +4,8 @@
  * run succeeded with exactly the same fingerprint (rendered inputs and watched data), unless forced.
  */
 import type {
-  Driver, InputContext, InputSource, InspectPlan, Logger, PlanSummary, StoredTask, TaskConfig, TaskEvent, TaskInputs, TriggerReason,
+  ApplyResult, Driver, InputContext, InputSource, InspectPlan, Logger, RunObserver, StoredTask, TaskConfig, TaskEvent, TaskInputs,
+  TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
 import { CtsError, errorMessage, isCtsError, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import { BufferedTrigger } from "./buffered-trigger.ts";
@@ -21,6 +22,7 @@ import { RunState } from "./run-state.ts";
 import { RunRecorder, unchangedInputs, type OpenRun } from "./run-recorder.ts";
 import { eventStart, finishEvent, pushEvent } from "./task-event.ts";
 import { cleanEvent } from "./clean-record.ts";
+import { appliedEnd, inspectRun, type InspectResult } from "./inspect-run.ts";
 import { taskStatus } from "./task-status.ts";
 
 /** Applies are never cancelled half-way (a half-written apply is worse than a late stop). */
@@ -56,6 +58,8 @@ export class TaskRuntime {
   readonly #retry: FollowUpRetry;
   /** Stored events, run records, listeners and live events: held until a task being created is stored. */
   readonly #effects: HeldEffects;
+  /** How long the last driver initialisation took, until a run record reports it. */
+  #unreportedInitMs: number | undefined;
 
   constructor(stored: StoredTask, ctx: EngineContext, events: readonly TaskEvent[] = [], inStore = true) {
     this.#config = stored.config;
@@ -63,7 +67,7 @@ export class TaskRuntime {
     // Same name as the engine's, as CTS logs task lines under `tasksmanager` with `task_name`.
     this.#logger = ctx.logger.child("", { task_name: stored.config.name });
     // Not in the store yet (a task being created) means its runs must not store it early.
-    this.#runState = new RunState(ctx.store, this.#logger, stored.lastRun, inStore);
+    this.#runState = new RunState(ctx.store, this.#logger, stored, inStore);
     this.#events = events.slice(0, ctx.eventLimit);
     this.#effects = new HeldEffects(!inStore);
     this.#recorder = new RunRecorder(() => this.#config.name, ctx, this.#logger, this.#effects);
@@ -146,11 +150,13 @@ export class TaskRuntime {
     const previous = this.#driver;
     this.#driver = undefined;
     await previous?.dispose?.();
+    const started = Date.now();
     const driver = await createTaskDriver(this.#config, this.#ctx, {
       waiting: (reason) => (this.#waiting = reason),
       newerRunQueued: () => this.#queue.queued,
     });
     await driver.init(this.#ctx.signal);
+    this.#unreportedInitMs = Date.now() - started;
     this.#driver = driver;
   }
 
@@ -171,6 +177,13 @@ export class TaskRuntime {
     this.#effects.drop();
     await this.#driver?.discard?.(this.#ctx.signal);
     await this.dispose();
+  }
+
+  /** The last initialisation's time, once: the run that follows it reports it. */
+  #takeInitMs(): number | undefined {
+    const ms = this.#unreportedInitMs;
+    this.#unreportedInitMs = undefined;
+    return ms;
   }
 
   /** Starts the condition and module inputs; resolves once each published its first value. */
@@ -253,7 +266,7 @@ export class TaskRuntime {
   }
 
   /** Renders the current inputs and plans (inspect); nothing is applied or recorded. */
-  async plan(): Promise<InspectPlan> {
+  async plan(observer?: RunObserver): Promise<InspectPlan> {
     const missing = this.#slots.missing();
     if (missing.length > 0) {
       throw new CtsError("CTS_ERR_TASK", `Cannot plan task "${this.#config.name}": ${missingInputsText(missing)}`);
@@ -261,7 +274,13 @@ export class TaskRuntime {
     await this.prepare();
     const driver = this.#driver!;
     await driver.render(this.#slots.current(), this.#ctx.signal);
-    return driver.plan(this.#ctx.signal);
+    return driver.plan(this.#ctx.signal, observer);
+  }
+
+  /** Plans like `plan`, kept as an inspection's run record (its plan, resources and timing). */
+  inspect(reason: TriggerReason): Promise<InspectResult> {
+    const change = this.#slots.missing().length === 0 ? this.#recorder.compare(this.#slots.current()).change : {};
+    return inspectRun(this.#recorder, reason, change, (observer) => this.plan(observer), () => this.#takeInitMs());
   }
 
   setConfig(config: TaskConfig): void {
@@ -375,7 +394,7 @@ export class TaskRuntime {
     }
     const pending = this.#recorder.compare(inputs);
     let open: OpenRun | undefined;
-    let summary: PlanSummary | undefined;
+    let applied: ApplyResult | undefined;
     // CTS's wording (tasks_manager.go), which operators alert on; our fields follow.
     this.#logger.info("executing task", { trigger: request.reason.kind, ...detail(request.reason) });
     let error: string | undefined;
@@ -384,16 +403,17 @@ export class TaskRuntime {
       await this.#ctx.limiter.run(async () => {
         // Waiting for a slot can outlast leadership or the process; a run that has not started yet is skipped.
         if ((this.#halted || this.#ctx.signal.aborted) && request.reason.kind !== "api") throw new HaltedError();
-        open = this.#recorder.begin(request.reason, pending, request.previousError !== undefined ? { previousError: request.previousError } : {});
+        const run = open = this.#recorder.begin(request.reason, pending, request.previousError !== undefined ? { previousError: request.previousError } : {});
         // Stored before anything is applied: a crash from here on leaves "started", never a success.
         await this.#runState.record(task, fingerprint, "started");
         await this.prepare();
         const driver = this.#driver!;
         await driver.render(inputs, this.#ctx.signal);
-        const applied = await withRetries(() => driver.apply(NEVER_ABORTED), request.retries ? 2 : 0, this.#ctx.signal, (retry, cause) =>
-          this.#logger.warn("apply failed, retrying", { retry, error: errorMessage(cause) }));
-        url = applied ? applied.url : undefined;
-        summary = applied ? applied.summary : undefined;
+        applied = (await withRetries(() => driver.apply(NEVER_ABORTED, run.observer), request.retries ? 2 : 0, this.#ctx.signal, (retry, cause) => {
+          this.#logger.warn("apply failed, retrying", { retry, error: errorMessage(cause) });
+          run.observer.output("apply", `\n--- apply failed, retry ${retry} of 2 ---\n`);
+        })) || undefined;
+        url = applied?.url;
         // Not applied, and not the task's fault (a run that made way for newer inputs): failed, never retried.
         if (applied?.unapplied !== undefined) error = applied.unapplied;
       });
@@ -405,7 +425,7 @@ export class TaskRuntime {
       this.#logger.error("error running task", { error });
     }
     this.#waiting = undefined;
-    await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed");
+    await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed", open?.record.id);
     if (error === undefined) this.#lastApplied = inputs;
     if (error === undefined) this.#logger.info("task completed");
     // A retry that fails again is one more attempt at the same change: like CTS's quick retries inside
@@ -413,10 +433,9 @@ export class TaskRuntime {
     const attemptOnly = error !== undefined && request.reason.kind === "retry" && request.followUp !== false;
     const finished = finishEvent(start, { error, ...(url ? { url } : {}) });
     const event = attemptOnly ? finished : await this.#record(finished);
-    await (open ?? this.#recorder.begin(request.reason, pending, request.previousError !== undefined ? { previousError: request.previousError } : {})).end({
-      outcome: error === undefined ? "applied" : "failed", ...(attemptOnly ? {} : { eventId: event.id }),
-      ...(error !== undefined ? { error } : {}), ...(summary ? { plan: summary } : {}),
-    });
+    const previousError = request.previousError !== undefined ? { previousError: request.previousError } : {};
+    await (open ?? this.#recorder.begin(request.reason, pending, previousError))
+      .end(appliedEnd(attemptOnly ? undefined : event.id, error, applied, this.#takeInitMs()));
     // A run on data received before Consul began refusing a query must not hide that refusal: the
     // task still cannot see changes, so its status stays failed until the query answers again.
     if (error === undefined && this.#queryRejected !== undefined) await this.recordQueryError(new Error(this.#queryRejected), request.reason);

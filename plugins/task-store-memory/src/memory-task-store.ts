@@ -65,6 +65,12 @@ export class MemoryTaskStore implements TaskStore {
     const run = this.#runs.get(task)?.find((candidate) => candidate.id === id);
     return Promise.resolve(run ? copy(run) : undefined);
   }
+
+  pruneRuns(task: string, retention: RunRetention): Promise<void> {
+    const runs = this.#runs.get(task);
+    if (runs) this.#runs.set(task, retainedRuns(runs, retention, Date.now()));
+    return Promise.resolve();
+  }
 }
 
 /** Callers get their own copies, so mutating a result never changes what is stored. */

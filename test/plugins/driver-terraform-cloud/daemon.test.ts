@@ -110,6 +110,22 @@ task {
     expect(urls).toContain(status["web-task"].events[0].url);
     // CTS's log lines under driver.tfc.
     expect(logs).toMatch(/\[INFO\]  driver\.tfc: uploaded new configuration version for workspace: .*config_version_id=cv-/);
+    // Beyond CTS: the run's record has the HCP Terraform run URL, its resources from the plan's JSON,
+    // its plan and apply logs and their times.
+    // The record of the run that event names (the engine may be ending it still).
+    const eventId = status["web-task"].events[0].id;
+    let ended: { id: string } | undefined;
+    await waitFor(async () => {
+      ended = JSON.parse((await api("GET", "/v1/tasks/web-task/runs?limit=20")).text).runs.find((run: { event_id?: string }) => run.event_id === eventId);
+      return ended !== undefined;
+    }, () => `no record of event ${eventId}\n${logs}`);
+    const record = JSON.parse((await api("GET", `/v1/tasks/web-task/runs/${ended!.id}`)).text).run;
+    expect(record).toMatchObject({
+      outcome: "applied", url: status["web-task"].events[0].url, phases_ms: { plan: expect.any(Number), apply: expect.any(Number) },
+      resources: [{ address: expect.stringMatching(/^module\.web-task\./), action: expect.any(String) }],
+    });
+    expect(record.logs.plan.text).toMatch(/Plan: /);
+    expect(record.logs.apply.text).toMatch(/Apply complete!/);
   }, 120_000);
 
   test("?run=inspect answers a plan summary and the run URL, and applies nothing", async () => {

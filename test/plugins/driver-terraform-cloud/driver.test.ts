@@ -69,16 +69,25 @@ describe("terraform-cloud driver", () => {
     const before = new Map(client.requestCounts);
     const applied = await fresh.apply(signal);
     expect((await runsOf(server, ws.id)).length).toBe(3);
-    // Beyond CTS: the run's resource counts (from its plan, read with the run) for the run history.
-    expect(applied).toEqual({ url: expect.any(String), summary: { add: expect.any(Number), change: expect.any(Number), destroy: expect.any(Number) } });
+    // Beyond CTS: the run's resource counts (from its plan, read with the run), its resources from the
+    // plan's JSON and its phase times for the run history.
+    expect(applied).toEqual({
+      url: expect.any(String), summary: { add: expect.any(Number), change: expect.any(Number), destroy: expect.any(Number) },
+      resources: [{ address: "module.web.terraform_data.ids", action: expect.stringMatching(/^(update|replace)$/) }],
+      phases_ms: { plan: expect.any(Number), apply: expect.any(Number) },
+    });
     expect(applied!.summary!.add + applied!.summary!.change + applied!.summary!.destroy).toBeGreaterThan(0);
     expect(await stateIds(server, ws.id)).toEqual(["web-1", "web-2"]);
     const vars = (await tfcApi(server, "GET", `/workspaces/${ws.id}/vars`)).body.data;
     expect(vars.map((v: any) => v.attributes.key).sort()).toEqual(["label", "services"]);
-    // Beyond CTS: the steady-state cost of a change is the changed variable + 1 run + polls.
+    // Beyond CTS: the steady-state cost of a change is the changed variable + 1 run + polls, and for
+    // the run history one read of each phase and of the plan's JSON (the logs too when the engine listens).
     const sent = [...client.requestCounts].map(([kind, count]) => [kind, count - (before.get(kind) ?? 0)] as const)
       .filter(([kind, count]) => count > 0 && kind !== "GET /api/v2/runs/:id");
-    expect(Object.fromEntries(sent)).toEqual({ "PATCH /api/v2/workspaces/:id/vars/:id": 1, "POST /api/v2/runs": 1 });
+    expect(Object.fromEntries(sent)).toEqual({
+      "PATCH /api/v2/workspaces/:id/vars/:id": 1, "POST /api/v2/runs": 1,
+      "GET /api/v2/plans/:id": 1, "GET /api/v2/applies/:id": 1, "GET /api/v2/plans/:id/json-output": 1,
+    });
   }, 120_000);
 
   test("inspect queues a speculative plan and answers a readable summary with the run URL", async () => {
@@ -86,7 +95,12 @@ describe("terraform-cloud driver", () => {
     const driver = await create("inspect-me");
     await driver.init(signal);
     await driver.render(inputsOf("a"), signal);
-    const plan = await driver.plan(signal);
+    const told: string[] = [];
+    const plan = await driver.plan(signal, { output: (phase, chunk) => told.push(`${phase}:${chunk}`) });
+    // Beyond CTS: the plan's log for the run record, its resources and time.
+    expect(told.join("")).toMatch(/^plan:[\s\S]*Plan: 1 to add/);
+    expect(plan.resources).toEqual([{ address: "module.inspect-me.terraform_data.ids", action: "create" }]);
+    expect(plan.phases_ms).toEqual({ plan: expect.any(Number) });
     expect(plan.changesPresent).toBe(true);
     expect(plan.plan).toContain("Plan: 1 to add, 0 to change, 0 to destroy.");
     expect(plan.plan).toContain("+ module.inspect-me.terraform_data.ids (create)");

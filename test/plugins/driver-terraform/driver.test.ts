@@ -4,8 +4,8 @@
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { DriverConfig, DriverFactory, ProviderConfig, TaskConfig } from "../../../core/plugin-api/mod.ts";
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
+import type { ApplyResult, DriverConfig, DriverFactory, ProviderConfig, TaskConfig } from "../../../core/plugin-api/mod.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createProcessRunner } from "../../../core/runtime/process-runner.ts";
 import { createTerraformDriverFactory } from "../../../plugins/driver-terraform/src/driver-factory.ts";
@@ -13,6 +13,7 @@ import { captureLogger } from "./capture-logger.ts";
 import { consulConfig, inputsFor, instance, provider, taskConfig } from "./fixtures.ts";
 import { tempDir, terraformTestEnv } from "./terraform-env.ts";
 import { taskInputSpecsOf, taskInputTemplatesOf } from "../../helpers/task-input-specs.ts";
+import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
 
 const modules = join(import.meta.dirname, "modules");
 const tmp = tempDir("driver");
@@ -65,20 +66,59 @@ describe("terraform driver", () => {
     const planned = await driver.plan(signal);
     expect(planned.changesPresent).toBe(true);
     expect(planned.plan).toContain("terraform_data.write");
-    // Beyond CTS: the apply reports terraform's resource counts, kept in the run history.
-    expect(await driver.apply(signal)).toEqual({ summary: { add: 1, change: 0, destroy: 0 } });
+    // Beyond CTS: the apply reports terraform's resource counts, the resources by address and action
+    // (from the saved plan's JSON), the module's outputs and the time of each phase, kept in the run history.
+    const heard: string[] = [];
+    const applied = await driver.apply(signal, { output: (phase, chunk) => heard.push(`${phase}:${chunk}`) });
+    expect(applied).toEqual({
+      summary: { add: 1, change: 0, destroy: 0 },
+      resources: [{ address: "module.echo-task.terraform_data.write", action: "create" }],
+      outputs: { ids: { value: "api.n2.dc1,web.n1.dc1" } },
+      phases_ms: { plan: expect.any(Number), apply: expect.any(Number) },
+    });
+    // The output is told as it comes, phase by phase; the plan file is gone after the run.
+    expect(heard.join("")).toMatch(/^plan:[\s\S]*will be created[\s\S]*apply:[\s\S]*Apply complete! Resources: 1 added/);
+    expect(existsSync(join(dir, "work", "cts-runtime.tfplan"))).toBe(false);
     expect(readFileSync(join(dir, "ids.txt"), "utf8")).toBe("api.n2.dc1,web.n1.dc1");
     expect(readFileSync(join(dir, "env.txt"), "utf8")).toBe("from-task-env");
     expect((await driver.plan(signal)).changesPresent).toBe(false);
 
     await driver.render(inputsFor([instance("web", "n1")]), signal);
-    expect(await driver.apply(signal)).toEqual({ summary: { add: 1, change: 0, destroy: 1 } });
+    expect(await driver.apply(signal)).toMatchObject({
+      summary: { add: 1, change: 0, destroy: 1 }, resources: [{ address: "module.echo-task.terraform_data.write", action: "replace" }],
+    });
     expect(readFileSync(join(dir, "ids.txt"), "utf8")).toBe("web.n1.dc1");
     // Workspace = task name (local backend keeps non-default workspaces under terraform.tfstate.d/).
     expect(readFileSync(join(dir, "work", ".terraform", "environment"), "utf8")).toBe("echo-task");
     // log = true: Terraform's output went to the logger; persist_log: a trace log file.
     expect(logger.lines.some((line) => line.message.includes("Apply complete!"))).toBe(true);
     expect(readFileSync(join(dir, "work", "terraform.log"), "utf8")).toContain("[TRACE]");
+  });
+
+  test("beyond CTS: outputs as Terraform reports them, sensitive ones without value; inspect's plan lists the resources", async () => {
+    // CTS's default backend, Consul (terraform console finds no state of a local backend's workspace).
+    const consul = await startConsulDevServer();
+    onTestFinished(() => consul.stop());
+    const { create } = setup("outputs-task", { log: true, backend: { consul: { address: consul.address, path: "cts-test/outputs" } } });
+    const driver = await create({ module: join(modules, "outputs") });
+    await driver.init(signal);
+    await driver.render(inputsFor([instance("web", "n1"), instance("api", "n2")]), signal);
+    const inspected = await driver.plan(signal);
+    expect(inspected.resources).toEqual([
+      { address: 'module.outputs-task.terraform_data.each["api.n2.dc1"]', action: "create" },
+      { address: 'module.outputs-task.terraform_data.each["web.n1.dc1"]', action: "create" },
+    ]);
+    // The inspection's text is the plan, without the lines about the saved plan file.
+    expect(inspected.plan).toContain("Plan: 2 to add, 0 to change, 0 to destroy.");
+    expect(inspected.plan).not.toMatch(/Saved the plan|terraform apply/);
+    const applied = await driver.apply(signal) as ApplyResult;
+    expect(applied.outputs).toEqual({
+      addresses: { value: ["10.0.0.1", "10.0.0.1"] },
+      awkward: { value: "quote \" backslash \\ dollar ${x} percent %{y} tab \t é ✓ <tag>" },
+      by_id: { value: { "api.n2.dc1": "10.0.0.1", "web.n1.dc1": "10.0.0.1" } },
+      password: { sensitive: true },
+    });
+    expect(JSON.stringify(applied)).not.toContain("hunter2");
   });
 
   test("init again after a config change keeps the workspace and state", async () => {

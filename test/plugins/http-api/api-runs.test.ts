@@ -60,6 +60,9 @@ describe("run history API", () => {
     expect(all.map((run) => run.trigger.detail)).toEqual(["run 3", "run 2", "run 1", "run 0", "create run=now"]);
     // The default page holds them all (20).
     expect((await get("/v1/tasks/sched/runs")).body.runs).toEqual(all);
+    // Beyond the page: how many records the task has in all, on every page.
+    expect((await get("/v1/tasks/sched/runs?limit=2")).body.total).toBe(5);
+    expect((await get(`/v1/tasks/sched/runs?limit=2&before=${all[3]!.id}`)).body).toMatchObject({ total: 5, runs: [all[4]] });
   });
 
   it("records the outcome, timing, instance and the CTS event of each run; failures keep their error", async () => {
@@ -135,5 +138,22 @@ describe("run history API", () => {
     expect((await app.request("/v1/tasks/bad", { method: "DELETE" })).status).toBe(202);
     await tasks.idle();
     expect(events.slice(disabled)).toContainEqual(expect.objectContaining({ type: "task.deleted", task: "bad" }));
+  });
+  it("an inspection through PATCH ?run=inspect keeps CTS's body and names its run record in Content-Location", async () => {
+    const res = await app.request("/v1/tasks/sched?run=inspect", { method: "PATCH", body: JSON.stringify({ enabled: true }) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ inspect: { changes_present: true, plan: expect.stringContaining("recording plan for sched") } });
+    const location = res.headers.get("content-location")!;
+    expect(location).toMatch(/^\/v1\/tasks\/sched\/runs\/\d{13}-[0-9a-f]{8}$/);
+    const record = (await get(location)).body.run as RunRecord;
+    expect(record).toMatchObject({ kind: "inspect", outcome: "planned", trigger: { kind: "api", detail: "inspect" } });
+    expect(record.logs?.plan?.text).toContain("recording plan for sched");
+    // In the list without its output; the inspection is not a run CTS counts as the task's last.
+    const [listed] = (await get("/v1/tasks/sched/runs?limit=1")).body.runs as RunRecord[];
+    expect(listed).toMatchObject({ id: record.id, kind: "inspect" });
+    expect(listed!.logs).toBeUndefined();
+    // Inspecting a disabled task answers CTS's skip and keeps no record.
+    const skip = await app.request("/v1/tasks/sched?run=inspect", { method: "PATCH", body: JSON.stringify({ enabled: false }) });
+    expect(skip.headers.get("content-location")).toBeNull();
   });
 });

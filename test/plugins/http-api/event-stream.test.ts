@@ -99,6 +99,27 @@ describe("GET /v1/events", () => {
     }
   });
 
+  it("replays every retained event as the README says (the newest 1000), run records included; run output is never replayed", async () => {
+    const reader = await SseReader.open(`${daemon.url}/v1/events`);
+    await reader.waitFor("ready", (r) => r.events("ready").length === 1);
+    const lastSeen = reader.events("ready")[0]!.id;
+    reader.close();
+    // 1000 state events of realistic size (a run's end carries its record's summary), with live output between them.
+    const run = { id: "1796290833123-3f9a1c2e", task: "replayed", trigger: { kind: "dependency" as const, detail: "/v1/health/service/web?passing=1" },
+      change: { services: { added: ["web-1.node-1.dc1"], removed: [], changed: [{ id: "web-2.node-1.dc1", fields: ["address"] }] } },
+      outcome: "applied" as const, started_at: new Date().toISOString(), instance_id: "cts-1" };
+    for (let n = 0; n < 1000; n++) {
+      bus.publish({ type: "run.ended", run: { ...run, id: `${run.id}${n}` } });
+      bus.publish({ type: "run.output", task: "replayed", run_id: run.id, phase: "apply", offset: n * 10, text: "some line\n" });
+    }
+    const again = await SseReader.open(`${daemon.url}/v1/events`, { headers: { "last-event-id": String(lastSeen) } });
+    await again.waitFor("ready after the missed events", (r) => r.events("ready").length === 1, 20_000);
+    expect(again.events("resync")).toEqual([]);
+    expect(again.events("run.ended")).toHaveLength(1000);
+    expect(again.events("run.output")).toEqual([]);
+    again.close();
+  });
+
   it("sends resync when the events after the id are no longer retained, or the id is from an earlier run", async () => {
     const reader = await SseReader.open(`${daemon.url}/v1/events`);
     await reader.waitFor("ready", (r) => r.events("ready").length === 1);

@@ -58,6 +58,22 @@ describe("status page", () => {
     expect(html).not.toMatch(/<script>|<style|\sstyle=|\son[a-z]+=/i);
     expect(html).not.toMatch(/(src|href)="(https?:)?\/\//i);
     expect((await fetch(`${daemon.url}/ui/nope.js`)).status).toBe(404);
+    // Pages with permalinks: a task's and a run's, the same shell (their script renders them).
+    for (const path of ["/ui/tasks/nightly", "/ui/tasks/any%20name/runs/1796290833123-3f9a1c2e"]) {
+      const page = await fetch(`${daemon.url}${path}`);
+      expect(page.status, path).toBe(200);
+      expect(await page.text(), path).toBe(html);
+    }
+    expect((await fetch(`${daemon.url}/ui/tasks/nightly/runs/x/y`)).status).toBe(404);
+    // Every script the shell loads is served and parses (a syntax error would blank every page).
+    const scripts = [...html.matchAll(/<script src="([^"]+)"/g)].map((match) => match[1]!);
+    expect(scripts).toEqual(["dom", "api", "stream", "runs", "overview", "task", "run", "app"].map((name) => `/ui/${name}.js`));
+    for (const path of scripts) {
+      const response = await fetch(`${daemon.url}${path}`);
+      expect(response.headers.get("content-type"), path).toContain("text/javascript");
+      const source = await response.text();
+      expect(() => new Function(source), path).not.toThrow();
+    }
     const post = await fetch(`${daemon.url}/ui/`, { method: "POST" });
     expect(post.status).toBe(405);
     expect(post.headers.get("allow")).toBe("GET, HEAD");
@@ -65,15 +81,23 @@ describe("status page", () => {
 
   it("answers the overview: instance, leadership, Consul, and each task's status, last run and next scheduled run", async () => {
     const overview = await (await fetch(`${daemon.url}/ui/overview.json`)).json();
-    expect(overview).toMatchObject({ instance_id: "cts-api-test", is_leader: true, leader: { id: "cts-api-test" }, consul: { healthy: true } });
-    const byName = Object.fromEntries((overview.tasks as { name: string; next_run?: string }[]).map((task) => [task.name, task]));
+    // Whether HA is configured: a standalone page asks nothing of /v1/status/cluster (a 405 there).
+    expect(overview).toMatchObject({ instance_id: "cts-api-test", is_leader: true, high_availability: false, leader: { id: "cts-api-test" }, consul: { healthy: true } });
+    const byName = Object.fromEntries((overview.tasks as { name: string; next_run?: string; last_run: { run_id: string } }[]).map((task) => [task.name, task]));
     expect(Object.keys(byName)).toEqual(["nightly", "doomed", "paused"]);
     // Config tasks run once at start, as in CTS.
     expect(byName.nightly).toEqual({
       name: "nightly", description: "Runs at night", enabled: true, status: "successful", running: false, deleting: false,
       condition: "schedule", cron: NEVER, next_run: nextRunOf(NEVER)!.toISOString(),
-      last_run: { success: true, start_time: expect.any(String), end_time: expect.any(String), trigger: "startup" },
+      last_run: { success: true, start_time: expect.any(String), end_time: expect.any(String), trigger: "startup", run_id: expect.stringMatching(/^\d{13}-/) },
     });
+    // The run id leads to the run's record.
+    const record = await (await fetch(`${daemon.url}/v1/tasks/nightly/runs/${byName.nightly!.last_run.run_id}`)).json();
+    expect(record.run).toMatchObject({ task: "nightly", outcome: "applied", trigger: { kind: "startup" } });
+    // One task only, when asked.
+    const one = await (await fetch(`${daemon.url}/ui/overview.json?task=doomed`)).json();
+    expect(one.tasks.map((task: { name: string }) => task.name)).toEqual(["doomed"]);
+    expect((await (await fetch(`${daemon.url}/ui/overview.json?task=nope`)).json()).tasks).toEqual([]);
     expect(new Date(byName.nightly!.next_run!).getMonth()).toBe(0);
     // Failed at start and when asked: two failures in a row are critical.
     expect(byName.doomed).toMatchObject({

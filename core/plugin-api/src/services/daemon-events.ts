@@ -4,7 +4,7 @@
  * (the engine: runs and task states; HA: leadership; the Consul client: its connection), and
  * readers subscribe or resume after the last id they saw.
  */
-import type { RunRecord } from "./run-history.ts";
+import type { RunPhase, RunRecord } from "./run-history.ts";
 import type { DriftState, TaskStatus } from "./task-manager.ts";
 import type { LeaderInfo } from "./leadership.ts";
 
@@ -14,6 +14,19 @@ export type DaemonEvent =
   | { readonly type: "run.started" | "run.ended"; readonly run: RunRecord }
   /** Refinement (additive): a drift check ended with a different finding than the one before. */
   | { readonly type: "task.drift"; readonly task: string; readonly drift: DriftState }
+  /**
+   * Refinement (additive): output of a run in progress, whole lines, masked. `offset` is the UTF-8
+   * bytes of that phase's output before `text`, so a reader that loaded the run record (whose log
+   * has `bytes`) appends exactly what it lacks. Live only: never replayed to a resuming reader.
+   */
+  | {
+    readonly type: "run.output";
+    readonly task: string;
+    readonly run_id: string;
+    readonly phase: RunPhase;
+    readonly offset: number;
+    readonly text: string;
+  }
   | { readonly type: "leadership"; readonly instance_id: string; readonly is_leader: boolean; readonly leader?: LeaderInfo }
   | { readonly type: "consul.connection"; readonly state: "lost" | "restored"; readonly error?: string };
 
@@ -26,7 +39,8 @@ export interface DaemonEvents {
   subscribe(listener: (event: NumberedEvent) => void): () => void;
   /**
    * The retained events after `id`, oldest first; undefined when some of them are no longer
-   * retained (the caller must then resynchronise from the API's current state).
+   * retained (the caller must then resynchronise from the API's current state). `run.output`
+   * events are never retained (a reader re-reads the run), and their absence is not a gap.
    */
   since(id: number): readonly NumberedEvent[] | undefined;
 }

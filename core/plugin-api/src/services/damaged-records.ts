@@ -6,7 +6,7 @@
  */
 
 /** Which record: a task's config and last run, its events, one run record, or a cluster lock's value. */
-export type DamagedRecordKind = "task" | "events" | "run" | "leader" | "member" | "owner";
+export type DamagedRecordKind = "task" | "events" | "run" | "run-detail" | "leader" | "member" | "owner";
 
 export interface DamagedRecord {
   /** Where it is stored (a Consul KV key with high availability). */

@@ -8,9 +8,48 @@ import type { TriggerReason } from "../conditions.ts";
 
 /**
  * What a run's driver did: `running` until it ends; `skipped` when the inputs equalled the last
- * success. Refinement (additive): `checked` ends a drift check that planned (its `drift` says what it found).
+ * success. Refinements (additive): `planned` when an inspection (`kind` "inspect") finished its
+ * plan; `checked` ends a drift check that planned (its `drift` says what it found).
  */
-export type RunOutcome = "running" | "applied" | "failed" | "skipped" | "checked";
+export type RunOutcome = "running" | "applied" | "planned" | "failed" | "skipped" | "checked";
+
+/** Refinement (additive): the steps of a run whose time and output are recorded. */
+export type RunPhase = "init" | "plan" | "apply";
+
+/**
+ * Refinement (additive): one resource the run's plan touches, by Terraform's address, with the
+ * action planned: `create`, `update`, `replace`, `delete`, `read` or `forget` (resources left as
+ * they are are not listed).
+ */
+export interface ResourceChange {
+  readonly address: string;
+  readonly action: string;
+}
+
+/**
+ * Refinement (additive): one output of the task's module after an apply. A sensitive output is
+ * listed without its value.
+ */
+export interface RunOutput {
+  readonly sensitive?: true;
+  /** The value as JSON (absent when sensitive), masked like everything the daemon records. */
+  readonly value?: unknown;
+  /** Set instead of `value` when the value was too large to keep: its size as JSON, in bytes. */
+  readonly value_omitted_bytes?: number;
+}
+
+/**
+ * Refinement (additive): the output of one phase, masked and without colour codes, bounded (run
+ * history option `max_output_bytes`): past the bound the middle is left out (the start of the plan
+ * and the end, where errors are, stay) and the text says where and how much.
+ */
+export interface RunLog {
+  readonly text: string;
+  /** UTF-8 bytes of output received, `text` plus what was left out (a running run: so far). */
+  readonly bytes: number;
+  /** UTF-8 bytes left out of `text`; absent when nothing was. */
+  readonly omitted_bytes?: number;
+}
 
 /** Added, removed and changed entries of one input variable since the task's previous run. */
 export interface KeyedChange {
@@ -66,9 +105,11 @@ export type SkipReason = "unchanged_inputs" | "input_missing" | "disabled";
 /**
  * Refinement (additive): what a record is. `apply` (the default when absent): a run of the task;
  * `drift-check`: a plan with the last applied inputs that changed nothing (`drift` says what it
- * found); `destroy`: the destroy of the task's resources before its deletion.
+ * found); `destroy`: the destroy of the task's resources before its deletion; `inspect`: a plan
+ * asked through the API (`?run=inspect`), which changes nothing. Readers show kinds they do not
+ * know by name: more kinds may come.
  */
-export type RunKind = "apply" | "drift-check" | "destroy";
+export type RunKind = "apply" | "inspect" | "drift-check" | "destroy";
 
 /** A resource a plan would change, by address and Terraform action (`create`, `update`, `delete`, `replace`, ...). */
 export interface ResourceAction {
@@ -121,6 +162,21 @@ export interface RunRecord {
   readonly resources_left?: readonly string[];
   /** For a run with the trigger `retry`, the error of the failed run it retries. */
   readonly previous_error?: string;
+  /** Refinement (additive): where the driver's run can be seen (an HCP Terraform run URL). */
+  readonly url?: string;
+  /** Refinement (additive): milliseconds spent in each phase the run went through. */
+  readonly phases_ms?: Readonly<Partial<Record<RunPhase, number>>>;
+  /**
+   * Refinement (additive), detail: the output of each phase. Detail fields (`RUN_DETAIL_FIELDS`)
+   * are in a single record's read (`getRun`), not in pages of records (`listRuns`).
+   */
+  readonly logs?: Readonly<Partial<Record<RunPhase, RunLog>>>;
+  /** Refinement (additive), detail: the resources the plan touched, at most 1000. */
+  readonly resources?: readonly ResourceChange[];
+  /** Refinement (additive), detail: resources beyond the 1000 listed. */
+  readonly resources_omitted?: number;
+  /** Refinement (additive), detail: the module's outputs after a successful apply. */
+  readonly outputs?: Readonly<Record<string, RunOutput>>;
 }
 
 /** How much history a store keeps per task (config `run_history`). */
@@ -133,8 +189,11 @@ export interface RunRetention {
 
 /** A page of a task's history, newest first; `next` is the `before` cursor of the following page. */
 export interface RunPage {
+  /** Without the detail fields (`runSummary`). */
   readonly runs: readonly RunRecord[];
   readonly next?: string;
+  /** Refinement (additive): how many records the task has in all, when the store can tell. */
+  readonly total?: number;
 }
 
 export interface RunQuery {

@@ -6,7 +6,7 @@ import type { TaskConfig } from "../config.ts";
 import type { TriggerReason } from "../conditions.ts";
 import type { InspectPlan } from "../driver.ts";
 import type { TaskEvent } from "./task-store.ts";
-import type { ResourceAction, RunPage, RunQuery, RunRecord } from "./run-history.ts";
+import type { ResourceAction, RunOutput, RunPage, RunQuery, RunRecord } from "./run-history.ts";
 import type { DamagedRecord } from "./damaged-records.ts";
 
 export type TaskStatus = "successful" | "errored" | "critical" | "unknown";
@@ -45,6 +45,17 @@ export interface TaskState {
   readonly drift?: DriftState;
   /** Why the running run waits (a lock, an approval), as its driver says; absent otherwise. */
   readonly waiting?: string;
+  /** Refinement (additive): the summary of the run in progress, when the engine keeps a run history. */
+  readonly currentRun?: RunRecord;
+  /** Refinement (additive): the summary of the last run that ended in this process (undefined after a restart until one ends). */
+  readonly lastRun?: RunRecord;
+}
+
+/** Refinement (additive): the module's outputs after the task's last successful apply. */
+export interface TaskOutputs {
+  /** The run that produced them. */
+  readonly run_id: string;
+  readonly outputs: Readonly<Record<string, RunOutput>>;
 }
 
 export type RunRequest = "now" | "inspect" | undefined;
@@ -58,8 +69,11 @@ export interface TaskManager {
    * applies once and keeps it only if the apply succeeded.
    */
   create(task: TaskConfig, run?: RunRequest): Promise<{ task: TaskConfig; plan?: InspectPlan; event?: TaskEvent }>;
-  /** CTS PATCH /v1/tasks/{name} `{"enabled": ...}`. Inspect does not persist the change. */
-  setEnabled(name: string, enabled: boolean, run?: RunRequest): Promise<{ plan?: InspectPlan }>;
+  /**
+   * CTS PATCH /v1/tasks/{name} `{"enabled": ...}`. Inspect does not persist the change.
+   * Refinement (additive): `runId` names the run record of an inspection, when one was kept.
+   */
+  setEnabled(name: string, enabled: boolean, run?: RunRequest): Promise<{ plan?: InspectPlan; runId?: string }>;
   /**
    * Marks for deletion; deleted at once if idle, else after the current run. Refinement: with
    * `destroy`, the task's resources are destroyed first (a failed destroy keeps the task, errored).
@@ -88,4 +102,9 @@ export interface TaskManager {
   getRun?(name: string, id: string): Promise<RunRecord | undefined>;
   /** Refinement (optional): the damaged stored records the task store reported (`/v1/status`). */
   damagedRecords?(): readonly DamagedRecord[];
+  /**
+   * Refinement (optional): the outputs of the task's last successful apply that recorded any;
+   * undefined when none is known. Throws like `listRuns`.
+   */
+  outputs?(name: string): Promise<TaskOutputs | undefined>;
 }

@@ -41,6 +41,11 @@ export interface StoredTask {
   readonly config: TaskConfig;
   /** The last run (a skip of unchanged inputs is allowed only after a `succeeded` one with the same fingerprint). */
   readonly lastRun?: StoredRun;
+  /**
+   * Refinement (additive): the run record of the last successful apply (its outputs are what
+   * `GET /v1/tasks/<name>` shows), so a new leader finds them without searching the history.
+   */
+  readonly lastAppliedRun?: string;
   /** @deprecated Written by earlier versions (hash of the last successful apply); no longer read or written. */
   readonly lastAppliedInputHash?: string;
 }
@@ -63,8 +68,9 @@ export interface TaskStore {
    * `listRuns` and `getRun` keeps no run history.
    */
   putRun?(record: RunRecord, retention: RunRetention): Promise<void>;
-  /** A page of a task's records, newest first. */
+  /** A page of a task's records, newest first, as summaries (without `RUN_DETAIL_FIELDS`). */
   listRuns?(task: string, query: RunQuery): Promise<RunPage>;
+  /** One record with its detail fields. */
   getRun?(task: string, id: string): Promise<RunRecord | undefined>;
   /**
    * Refinement (optional): the records found damaged so far (cannot be decoded), newest first. A
@@ -72,4 +78,9 @@ export interface TaskStore {
    * and a damaged run record is left out, both set aside (reported here too).
    */
   damagedRecords?(): readonly DamagedRecord[];
+  /**
+   * Refinement (optional): drops that task's records beyond `retention` without a new record (the
+   * engine calls it now and then, so records past `max_age` go although the task does not run).
+   */
+  pruneRuns?(task: string, retention: RunRetention): Promise<void>;
 }

@@ -68,7 +68,9 @@ export function mountRunRoutes(app: Hono, ctx: RouteContext): void {
     const name = c.req.param("name");
     const query = runQueryOf(c.req.url);
     const page = await ask(ctx, name, () => ctx.tasks.listRuns?.(name, query));
-    return c.json({ request_id: requestIdOf(c), runs: page.runs, ...(page.next ? { next: page.next } : {}) });
+    return c.json({
+      request_id: requestIdOf(c), runs: page.runs, ...(page.next ? { next: page.next } : {}), ...(page.total !== undefined ? { total: page.total } : {}),
+    });
   });
   app.get(RUN_PATH, async (c) => {
     const name = c.req.param("name");

@@ -36,6 +36,20 @@ function planJson(plan: InspectPlan | undefined, urlKey: "tfc_run_url" | "url"):
   return out;
 }
 
+/**
+ * Beyond CTS: the outputs of the task's last successful apply, beside CTS's `task`. Reading them
+ * never fails the read of the task: a store that cannot answer leaves them out.
+ */
+async function lastOutputs(ctx: RouteContext, name: string): Promise<Record<string, unknown>> {
+  try {
+    const found = await ctx.tasks.outputs?.(name);
+    return found ? { outputs: found.outputs, outputs_run_id: found.run_id } : {};
+  } catch (error) {
+    ctx.logger.warn("cannot read the task's last outputs", { task_name: name, error: errorMessage(error) });
+    return {};
+  }
+}
+
 function nameOf(c: Context): string {
   const name = taskNameFromPath(c.req.path, "/v1/tasks/");
   if (name === "") throw new HttpError(404, "a task name is required in the path /v1/tasks/{name}");
@@ -98,12 +112,13 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
     return c.json({ request_id: requestId, task }, 201);
   });
 
-  app.get("/v1/tasks/*", (c) => {
+  app.get("/v1/tasks/*", async (c) => {
     const name = nameOf(c);
     parseQuery(c.req.url, {});
     const state = ctx.tasks.get(name);
     if (!state) throw taskNotFound(name);
-    return c.json({ request_id: requestIdOf(c), task: represent(state.config) });
+    const outputs = await lastOutputs(ctx, name);
+    return c.json({ request_id: requestIdOf(c), task: represent(state.config), ...outputs });
   });
 
   // CTS's legacy PATCH handler answers a request without a task name 400, in its own words.
@@ -141,7 +156,11 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
       const status = isCtsError(error) && error.code === "CTS_ERR_CONFLICT" ? 500 : statusOfEngineError(error);
       return apiError(c, status, errorMessage(error));
     }
-    if (run === "inspect") return c.json({ inspect: planJson(result.plan, "url") });
+    if (run === "inspect") {
+      // CTS's body; beyond CTS, where the inspection's run record can be read.
+      const headers = result.runId ? { "content-location": `/v1/tasks/${encodeURIComponent(name)}/runs/${result.runId}` } : undefined;
+      return c.json({ inspect: planJson(result.plan, "url") }, 200, headers);
+    }
     return c.json({});
   });
 

@@ -36,6 +36,12 @@ export const taskResponseSchemaWith = (task: JsonSchema): JsonSchema => ({
         tfc_run_url: { type: "string" },
       },
     },
+    outputs: {
+      type: "object",
+      description: "Beyond CTS (GET only): the module's outputs after the task's last successful apply, when known.",
+      additionalProperties: { $ref: "#/components/schemas/RunOutput" },
+    },
+    outputs_run_id: { type: "string", description: "Beyond CTS: the run whose outputs these are (GET /v1/tasks/{name}/runs/{id})." },
   },
 });
 

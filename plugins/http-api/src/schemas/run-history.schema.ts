@@ -34,6 +34,31 @@ export const inputChangeSchema: JsonSchema = {
   },
 };
 
+const runLogSchema: JsonSchema = {
+  type: "object",
+  required: ["text", "bytes"],
+  properties: {
+    text: { type: "string", description: "The phase's output, masked, without colour codes; past the bound its middle is left out and a line says so." },
+    bytes: { type: "integer", description: "UTF-8 bytes of output received (so far, while the run is in progress)." },
+    omitted_bytes: { type: "integer", description: "UTF-8 bytes left out of text." },
+  },
+};
+
+const phasesSchema = (item: JsonSchema): JsonSchema => ({
+  type: "object",
+  additionalProperties: false,
+  properties: { init: item, plan: item, apply: item },
+});
+
+export const runOutputSchema: JsonSchema = {
+  type: "object",
+  properties: {
+    sensitive: { type: "boolean", enum: [true], description: "A sensitive output: listed without its value." },
+    value: { description: "The output's value (JSON), masked." },
+    value_omitted_bytes: { type: "integer", description: "Set instead of value when the value was too large to keep." },
+  },
+};
+
 export const runRecordSchema: JsonSchema = {
   type: "object",
   required: ["id", "task", "trigger", "change", "outcome", "started_at", "instance_id"],
@@ -49,10 +74,14 @@ export const runRecordSchema: JsonSchema = {
       },
     },
     change: { $ref: "#/components/schemas/InputChange" },
-    outcome: { type: "string", enum: ["running", "applied", "failed", "skipped", "checked"], description: "checked: a drift check that planned" },
+    outcome: {
+      type: "string", enum: ["running", "applied", "planned", "failed", "skipped", "checked"],
+      description: "planned: an inspection that finished its plan; checked: a drift check that planned",
+    },
     kind: {
-      type: "string", enum: ["apply", "drift-check", "destroy"],
-      description: "Absent for a run (apply). drift-check: a plan with the last applied inputs; destroy: the destroy before a delete.",
+      type: "string", enum: ["apply", "inspect", "drift-check", "destroy"],
+      description: "Absent for a run (apply). inspect: a plan asked through the API; drift-check: a plan with the last applied " +
+        "inputs; destroy: the destroy before a delete. More kinds may come.",
     },
     drift: {
       type: "object",
@@ -78,6 +107,27 @@ export const runRecordSchema: JsonSchema = {
     duration_ms: { type: "integer" },
     instance_id: { type: "string" },
     event_id: { type: "string", description: "The CTS task event of this run (/v1/status/tasks?include=events)." },
+    url: { type: "string", description: "Where the driver's run can be seen (an HCP Terraform run URL)." },
+    phases_ms: { ...phasesSchema({ type: "integer" }), description: "Milliseconds spent in each phase." },
+    logs: { ...phasesSchema(runLogSchema), description: "Detail (a single run's read only): the output of each phase." },
+    resources: {
+      type: "array",
+      description: "Detail: the resources the plan touched, at most 1000.",
+      items: {
+        type: "object",
+        required: ["address", "action"],
+        properties: {
+          address: { type: "string" },
+          action: { type: "string", description: "create, update, replace, delete, read or forget" },
+        },
+      },
+    },
+    resources_omitted: { type: "integer", description: "Detail: resources beyond the 1000 listed." },
+    outputs: {
+      type: "object",
+      description: "Detail: the module's outputs after a successful apply.",
+      additionalProperties: { $ref: "#/components/schemas/RunOutput" },
+    },
   },
 };
 
@@ -86,8 +136,9 @@ export const runsResponseSchema: JsonSchema = {
   required: ["request_id", "runs"],
   properties: {
     request_id: { type: "string" },
-    runs: { type: "array", items: { $ref: "#/components/schemas/RunRecord" } },
+    runs: { type: "array", description: "Records without their detail (logs, resources, outputs).", items: { $ref: "#/components/schemas/RunRecord" } },
     next: { type: "string", description: "Pass as ?before= for the next (older) page; absent on the last page." },
+    total: { type: "integer", description: "How many records the task has in all (runs in progress included)." },
   },
 };
 
