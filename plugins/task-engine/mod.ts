@@ -7,7 +7,8 @@
 import {
   conditionRegistryToken, configToken, consulClientToken, CtsError, daemonEventsToken, defineService, definePlugin, driverRegistryToken,
   fileSystemToken, httpClientFactoryToken, leadershipToken, loggerToken, metricsSourceRegistryToken, moduleInputRegistryToken, parseGoDuration,
-  queryWatcherToken, runOptionsToken, secretMaskerToken, shutdownToken, taskManagerToken, taskStoreToken, vaultSecretsToken,
+  queryWatcherToken, runHookRegistryToken, runOptionsToken, secretMaskerToken, shutdownToken, taskManagerToken, taskStoreToken,
+  vaultSecretsToken,
 } from "../../core/plugin-api/mod.ts";
 import type { ServiceContext, TaskManager } from "../../core/plugin-api/mod.ts";
 import { engineOptionsSchema, type EngineOptions } from "./src/engine-options.ts";
@@ -21,6 +22,7 @@ import { runRetentionOf } from "./src/run-history-options.ts";
 import { ScheduleGate } from "./src/schedule-gate.ts";
 import { DriftMonitor } from "./src/drift-monitor.ts";
 import { checkDriftDefaults } from "./src/drift-settings.ts";
+import { RunHooks } from "./src/run-hooks.ts";
 
 export { SharedQueryWatcher } from "./src/query-watcher.ts";
 export type { QueryWatcherStats } from "./src/query-watcher.ts";
@@ -48,7 +50,7 @@ const taskManagerService = defineService({
     drivers: driverRegistryToken, conditions: conditionRegistryToken, moduleInputs: moduleInputRegistryToken,
     shutdown: shutdownToken, logger: loggerToken, fileSystem: fileSystemToken, watcher: queryWatcherToken,
     consul: consulClientToken, vault: vaultSecretsToken, daemonEvents: daemonEventsToken, http: httpClientFactoryToken,
-    secrets: secretMaskerToken, metricsSources: metricsSourceRegistryToken,
+    secrets: secretMaskerToken, metricsSources: metricsSourceRegistryToken, runHooks: runHookRegistryToken,
   },
   create(deps, { options, lifecycle }: ServiceContext<EngineOptions>): TaskManager {
     const oneShotConsulWaitMs = parseGoDuration(options.one_shot_consul_wait);
@@ -81,6 +83,7 @@ const taskManagerService = defineService({
         daemonEvents: deps.daemonEvents,
         runRetention,
         scheduleGate: new ScheduleGate(),
+        runHooks: new RunHooks(deps.runHooks, deps.logger, deps.secrets),
         ...(options.drift_detection ? { driftDefaults: options.drift_detection } : {}),
         // -once/-inspect run outside the cluster: every task, as in the single-leader mode.
         ...(deps.leadership.ownership && deps.runOptions.mode === "daemon"

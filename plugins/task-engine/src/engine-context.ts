@@ -5,6 +5,7 @@ import type {
   Registry, RunRetention, SecretMasker, TaskEvent, TaskStore,
 } from "../../../core/plugin-api/mod.ts";
 import type { ProviderTemplates } from "./provider-templates.ts";
+import type { RunHooks } from "./run-hooks.ts";
 import type { RunLimiter } from "./run-limiter.ts";
 import type { ScheduleGate } from "./schedule-gate.ts";
 
@@ -40,4 +41,6 @@ export interface EngineContext {
   readonly driftDefaults?: DriftDetectionConfig;
   /** Closed while the start-up pass runs: scheduled ticks are dropped (CTS starts schedules after it). */
   readonly scheduleGate?: ScheduleGate;
+  /** Plugins' work around each run (`runHookRegistryToken`): before the apply (may cancel it) and after. */
+  readonly runHooks?: RunHooks;
 }

@@ -33,7 +33,7 @@ export function unchangedInputs(inputs: TaskInputs): InputChange {
 
 /** What a run's end adds to its record. */
 export interface RunEnd {
-  readonly outcome: "applied" | "failed" | "skipped" | "checked";
+  readonly outcome: "applied" | "failed" | "skipped" | "checked" | "cancelled";
   readonly error?: string;
   readonly plan?: PlanSummary;
   readonly eventId?: string;

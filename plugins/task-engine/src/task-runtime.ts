@@ -4,7 +4,8 @@
  * run succeeded with exactly the same fingerprint (rendered inputs and watched data), unless forced.
  */
 import type {
-  Driver, InputContext, InputSource, InspectPlan, Logger, PlanSummary, StoredTask, TaskConfig, TaskEvent, TaskInputs, TriggerReason,
+  Driver, HookReport, InputContext, InputSource, InspectPlan, Logger, PlanSummary, RunHookContext, RunRecord, StoredTask, TaskConfig,
+  TaskEvent, TaskInputs, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
 import { CtsError, errorMessage, isCtsError, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import { BufferTimer } from "./buffer-timer.ts";
@@ -17,6 +18,7 @@ import { HaltedError, missingInputsText, stoppedError } from "./run-guards.ts";
 import { RunQueue, type RunRequest } from "./run-queue.ts";
 import { RunState } from "./run-state.ts";
 import { RunRecorder, unchangedInputs, type OpenRun } from "./run-recorder.ts";
+import { endedView, RunCancelled } from "./run-hooks.ts";
 import { eventStart, finishEvent, pushEvent } from "./task-event.ts";
 import { cleanEvent } from "./clean-record.ts";
 import { taskStatus } from "./task-status.ts";
@@ -354,11 +356,14 @@ export class TaskRuntime {
     this.#logger.info("executing task", { trigger: request.reason.kind, ...detail(request.reason) });
     let error: string | undefined;
     let url: string | undefined;
+    let hooked: readonly HookReport[] = [];
     try {
       await this.#ctx.limiter.run(async () => {
         // Waiting for a slot can outlast leadership or the process; a run that has not started yet is skipped.
         if ((this.#halted || this.#ctx.signal.aborted) && request.reason.kind !== "api") throw new HaltedError();
         open = this.#recorder.begin(request.reason, pending);
+        // Before anything is rendered or stored: a veto leaves the task as it was (run-hooks.ts).
+        hooked = await this.#ctx.runHooks?.before(this.#hookContext(open.record)) ?? [];
         // Stored before anything is applied: a crash from here on leaves "started", never a success.
         await this.#runState.record(task, fingerprint, "started");
         await this.prepare();
@@ -371,6 +376,7 @@ export class TaskRuntime {
       });
     } catch (cause) {
       if (cause instanceof HaltedError) return undefined;
+      if (cause instanceof RunCancelled) return this.#cancelled(open!, cause);
       error = errorMessage(cause);
       this.#lastErrorCode = isCtsError(cause) ? cause.code : undefined;
       this.#logger.error("error running task", { error });
@@ -378,15 +384,29 @@ export class TaskRuntime {
     await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed");
     if (error === undefined) this.#lastApplied = inputs;
     if (error === undefined) this.#logger.info("task completed");
+    const run = open ?? this.#recorder.begin(request.reason, pending);
+    const afterHooks = await this.#ctx.runHooks?.after(this.#hookContext(endedView(run.record, error, summary)), hooked);
     const event = await this.#record(finishEvent(start, { error, ...(url ? { url } : {}) }));
-    await (open ?? this.#recorder.begin(request.reason, pending)).end({
+    await run.end({
       outcome: error === undefined ? "applied" : "failed", eventId: event.id,
-      ...(error !== undefined ? { error } : {}), ...(summary ? { plan: summary } : {}),
+      ...(error !== undefined ? { error } : {}), ...(summary ? { plan: summary } : {}), ...(afterHooks ? { extra: afterHooks } : {}),
     });
     // A run on data received before Consul began refusing a query must not hide that refusal: the
     // task still cannot see changes, so its status stays failed until the query answers again.
     if (error === undefined && this.#queryRejected !== undefined) await this.recordQueryError(new Error(this.#queryRejected), request.reason);
     return event;
+  }
+
+  /** What run hooks see of this task's run. */
+  #hookContext(run: RunRecord): RunHookContext {
+    return { task: this.#config, run, workingDir: this.#ctx.fileSystem.resolve(this.#config.working_dir), signal: this.#ctx.signal };
+  }
+
+  /** A run a hook vetoed: a record of its own (no CTS event, nothing stored as applied or failed). */
+  async #cancelled(open: OpenRun, cancel: RunCancelled): Promise<undefined> {
+    this.#logger.warn("run cancelled by a hook before the apply", { error: cancel.message });
+    await open.end({ outcome: "cancelled", error: cancel.message, extra: cancel.reports.length > 0 ? { hooks: cancel.reports } : {} });
+    return undefined;
   }
 
   /** A run that failed before the driver ran: its CTS event and its history record. */

@@ -49,7 +49,10 @@ export const runRecordSchema: JsonSchema = {
       },
     },
     change: { $ref: "#/components/schemas/InputChange" },
-    outcome: { type: "string", enum: ["running", "applied", "failed", "skipped", "checked"], description: "checked: a drift check that planned" },
+    outcome: {
+      type: "string", enum: ["running", "applied", "failed", "skipped", "checked", "cancelled"],
+      description: "checked: a drift check that planned; cancelled: a hook vetoed the run before the apply (error says why)",
+    },
     kind: {
       type: "string", enum: ["apply", "drift-check", "destroy"],
       description: "Absent for a run (apply). drift-check: a plan with the last applied inputs; destroy: the destroy before a delete.",
@@ -72,6 +75,24 @@ export const runRecordSchema: JsonSchema = {
       properties: { add: { type: "integer" }, change: { type: "integer" }, destroy: { type: "integer" } },
     },
     error: { type: "string" },
+    hooks: {
+      type: "array",
+      description: "What the run hooks did (pre_apply and post_apply commands), in order; output masked and bounded.",
+      items: {
+        type: "object",
+        required: ["name", "outcome", "duration_ms"],
+        properties: {
+          name: { type: "string" },
+          outcome: { type: "string", enum: ["ok", "failed", "timed_out"] },
+          exit_code: { type: "integer" },
+          output: { type: "string" },
+          output_omitted: { type: "integer", description: "Characters left out of output (its start)." },
+          error: { type: "string" },
+          duration_ms: { type: "integer" },
+        },
+      },
+    },
+    hooks_failed: { type: "boolean", description: "A hook after the apply failed; the outcome stands." },
     started_at: { type: "string", format: "date-time" },
     ended_at: { type: "string", format: "date-time" },
     duration_ms: { type: "integer" },
