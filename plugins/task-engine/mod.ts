@@ -23,6 +23,8 @@ import { ScheduleGate } from "./src/schedule-gate.ts";
 import { DriftMonitor } from "./src/drift-monitor.ts";
 import { checkDriftDefaults } from "./src/drift-settings.ts";
 import { RunHooks } from "./src/run-hooks.ts";
+import { ProviderRotations } from "./src/provider-rotations.ts";
+import { followSecretRotations } from "./src/secret-rotation-follower.ts";
 
 export { SharedQueryWatcher } from "./src/query-watcher.ts";
 export type { QueryWatcherStats } from "./src/query-watcher.ts";
@@ -60,6 +62,8 @@ const taskManagerService = defineService({
     const runRetention = runRetentionOf(options.run_history);
     checkDriftDefaults(options.drift_detection);
     const stop = new AbortController();
+    // Rotated secrets run tasks again in the daemon only: -once and -inspect read each secret once.
+    const rotations = deps.runOptions.mode === "daemon" ? new ProviderRotations(deps.vault, deps.logger) : undefined;
     // Every task's sources listen to the stop signal: 1,000 tasks are not a listener leak (Node warns at 11).
     deps.http.allowManyAbortListeners(stop.signal);
     const engine = new Engine({
@@ -74,7 +78,7 @@ const taskManagerService = defineService({
         moduleInputs: deps.moduleInputs,
         fileSystem: deps.fileSystem,
         limiter: new RunLimiter(deps.config.max_concurrent_runs ?? 0),
-        providerTemplates: new ProviderTemplates(deps.consul, deps.vault, deps.secrets),
+        providerTemplates: new ProviderTemplates(deps.consul, deps.vault, deps.secrets, rotations),
         secrets: deps.secrets,
         instanceId: deps.leadership.instanceId,
         signal: stop.signal,
@@ -97,6 +101,7 @@ const taskManagerService = defineService({
     // Drift checks belong to the daemon: -once and -inspect never check.
     const drift = deps.runOptions.mode === "daemon" ? new DriftMonitor(engine, deps.logger) : undefined;
     if (drift) deps.metricsSources.register(drift);
+    const unfollowRotations = rotations ? followSecretRotations(engine, rotations, deps.consul, deps.logger) : undefined;
     const ownership = deps.leadership.ownership;
     if (ownership && deps.runOptions.mode === "daemon") followOwnership(engine, ownership, drift);
     lifecycle.onStart(() => {
@@ -106,6 +111,8 @@ const taskManagerService = defineService({
     // Applies in progress are allowed to finish (never cancel a half-written apply).
     lifecycle.onStop(async () => {
       drift?.stop();
+      unfollowRotations?.();
+      rotations?.close();
       const stopping = engine.stop();
       stop.abort();
       await stopping;

@@ -44,7 +44,7 @@ export const runRecordSchema: JsonSchema = {
       type: "object",
       required: ["kind"],
       properties: {
-        kind: { type: "string", enum: ["dependency", "schedule", "api", "startup", "leader", "retry", "drift"] },
+        kind: { type: "string", enum: ["dependency", "schedule", "api", "startup", "leader", "retry", "drift", "secret"] },
         detail: { type: "string", description: "E.g. the Consul query that changed, or the cron expression." },
       },
     },
