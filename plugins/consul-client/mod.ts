@@ -5,7 +5,7 @@
  */
 import {
   configToken, consulClientToken, daemonEventsToken, defineService, definePlugin, fileSystemToken, httpClientFactoryToken, loggerToken,
-  vaultSecretsToken,
+  runOptionsToken, vaultSecretsToken,
 } from "../../core/plugin-api/mod.ts";
 import { createConsulClient } from "./src/consul-client.ts";
 
@@ -22,9 +22,14 @@ export default definePlugin({
     defineService({
       token: consulClientToken,
       deps: {
-        config: configToken, fs: fileSystemToken, logger: loggerToken, http: httpClientFactoryToken, events: daemonEventsToken, vault: vaultSecretsToken,
+        config: configToken, fs: fileSystemToken, logger: loggerToken, http: httpClientFactoryToken, events: daemonEventsToken,
+        vault: vaultSecretsToken, runOptions: runOptionsToken,
       },
-      create: ({ config, fs, logger, http, events, vault }) => createConsulClient({ consul: config.consul, fs, logger, http, events, vault }),
+      create: ({ config, fs, logger, http, events, vault, runOptions }) => createConsulClient({
+        consul: config.consul, fs, logger, http, events,
+        // `validate` contacts nothing, Vault included.
+        ...(runOptions.mode === "validate" ? {} : { vault }),
+      }),
       dispose: (client) => client.close(),
     }),
   ],

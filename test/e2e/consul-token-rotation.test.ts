@@ -17,6 +17,7 @@ import type { RunRecord } from "../../core/plugin-api/mod.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
 import { type DaemonProcess, startDaemon, waitForDaemon } from "../helpers/daemon-process.ts";
 import { freePort } from "../helpers/free-port.ts";
+import { runCli } from "../helpers/run-cli.ts";
 import { until } from "../helpers/until.ts";
 import { demoModule, readServiceLines } from "../plugins/driver-terraform/e2e-support.ts";
 import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
@@ -142,4 +143,19 @@ describe("a Consul token rotated in Vault", () => {
       for (const answer of answers) expect(answer).not.toContain(token);
     }
   }, 240_000);
+
+  it("validate reads the config without contacting Vault (or Consul)", async () => {
+    const file = join(dir, "offline.hcl");
+    writeFileSync(file, `consul {
+  address = "127.0.0.1:1"
+  token   = "{{ with secret \\"secret/cts/consul\\" }}{{ .Data.data.token }}{{ end }}"
+}
+vault {
+  address = "http://127.0.0.1:2"
+}
+`);
+    const result = await runCli("node", ["validate", `-config-file=${file}`]);
+    expect(result.stdout + result.stderr).toContain("The configuration is valid");
+    expect(result.code).toBe(0);
+  });
 });

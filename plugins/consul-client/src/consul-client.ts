@@ -32,7 +32,10 @@ export interface ConsulClientOptions {
   readonly http: HttpClientFactory;
   /** Where connection lost/restored events go (the kernel's bus). */
   readonly events?: DaemonEvents;
-  /** Renders (and watches) `{{ with secret }}` in the token and auth fields; required when they hold one. */
+  /**
+   * Renders (and watches) `{{ with secret }}` in the token and auth fields. Without it (a client
+   * that contacts nothing: `validate`) such a field stands for no credential.
+   */
   readonly vault?: VaultSecrets;
   /** Tests shorten these; production uses the defaults. */
   readonly backoff?: BackoffPolicy;

@@ -39,8 +39,18 @@ export class CredentialSource {
     this.#remember(current);
   }
 
-  /** Renders the templates (Vault must answer: the daemon does not start without its credentials), then watches them. */
+  /**
+   * Renders the templates (Vault must answer: the daemon does not start without its credentials),
+   * then watches them. Without `vault` (the `validate` command, which contacts nothing) a template
+   * stands for no credential.
+   */
   static async create(written: CredentialFields, vault: VaultSecrets | undefined, logger: Logger): Promise<CredentialSource> {
+    if (vault === undefined) {
+      const bare = (text: string) => (isTemplate(text) ? "" : text);
+      const auth = written.auth ?? { enabled: false, username: "", password: "" };
+      const current = { token: bare(written.token ?? ""), auth: { enabled: auth.enabled, username: bare(auth.username), password: bare(auth.password) } };
+      return new CredentialSource(written, undefined, logger, current);
+    }
     const source = new CredentialSource(written, vault, logger, await render(written, vault));
     for (const [, read] of FIELDS) {
       const text = read(written);
@@ -74,6 +84,7 @@ export class CredentialSource {
   }
 
   async #refresh(): Promise<void> {
+    if (this.#vault === undefined) return;
     let next: ConsulCredentials;
     try {
       next = await render(this.#written, this.#vault);
@@ -103,11 +114,11 @@ export class CredentialSource {
 }
 
 /** The credentials with each template rendered (CTS sends basic auth only when `auth.enabled`). */
-async function render(written: CredentialFields, vault: VaultSecrets | undefined): Promise<ConsulCredentials> {
+async function render(written: CredentialFields, vault: VaultSecrets): Promise<ConsulCredentials> {
   const values = await Promise.all(FIELDS.map(async ([where, read]) => {
     const text = read(written);
     if (!isTemplate(text)) return text;
-    if (!vault?.enabled) throw new CtsError("CTS_ERR_VAULT", `Cannot read ${where} from Vault: Vault is not configured (set vault { address = ... } or VAULT_ADDR)`);
+    if (!vault.enabled) throw new CtsError("CTS_ERR_VAULT", `Cannot read ${where} from Vault: Vault is not configured (set vault { address = ... } or VAULT_ADDR)`);
     const rendered = (await vault.renderTemplate(text, where)).trim();
     if (rendered === "") throw new CtsError("CTS_ERR_VAULT", `Cannot use ${where}: its Vault template rendered an empty value`);
     return rendered;
