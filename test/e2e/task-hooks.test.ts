@@ -178,4 +178,20 @@ describe("hooks around a task's apply", () => {
     expect(run.hooks?.[0]).toMatchObject({ name: "pre_apply", outcome: "timed_out", output: "waiting\n", error: "stopped after its time limit of 1s" });
     expect(existsSync(join(dir, "sync-tasks", "stubborn", "terraform.tfstate"))).toBe(false);
   }, 150_000);
+
+  it("a task created through the API takes a hooks block, shows it, and refuses a wrong one naming the field", async () => {
+    const post = (task: unknown) => fetch(`${api}/v1/tasks?run=now`, { method: "POST", body: JSON.stringify({ task }) });
+    const task = {
+      name: "from-api", module: demoModule, condition: { services: { names: ["db"] } },
+      hooks: { post_apply: [{ command: ["/bin/sh", "-c", "echo status=$CTS_RUN_STATUS"] }] },
+    };
+    const wrong = await post({ ...task, name: "wrong", hooks: { post_apply: [{ command: [] }] } });
+    expect(wrong.status).toBe(400);
+    expect((await wrong.json()).error.message).toBe("Cannot create task: task.hooks.post_apply[0].command: must NOT have fewer than 1 items");
+    const created = await post(task);
+    expect(created.status).toBe(201);
+    expect((await created.json()).task.hooks).toEqual({ post_apply: [{ command: ["/bin/sh", "-c", "echo status=$CTS_RUN_STATUS"], timeout: "60s" }] });
+    const run = await endedRun("from-api", 1);
+    expect(run.hooks).toEqual([expect.objectContaining({ name: "post_apply", outcome: "ok", output: "status=succeeded\n" })]);
+  }, 150_000);
 });
