@@ -87,7 +87,7 @@ export function createCoreServices(options: CoreServicesOptions): CoreServices {
   root.provide(taskBuilderToken, createTaskBuilder(
     options.config,
     // An API task's `services` list names no `service` block (CTS's API has none to name).
-    (task, path) => checkTaskBlocks(withServicesField(task, [], blockRegistries), path, () => undefined, blockRegistries, blocks),
+    (task, path) => checkTaskBlocks(withServicesField(task, [], blockRegistries), path, () => undefined, blockRegistries, blocks, "api"),
     (task) => completeTask(withServicesField(task, [], blockRegistries), blockRegistries, blocks),
   ));
   root.provide(processRunnerToken, options.processRunner ?? createProcessRunner());

@@ -4,7 +4,7 @@
  * then its `validate`, and completed (weakly decoded, defaults filled) before anyone reads the task,
  * for config files and API tasks alike. Drivers' own task fields are driver-task-fields.ts.
  */
-import type { BlockProblem, Registry, TaskBlockFactory, TaskConfig } from "../plugin-api/mod.ts";
+import type { BlockProblem, Registry, TaskBlockFactory, TaskConfig, TaskOrigin } from "../plugin-api/mod.ts";
 import { CtsError } from "../plugin-api/mod.ts";
 import type { ConfigIssue } from "../config/config-error.ts";
 import { childPath } from "../config/field-path.ts";
@@ -45,7 +45,7 @@ function checked(owner: TaskBlockFactory, value: unknown, file: string, path: st
 /** Problems of the plugin-owned blocks `task` sets; `path` is the task's (`task[2]`, `task`). */
 export function pluginTaskBlockIssues(
   task: TaskConfig, path: string, fileOf: (path: string) => string | undefined,
-  taskBlocks: Registry<TaskBlockFactory> | undefined, blocks: BlockOptions,
+  taskBlocks: Registry<TaskBlockFactory> | undefined, blocks: BlockOptions, origin: TaskOrigin,
 ): ConfigIssue[] {
   const written = task as unknown as Fields;
   const issues: ConfigIssue[] = [];
@@ -59,7 +59,7 @@ export function pluginTaskBlockIssues(
       issues.push(...result.issues);
       continue;
     }
-    for (const problem of owner.validate?.(result.value, task) ?? []) {
+    for (const problem of owner.validate?.(result.value, task, origin) ?? []) {
       issues.push({ file, path: problem.path === "" ? at : `${at}.${problem.path}`, message: problem.message });
     }
   }

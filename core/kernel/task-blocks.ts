@@ -7,7 +7,7 @@
  * same way for a file and the API, so a task reads the same from both.
  */
 import type {
-  ConditionFactory, CtsConfig, DriverFactory, ModuleInputFactory, Registry, TaskBlockFactory, TaskConfig,
+  ConditionFactory, CtsConfig, DriverFactory, ModuleInputFactory, Registry, TaskBlockFactory, TaskConfig, TaskOrigin,
 } from "../plugin-api/mod.ts";
 import { checkRegisteredNames } from "../config/check-registered-names.ts";
 import type { ConfigIssue } from "../config/config-error.ts";
@@ -30,7 +30,7 @@ type FileOf = (path: string) => string | undefined;
 
 /** One task's condition, module inputs, driver task blocks and plugin task blocks; `path` is the task's (`task[2]`, or `task` for an API body). */
 export function checkTaskBlocks(
-  task: TaskConfig, path: string, fileOf: FileOf, registries: BlockRegistries, blocks: BlockOptions,
+  task: TaskConfig, path: string, fileOf: FileOf, registries: BlockRegistries, blocks: BlockOptions, origin: TaskOrigin = "file",
 ): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const conditionPath = `${path}.condition.${task.condition.type}`;
@@ -47,7 +47,7 @@ export function checkTaskBlocks(
   });
   issues.push(...inputVariableIssues(task, path, fileOf, registries));
   issues.push(...driverTaskFieldIssues(task, path, fileOf, registries.drivers, blocks, pluginTaskFields(registries.taskBlocks)));
-  issues.push(...pluginTaskBlockIssues(task, path, fileOf, registries.taskBlocks, blocks));
+  issues.push(...pluginTaskBlockIssues(task, path, fileOf, registries.taskBlocks, blocks, origin));
   return issues;
 }
 

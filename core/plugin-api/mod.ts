@@ -27,7 +27,7 @@ export type * from "./src/driver.ts";
 export type * from "./src/conditions.ts";
 export type * from "./src/run-hooks.ts";
 export { taskBlockOf } from "./src/task-blocks.ts";
-export type { TaskBlockFactory } from "./src/task-blocks.ts";
+export type { TaskBlockFactory, TaskOrigin } from "./src/task-blocks.ts";
 export { consulQuery, isPermanentConsulError } from "./src/services/consul-client.ts";
 export type * from "./src/services/consul-client.ts";
 export type * from "./src/services/logger.ts";

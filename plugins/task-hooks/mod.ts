@@ -19,6 +19,8 @@ export type { HookConfig, HooksBlock, HookStage } from "./src/hooks-block.ts";
 export interface TaskHooksOptions {
   /** Characters of each hook's output kept in the run record (the last ones). */
   readonly max_output_chars: number;
+  /** Tasks created or changed through the HTTP API may set hooks. */
+  readonly allow_from_api: boolean;
 }
 
 export default definePlugin({
@@ -34,6 +36,10 @@ export default definePlugin({
         type: "integer", minimum: 256, maximum: 1_048_576, default: 16_384,
         description: "Characters of each hook's output kept in the run record (the last ones).",
       },
+      allow_from_api: {
+        type: "boolean", default: false,
+        description: "Let tasks created or changed through the HTTP API set hooks (commands on this host); by default only config files may.",
+      },
     },
   },
   deps: {
@@ -45,7 +51,10 @@ export default definePlugin({
     logger: loggerToken,
   },
   init({ taskBlocks, runHooks, processes, fs, masker, logger }, ctx: PluginContext<TaskHooksOptions>) {
-    taskBlocks.register({ name: HOOKS_BLOCK, optionsSchema: hooksBlockSchema, validate: hooksBlockProblems });
+    taskBlocks.register({
+      name: HOOKS_BLOCK, optionsSchema: hooksBlockSchema,
+      validate: (block, _task, origin) => hooksBlockProblems(block, origin, ctx.options.allow_from_api),
+    });
     runHooks.register(createTaskHooks({ processes, fs, masker, logger, maxOutputChars: ctx.options.max_output_chars }));
   },
 });

@@ -50,6 +50,11 @@ consul {
 buffer_period {
   enabled = false
 }
+plugin "task-hooks" {
+  options = {
+    allow_from_api = true
+  }
+}
 task {
   name           = "guarded"
   module         = ${JSON.stringify(demoModule)}
@@ -179,7 +184,7 @@ describe("hooks around a task's apply", () => {
     expect(existsSync(join(dir, "sync-tasks", "stubborn", "terraform.tfstate"))).toBe(false);
   }, 150_000);
 
-  it("a task created through the API takes a hooks block, shows it, and refuses a wrong one naming the field", async () => {
+  it("with allow_from_api, a task created through the API takes a hooks block, shows it, and refuses a wrong one naming the field", async () => {
     const post = (task: unknown) => fetch(`${api}/v1/tasks?run=now`, { method: "POST", body: JSON.stringify({ task }) });
     const task = {
       name: "from-api", module: demoModule, condition: { services: { names: ["db"] } },

@@ -19,9 +19,16 @@ export interface TaskBlockFactory extends Named {
    * are weakly decoded as CTS decodes config, and defaults are filled in before the owner reads it.
    */
   readonly optionsSchema: JsonSchema;
-  /** Rules beyond the schema, on the checked block; each problem's path is inside the block. */
-  validate?(block: Readonly<Record<string, unknown>>, task: TaskConfig): readonly BlockProblem[];
+  /**
+   * Rules beyond the schema, on the checked block; each problem's path is inside the block.
+   * `origin` says where the task comes from, so a block that runs commands on the host can be
+   * refused from the API unless the operator allowed it.
+   */
+  validate?(block: Readonly<Record<string, unknown>>, task: TaskConfig, origin: TaskOrigin): readonly BlockProblem[];
 }
+
+/** Where a task block was written: a config file (or a task file checked by the CLI), or an API request. */
+export type TaskOrigin = "file" | "api";
 
 /** The block `name` of `task` as the kernel completed it, or undefined when the task has none. */
 export function taskBlockOf(task: TaskConfig, name: string): Readonly<Record<string, unknown>> | undefined {

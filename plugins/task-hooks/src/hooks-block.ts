@@ -3,7 +3,7 @@
  * hook a command (an argument list, never a shell line) with a time limit. Several blocks of one
  * kind run in the order written. Checked by the kernel in every task, from files and the API alike.
  */
-import { type BlockProblem, type JsonSchema, parseGoDuration } from "../../../core/plugin-api/mod.ts";
+import { type BlockProblem, type JsonSchema, parseGoDuration, type TaskOrigin } from "../../../core/plugin-api/mod.ts";
 
 /** The task field this plugin owns. */
 export const HOOKS_BLOCK = "hooks";
@@ -52,8 +52,18 @@ export const hooksBlockSchema: JsonSchema = {
   },
 };
 
-/** Rules beyond the schema: a program name, and a time limit that is a positive duration. */
-export function hooksBlockProblems(block: Readonly<Record<string, unknown>>): BlockProblem[] {
+/** Why a task from the API may not set hooks unless the operator allowed it. */
+export const FROM_API_REFUSED = "runs commands on the daemon's host, so it may be set in config files only " +
+  "(to allow it through the HTTP API: plugin \"task-hooks\" { options = { allow_from_api = true } })";
+
+/**
+ * Rules beyond the schema: a program name, a time limit that is a positive duration, and no hooks
+ * from the API unless `allowFromApi` (the API must not become a way to run any command on the host).
+ */
+export function hooksBlockProblems(block: Readonly<Record<string, unknown>>, origin: TaskOrigin, allowFromApi: boolean): BlockProblem[] {
+  if (origin === "api" && !allowFromApi && HOOK_STAGES.some((stage) => ((block as HooksBlock)[stage] ?? []).length > 0)) {
+    return [{ path: "", message: FROM_API_REFUSED }];
+  }
   const problems: BlockProblem[] = [];
   const hooks = block as HooksBlock;
   for (const stage of HOOK_STAGES) {

@@ -4,7 +4,10 @@
  * owner's schema, and refused with the file, the field and what was expected when it is wrong.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { taskBlockOf } from "../../../core/plugin-api/mod.ts";
+import { createKernel } from "../../../core/kernel/kernel.ts";
+import { type CtsConfig, taskBlockOf, taskBuilderToken } from "../../../core/plugin-api/mod.ts";
+import { testConfig } from "../../../core/plugin-testkit/src/test-config.ts";
+import { recordingLogSink } from "../../core/kernel/kernel-fixtures.ts";
 import { ownedConfigOf, ownerIssuesOf, removeConfigDirs } from "../../core/config/config-dir.ts";
 
 afterAll(removeConfigDirs);
@@ -99,4 +102,36 @@ describe("the hooks block", () => {
   }`));
     expect(misspelt.map((issue) => `${issue.path}: ${issue.message}`)).toEqual(['task[0].hook: unknown field "hook" (did you mean "hooks"?)']);
   });
+
+  it("is refused from the API unless the operator allowed it: the API must not run commands on the host", async () => {
+    const config = testConfig();
+    const block = {
+      name: "from-api", module: "./module", condition: { services: { names: ["web"] } },
+      hooks: { post_apply: [{ command: ["/bin/sh", "-c", "id"] }] },
+    };
+    const refused = await builtWith(config, {}, block);
+    expect(refused).toBe(
+      "Cannot create task: task.hooks: runs commands on the daemon's host, so it may be set in config files only " +
+        "(to allow it through the HTTP API: plugin \"task-hooks\" { options = { allow_from_api = true } })",
+    );
+    expect(await builtWith(config, {}, { ...block, hooks: {} })).toBe("built");
+    expect(await builtWith(config, { allow_from_api: true }, block)).toBe("built");
+  });
 });
+
+/** Builds `block` as the API does (the kernel's task builder), with the hooks plugin's options; "built" or the error. */
+async function builtWith(config: CtsConfig, options: Record<string, unknown>, block: Record<string, unknown>): Promise<string> {
+  const kernel = await createKernel({
+    config: { ...config, plugins: [{ name: "task-hooks", source: "builtin:task-hooks", options }] },
+    runOptions: { mode: "validate", inspectTasks: [], resetStorage: false }, logSink: recordingLogSink(),
+  });
+  await kernel.init();
+  try {
+    kernel.resolve(taskBuilderToken).build(block);
+    return "built";
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    await kernel.stop();
+  }
+}
