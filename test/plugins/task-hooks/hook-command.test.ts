@@ -39,7 +39,9 @@ describe("a hook command", () => {
     const running = runHookCommand(run(["/bin/sh", "-c", "echo started; sleep 30"], { signal: stop.signal }), deps());
     setTimeout(() => stop.abort(new Error("daemon stopping")), 300);
     const report = await running;
-    expect(report).toMatchObject({ outcome: "failed", error: "stopped: the daemon is stopping", output: "started\n" });
+    expect(report).toMatchObject({ outcome: "failed", error: "stopped: the daemon is stopping" });
+    // The shell may add its own "Terminated" line, depending on which process the signal ends first.
+    expect(report.output).toMatch(/^started\n/);
   });
 
   it("reports a missing program, and passes its environment", async () => {
