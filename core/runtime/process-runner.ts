@@ -99,9 +99,11 @@ function runSupervised(command: string, args: readonly string[], options: Proces
         lifeline?.destroy();
         // Aborting is the caller's decision, so it surfaces as the caller's reason, not as an exit code.
         if (options.signal?.aborted) return reject(options.signal.reason);
+        // The texts first: reading one makes its last cut, which the count must include.
+        const [out, err] = [stdout.text, stderr.text];
         const omitted = stdout.omitted + stderr.omitted;
         resolve({
-          exitCode: code ?? (signal ? 128 + (signalNumbers[signal] ?? 0) : 1), stdout: stdout.text, stderr: stderr.text,
+          exitCode: code ?? (signal ? 128 + (signalNumbers[signal] ?? 0) : 1), stdout: out, stderr: err,
           ...(omitted > 0 ? { omittedChars: omitted } : {}),
         });
       });
