@@ -23,7 +23,8 @@ const vaultConfig = (address: string, token: string): VaultConfig => ({
 const KV2 = '{{ with secret "secret/rotating" }}{{ .Data.data.password }}{{ end }}';
 const OTHER = '{{ with secret "secret/steady" }}{{ .Data.data.password }}{{ end }}';
 
-describe("watched secrets", () => {
+// Independent cases (each its own secret and service): they run side by side.
+describe.concurrent("watched secrets", () => {
   let vault: VaultDevServer;
   const revoked: string[] = [];
   const call = async (path: string, body?: unknown, method = body === undefined ? "GET" : "POST") =>
@@ -134,16 +135,17 @@ describe("watched secrets", () => {
   });
 
   it("with watching off (CTS: read once) a watched template never rotates", async () => {
-    await call("secret/data/rotating", { data: { password: "frozen-password" } });
+    const template = '{{ with secret "secret/frozen" }}{{ .Data.data.password }}{{ end }}';
+    await call("secret/data/frozen", { data: { password: "frozen-password" } });
     const { secrets, logger } = service(50, false);
     try {
-      expect(await secrets.renderTemplate(KV2, "x")).toBe("frozen-password");
+      expect(await secrets.renderTemplate(template, "x")).toBe("frozen-password");
       const heard: SecretRotation[] = [];
-      secrets.watchTemplate(KV2, (rotation) => heard.push(rotation));
-      await call("secret/data/rotating", { data: { password: "unseen-password" } });
+      secrets.watchTemplate(template, (rotation) => heard.push(rotation));
+      await call("secret/data/frozen", { data: { password: "unseen-password" } });
       // Reading the new version directly proves it is there; the service keeps what it read.
-      expect((await secrets.read("secret/rotating", {})).data).toMatchObject({ data: { password: "unseen-password" } });
-      expect(await secrets.renderTemplate(KV2, "x")).toBe("frozen-password");
+      expect((await secrets.read("secret/frozen", {})).data).toMatchObject({ data: { password: "unseen-password" } });
+      expect(await secrets.renderTemplate(template, "x")).toBe("frozen-password");
       expect(heard).toEqual([]);
       expect(logger.text()).not.toContain("secret checked");
     } finally {
