@@ -7,9 +7,12 @@
  */
 import { createKernel } from "../kernel/kernel.ts";
 import { createLogSink } from "../logging/log-sink.ts";
-import { conditionRegistryToken, configToken, driverRegistryToken, type CtsConfig, type TaskConfig } from "../plugin-api/mod.ts";
+import {
+  conditionRegistryToken, configToken, driverRegistryToken, taskBlockRegistryToken, type CtsConfig, type TaskConfig,
+} from "../plugin-api/mod.ts";
 import { ConfigError } from "../config/config-error.ts";
 import { unknownTaskFieldIssues } from "../kernel/driver-task-fields.ts";
+import { pluginTaskFields } from "../kernel/plugin-task-blocks.ts";
 
 export interface OwnerCompletedTask {
   readonly task: TaskConfig;
@@ -28,7 +31,9 @@ export async function ownerCompletedTask(
   try {
     await kernel.init();
     // A field no driver declares is refused here, as the loader refused it before drivers owned fields.
-    const unknown = unknownTaskFieldIssues(config.tasks[index]!, `task[${index}]`, fileOf, kernel.resolve(driverRegistryToken));
+    const unknown = unknownTaskFieldIssues(
+      config.tasks[index]!, `task[${index}]`, fileOf, kernel.resolve(driverRegistryToken), pluginTaskFields(kernel.resolve(taskBlockRegistryToken)),
+    );
     if (unknown.length > 0) throw new ConfigError(unknown);
     const task = kernel.resolve(configToken).tasks[index]!;
     return { task, unbuffered: kernel.resolve(conditionRegistryToken).get(task.condition.type)?.unbuffered === true };

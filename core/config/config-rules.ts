@@ -8,6 +8,7 @@ import type { ConfigIssue } from "./config-error.ts";
 import { negativeBufferFields, type RawBufferPeriod } from "./buffer-period.ts";
 import { secretTemplatePaths, TEMPLATE_PLACES, templatePaths } from "./template-syntax.ts";
 import { apiIssues } from "./api-block.ts";
+import { consulTemplateIssues } from "./consul-credentials.ts";
 
 type Json = Record<string, unknown>;
 const LOG_LEVELS = ["TRACE", "DEBUG", "INFO", "WARN", "ERR"];
@@ -104,6 +105,11 @@ export function configIssues(raw: Json, config: CtsConfig, fileOf: (path: string
     // the kernel checks it against the driver's factory (core/kernel/task-blocks.ts).
     // api.token may hold templates too (api-block.ts checks the block).
     if (key === "terraform_provider" || key === "task" || key === "driver" || key === "api") continue;
+    // The consul block's credentials may read Vault (consul-credentials.ts checks the block).
+    if (key === "consul") {
+      for (const issue of consulTemplateIssues(value, config.vault?.enabled === true)) add(issue.path, issue.message);
+      continue;
+    }
     for (const at of templatePaths(value, key)) add(at, TEMPLATE_PLACES);
   }
 

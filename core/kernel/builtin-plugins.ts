@@ -33,6 +33,8 @@ export const builtinPlugins: readonly BuiltinPlugin[] = [
   { id: "condition-schedule", load: () => import("../../plugins/condition-schedule/mod.ts") },
   // Also published as a package (@example/cts-condition-nodes): an installed copy loaded by a plugin block replaces it.
   { id: "condition-nodes", load: () => import("../../plugins/condition-nodes/mod.ts"), replaceable: true },
+  // Owns the task block `hooks`: loaded in every mode, so a task that sets one is never refused as unknown.
+  { id: "task-hooks", load: () => import("../../plugins/task-hooks/mod.ts") },
   { id: "http-api", load: () => import("../../plugins/http-api/mod.ts"), when: (_config, run) => run.mode === "daemon" },
   { id: "metrics", load: () => import("../../plugins/metrics/mod.ts"), when: (_config, run) => run.mode === "daemon" },
   { id: "service-registration", load: () => import("../../plugins/service-registration/mod.ts"), when: (_config, run) => run.mode === "daemon" },

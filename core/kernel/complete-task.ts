@@ -10,11 +10,12 @@
 import type { ConfigIssue } from "../config/config-error.ts";
 import { deepFreeze } from "../config/deep-freeze.ts";
 import type {
-  ConditionFactory, CtsConfig, DriverFactory, ModuleInputFactory, Registry, TaskConfig,
+  ConditionFactory, CtsConfig, DriverFactory, ModuleInputFactory, Registry, TaskBlockFactory, TaskConfig,
 } from "../plugin-api/mod.ts";
 import type { BlockOptions, BlockOwner } from "./block-options.ts";
 import { unbufferedFields } from "./unbuffered-condition.ts";
 import { completeDriverTaskFields } from "./driver-task-fields.ts";
+import { completePluginTaskBlocks } from "./plugin-task-blocks.ts";
 
 type Fields = Readonly<Record<string, unknown>>;
 
@@ -23,6 +24,8 @@ export interface BlockOwners {
   readonly moduleInputs: Registry<ModuleInputFactory>;
   /** When given, the task's driver completes the task-level fields it declares (driver-task-fields.ts). */
   readonly drivers?: Registry<DriverFactory>;
+  /** When given, plugins complete the task blocks they own (plugin-task-blocks.ts). */
+  readonly taskBlocks?: Registry<TaskBlockFactory>;
 }
 
 export function completeTask(task: TaskConfig, owners: BlockOwners, blocks: BlockOptions): TaskConfig {
@@ -33,8 +36,9 @@ export function completeTask(task: TaskConfig, owners: BlockOwners, blocks: Bloc
   };
   const conditionOwner = owners.conditions.get(task.condition.type);
   const withDriverFields = owners.drivers === undefined ? task : completeDriverTaskFields(task, owners.drivers, blocks).task;
+  const withPluginBlocks = completePluginTaskBlocks(withDriverFields, owners.taskBlocks, blocks);
   return deepFreeze({
-    ...withDriverFields,
+    ...withPluginBlocks,
     ...unbufferedFields(conditionOwner),
     condition: complete(task.condition, conditionOwner),
     module_input: task.module_input.map((input) => complete(input, owners.moduleInputs.get(input.type))),

@@ -1,15 +1,16 @@
 /**
  * @module The services the kernel itself provides in the root scope before any plugin runs:
  * config, run options, the runtime version, the task builder, process runner, file system, HTTP router, the named registries
- * (drivers, conditions, module inputs, metrics sources),
+ * (drivers, conditions, module inputs, metrics sources, plugin task blocks, run hooks),
  * the live event bus, the secret masker and the shutdown request. `loggerToken` is not here: it is provided per plugin scope.
  */
 import {
   configToken, conditionRegistryToken, daemonEventsToken, driverRegistryToken, environmentToken, fileSystemToken, httpClientFactoryToken,
   httpRouterToken, loggerToken, metricsSourceRegistryToken,
-  moduleInputRegistryToken, processRunnerToken, runOptionsToken, runtimeVersionToken, secretMaskerToken, shutdownToken, taskBuilderToken,
+  moduleInputRegistryToken, processRunnerToken, runHookRegistryToken, runOptionsToken, runtimeVersionToken, secretMaskerToken, shutdownToken,
+  taskBlockRegistryToken, taskBuilderToken,
   type ConditionFactory, type CtsConfig, type DriverFactory, type FileSystem, type MetricsSource, type ModuleInputFactory,
-  type ProcessRunner, type RunOptions, type SecretMasker, type Shutdown, type Token,
+  type ProcessRunner, type RunHook, type RunOptions, type SecretMasker, type Shutdown, type TaskBlockFactory, type Token,
 } from "../plugin-api/mod.ts";
 import { createTaskBuilder } from "../config/task-builder.ts";
 import { KernelHttpRouter } from "../http/http-router.ts";
@@ -30,12 +31,14 @@ import { checkTaskBlocks, type BlockRegistries } from "./task-blocks.ts";
 import { completeTask } from "./complete-task.ts";
 import { withServicesField } from "./services-field.ts";
 import { withValidatedDriver, withValidatedInput } from "./validated-factories.ts";
+import { checkedTaskBlock } from "./plugin-task-blocks.ts";
 
 /** Every token the kernel provides, for the dependency graph (logger included: it is always there). */
 export const coreTokens: readonly Token<unknown>[] = [
   configToken, runOptionsToken, processRunnerToken, fileSystemToken, httpRouterToken, driverRegistryToken,
   conditionRegistryToken, moduleInputRegistryToken, shutdownToken, loggerToken, httpClientFactoryToken, environmentToken,
   runtimeVersionToken, taskBuilderToken, daemonEventsToken, secretMaskerToken, metricsSourceRegistryToken,
+  taskBlockRegistryToken, runHookRegistryToken,
 ];
 
 export interface CoreServicesOptions {
@@ -73,8 +76,10 @@ export function createCoreServices(options: CoreServicesOptions): CoreServices {
   const drivers = new NamedRegistry<DriverFactory>("driver", (factory) => withValidatedDriver(factory, blocks));
   const conditions = new NamedRegistry<ConditionFactory>("condition", (factory) => withValidatedInput(factory, "condition", blocks));
   const moduleInputs = new NamedRegistry<ModuleInputFactory>("module input", (factory) => withValidatedInput(factory, "module_input", blocks));
-  const blockRegistries: BlockRegistries = { drivers, conditions, moduleInputs };
+  const taskBlocks = new NamedRegistry<TaskBlockFactory>("task block", checkedTaskBlock);
+  const blockRegistries: BlockRegistries = { drivers, conditions, moduleInputs, taskBlocks };
   const metricsSources = new NamedRegistry<MetricsSource>("metrics source");
+  const runHooks = new NamedRegistry<RunHook>("run hook");
   const fileSystem = options.fileSystem ?? createFileSystem();
   root.provide(configToken, options.config);
   root.provide(runOptionsToken, options.runOptions);
@@ -82,7 +87,7 @@ export function createCoreServices(options: CoreServicesOptions): CoreServices {
   root.provide(taskBuilderToken, createTaskBuilder(
     options.config,
     // An API task's `services` list names no `service` block (CTS's API has none to name).
-    (task, path) => checkTaskBlocks(withServicesField(task, [], blockRegistries), path, () => undefined, blockRegistries, blocks),
+    (task, path) => checkTaskBlocks(withServicesField(task, [], blockRegistries), path, () => undefined, blockRegistries, blocks, "api"),
     (task) => completeTask(withServicesField(task, [], blockRegistries), blockRegistries, blocks),
   ));
   root.provide(processRunnerToken, options.processRunner ?? createProcessRunner());
@@ -94,10 +99,12 @@ export function createCoreServices(options: CoreServicesOptions): CoreServices {
   root.provide(conditionRegistryToken, conditions);
   root.provide(moduleInputRegistryToken, moduleInputs);
   root.provide(metricsSourceRegistryToken, metricsSources);
+  root.provide(taskBlockRegistryToken, taskBlocks);
+  root.provide(runHookRegistryToken, runHooks);
   root.provide(shutdownToken, options.shutdown);
   root.provide(daemonEventsToken, new DaemonEventBus(RETAINED_EVENTS, secrets));
   root.provide(secretMaskerToken, secrets);
-  return { root, router, secrets, registries: [drivers, conditions, moduleInputs, metricsSources], fileSystem, ajv, blocks, blockRegistries };
+  return { root, router, secrets, registries: [drivers, conditions, moduleInputs, metricsSources, taskBlocks, runHooks], fileSystem, ajv, blocks, blockRegistries };
 }
 
 /** The default shutdown service when the caller passes none: remembers requests, ends nothing. */

@@ -65,28 +65,38 @@ function decodedFields(task: TaskConfig, driver: DriverFactory): { fields: Field
   return { fields, problems };
 }
 
-/** The task's fields that neither core reads nor any registered driver declares, as unknown fields. */
+/**
+ * The task's fields that neither core reads, nor any registered driver declares, nor a plugin owns
+ * (`pluginFields`: plugin-task-blocks.ts), as unknown fields.
+ */
 export function unknownTaskFieldIssues(
-  task: TaskConfig, path: string, fileOf: FileOf, drivers: Registry<DriverFactory>,
+  task: TaskConfig, path: string, fileOf: FileOf, drivers: Registry<DriverFactory>, pluginFields: ReadonlySet<string> = new Set(),
 ): ConfigIssue[] {
   const owners = declarations(drivers);
-  return driverTaskFields(task as unknown as Fields).filter((field) => !owners.has(field))
-    .map((field) => unknownTaskField(field, fileOf(childPath(path, field)) ?? fileOf(path) ?? "", path, [...owners.keys()]));
+  const known = [...owners.keys(), ...pluginFields];
+  return driverTaskFields(task as unknown as Fields).filter((field) => !owners.has(field) && !pluginFields.has(field))
+    .map((field) => unknownTaskField(field, fileOf(childPath(path, field)) ?? fileOf(path) ?? "", path, known));
 }
 
-/** Problems of the task's driver-owned and unknown fields; `path` is the task's (`task[2]`, `task`). */
+/**
+ * Problems of the task's driver-owned and unknown fields; `path` is the task's (`task[2]`, `task`).
+ * Fields plugins own (`pluginFields`) are checked by their owners (plugin-task-blocks.ts).
+ */
 export function driverTaskFieldIssues(
   task: TaskConfig, path: string, fileOf: FileOf, drivers: Registry<DriverFactory>, blocks: BlockOptions,
+  pluginFields: ReadonlySet<string> = new Set(),
 ): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const written = task as unknown as Fields;
   const owners = declarations(drivers);
   const own = drivers.get(task.driver);
   const fileAt = (at: string): string => fileOf(at) ?? fileOf(path) ?? "";
+  const known = [...owners.keys(), ...pluginFields];
   for (const field of driverTaskFields(written)) {
+    if (pluginFields.has(field)) continue;
     const at = childPath(path, field);
     const owner = owners.get(field);
-    if (owner === undefined) issues.push(unknownTaskField(field, fileAt(at), path, [...owners.keys()]));
+    if (owner === undefined) issues.push(unknownTaskField(field, fileAt(at), path, known));
     else if (own?.taskBlocks?.[field] === undefined && !isUnset(written[field])) {
       issues.push({ file: fileAt(at), path: at, message: `is only supported by the "${owner}" driver` });
     }

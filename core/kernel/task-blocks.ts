@@ -7,7 +7,7 @@
  * same way for a file and the API, so a task reads the same from both.
  */
 import type {
-  ConditionFactory, CtsConfig, DriverFactory, ModuleInputFactory, Registry, TaskConfig,
+  ConditionFactory, CtsConfig, DriverFactory, ModuleInputFactory, Registry, TaskBlockFactory, TaskConfig, TaskOrigin,
 } from "../plugin-api/mod.ts";
 import { checkRegisteredNames } from "../config/check-registered-names.ts";
 import type { ConfigIssue } from "../config/config-error.ts";
@@ -16,18 +16,21 @@ import type { BlockOptions } from "./block-options.ts";
 import { inputVariableIssues } from "./input-variable-sources.ts";
 import { driverTaskFieldIssues } from "./driver-task-fields.ts";
 import { driverBodyIssues } from "./driver-body.ts";
+import { pluginTaskBlockIssues, pluginTaskFields } from "./plugin-task-blocks.ts";
 
 export interface BlockRegistries {
   readonly drivers: Registry<DriverFactory>;
   readonly conditions: Registry<ConditionFactory>;
   readonly moduleInputs: Registry<ModuleInputFactory>;
+  /** Task blocks plugins other than drivers own (`hooks`). @default none */
+  readonly taskBlocks?: Registry<TaskBlockFactory>;
 }
 
 type FileOf = (path: string) => string | undefined;
 
-/** One task's condition, module inputs and driver task blocks; `path` is the task's (`task[2]`, or `task` for an API body). */
+/** One task's condition, module inputs, driver task blocks and plugin task blocks; `path` is the task's (`task[2]`, or `task` for an API body). */
 export function checkTaskBlocks(
-  task: TaskConfig, path: string, fileOf: FileOf, registries: BlockRegistries, blocks: BlockOptions,
+  task: TaskConfig, path: string, fileOf: FileOf, registries: BlockRegistries, blocks: BlockOptions, origin: TaskOrigin = "file",
 ): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   const conditionPath = `${path}.condition.${task.condition.type}`;
@@ -43,7 +46,8 @@ export function checkTaskBlocks(
     }
   });
   issues.push(...inputVariableIssues(task, path, fileOf, registries));
-  issues.push(...driverTaskFieldIssues(task, path, fileOf, registries.drivers, blocks));
+  issues.push(...driverTaskFieldIssues(task, path, fileOf, registries.drivers, blocks, pluginTaskFields(registries.taskBlocks)));
+  issues.push(...pluginTaskBlockIssues(task, path, fileOf, registries.taskBlocks, blocks, origin));
   return issues;
 }
 

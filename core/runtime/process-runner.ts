@@ -71,24 +71,30 @@ function runSupervised(command: string, args: readonly string[], options: Proces
     }
     const lifeline = child.stdio[3] as { destroy(): void } | null;
     const trapsSet = child.stdio[4] as Readable;
-    let stdout = "";
-    let stderr = "";
+    const stdout = new OutputTail(options.maxOutputChars);
+    const stderr = new OutputTail(options.maxOutputChars);
     const onOutput = options.onOutput;
     child.stdout!.setEncoding("utf8");
     child.stderr!.setEncoding("utf8");
     child.stdout!.on("data", (chunk: string) => {
-      stdout += chunk;
+      stdout.add(chunk);
       onOutput?.(chunk, "stdout");
     });
     child.stderr!.on("data", (chunk: string) => {
-      stderr += chunk;
+      stderr.add(chunk);
       onOutput?.(chunk, "stderr");
     });
     // Aborting is a clean stop: the supervisor passes SIGTERM on and waits for the command. Sent
     // before the supervisor's traps are set, the signal would kill the supervisor instead: it waits.
     let ready = false;
+    let killTimer: ReturnType<typeof setTimeout> | undefined;
     const onAbort = () => {
-      if (ready) child.kill("SIGTERM");
+      if (!ready) return;
+      child.kill("SIGTERM");
+      // A command that ignores SIGTERM is ended with its whole group (the supervisor leads it).
+      if (options.killAfterMs !== undefined && killTimer === undefined) {
+        killTimer = setTimeout(() => killGroup(child.pid), options.killAfterMs);
+      }
     };
     trapsSet.resume();
     trapsSet.once("close", () => {
@@ -112,14 +118,23 @@ function runSupervised(command: string, args: readonly string[], options: Proces
     });
     // Not "close": that waits for the lifeline too, which the supervisor only lets go when it ends.
     child.once("exit", (code, signal) => {
+      // The kill timer stays until the streams close: a command's children may outlive the
+      // supervisor and hold its output open (a shell killed by SIGTERM leaves its `sleep`).
       void streamsClosed.then(() => {
+        clearTimeout(killTimer);
         if (settled) return;
         settled = true;
         options.signal?.removeEventListener("abort", onAbort);
         lifeline?.destroy();
         // Aborting is the caller's decision, so it surfaces as the caller's reason, not as an exit code.
         if (options.signal?.aborted) return reject(options.signal.reason);
-        resolve({ exitCode: code ?? (signal ? 128 + (signalNumbers[signal] ?? 0) : 1), stdout, stderr });
+        // The texts first: reading one makes its last cut, which the count must include.
+        const [out, err] = [stdout.text, stderr.text];
+        const omitted = stdout.omitted + stderr.omitted;
+        resolve({
+          exitCode: code ?? (signal ? 128 + (signalNumbers[signal] ?? 0) : 1), stdout: out, stderr: err,
+          ...(omitted > 0 ? { omittedChars: omitted } : {}),
+        });
       });
     });
     child.stdin!.on("error", () => {
@@ -130,3 +145,42 @@ function runSupervised(command: string, args: readonly string[], options: Proces
 }
 
 const signalNumbers: Readonly<Record<string, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
+
+/** SIGKILL to the supervisor's process group (it leads one: spawned `detached`); gone already is fine. */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // The group ended meanwhile.
+  }
+}
+
+/** A stream's text, keeping only the last `limit` characters when a limit is set. */
+class OutputTail {
+  readonly #limit: number;
+  #text = "";
+  omitted = 0;
+
+  constructor(limit: number | undefined) {
+    this.#limit = limit ?? Infinity;
+  }
+
+  add(chunk: string): void {
+    this.#text += chunk;
+    // Trimmed only past twice the limit, so a stream of small chunks is not copied on every chunk.
+    if (this.#text.length > this.#limit * 2) this.#trim();
+  }
+
+  get text(): string {
+    this.#trim();
+    return this.#text;
+  }
+
+  #trim(): void {
+    const excess = this.#text.length - this.#limit;
+    if (excess <= 0) return;
+    this.#text = this.#text.slice(excess);
+    this.omitted += excess;
+  }
+}

@@ -4,7 +4,7 @@
  */
 import {
   apiSettings, conditionRegistryToken, configToken, consulClientToken, CtsError, daemonEventsToken, definePlugin, driverRegistryToken,
-  httpRouterToken, loggerToken, moduleInputRegistryToken, taskBuilderToken, taskManagerToken,
+  httpRouterToken, loggerToken, moduleInputRegistryToken, taskBlockRegistryToken, taskBuilderToken, taskManagerToken,
 } from "../../core/plugin-api/mod.ts";
 import { createApiApp } from "./src/create-api-app.ts";
 import { EventStreamHub } from "./src/event-stream-hub.ts";
@@ -46,10 +46,11 @@ export default definePlugin({
     conditions: conditionRegistryToken,
     moduleInputs: moduleInputRegistryToken,
     drivers: driverRegistryToken,
+    taskBlocks: taskBlockRegistryToken,
     events: daemonEventsToken,
     config: configToken,
   },
-  init({ router, tasks, builder, consul, logger, conditions, moduleInputs, drivers, events, config }, ctx) {
+  init({ router, tasks, builder, consul, logger, conditions, moduleInputs, drivers, taskBlocks, events, config }, ctx) {
     const options = ctx.options as HttpApiOptions;
     const eventStream = new EventStreamHub(events, logger, { maxClients: apiSettings(config).max_event_streams });
     // Before the server closes: streams end cleanly (an EventSource then reconnects, perhaps to
@@ -62,6 +63,7 @@ export default definePlugin({
         conditions: conditions.names().map((name) => conditions.get(name)!),
         moduleInputs: moduleInputs.names().map((name) => moduleInputs.get(name)!),
         drivers: drivers.names().map((name) => drivers.get(name)!),
+        taskBlocks: taskBlocks.names().map((name) => taskBlocks.get(name)!),
       }),
       validateTaskName: (name) => {
         const problem = builder.nameProblem(name);

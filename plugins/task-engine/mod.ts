@@ -7,7 +7,8 @@
 import {
   conditionRegistryToken, configToken, consulClientToken, CtsError, daemonEventsToken, defineService, definePlugin, driverRegistryToken,
   fileSystemToken, httpClientFactoryToken, leadershipToken, loggerToken, metricsSourceRegistryToken, moduleInputRegistryToken, parseGoDuration,
-  queryWatcherToken, runOptionsToken, secretMaskerToken, shutdownToken, taskManagerToken, taskStoreToken, vaultSecretsToken,
+  queryWatcherToken, runHookRegistryToken, runOptionsToken, secretMaskerToken, shutdownToken, taskManagerToken, taskStoreToken,
+  vaultSecretsToken,
 } from "../../core/plugin-api/mod.ts";
 import type { ServiceContext, TaskManager } from "../../core/plugin-api/mod.ts";
 import { engineOptionsSchema, type EngineOptions } from "./src/engine-options.ts";
@@ -22,6 +23,9 @@ import { runOutputBytesOf, runRetentionOf } from "./src/run-history-options.ts";
 import { ScheduleGate } from "./src/schedule-gate.ts";
 import { DriftMonitor } from "./src/drift-monitor.ts";
 import { checkDriftDefaults } from "./src/drift-settings.ts";
+import { RunHooks } from "./src/run-hooks.ts";
+import { ProviderRotations } from "./src/provider-rotations.ts";
+import { followSecretRotations } from "./src/secret-rotation-follower.ts";
 
 export { SharedQueryWatcher } from "./src/query-watcher.ts";
 export type { QueryWatcherStats } from "./src/query-watcher.ts";
@@ -49,7 +53,7 @@ const taskManagerService = defineService({
     drivers: driverRegistryToken, conditions: conditionRegistryToken, moduleInputs: moduleInputRegistryToken,
     shutdown: shutdownToken, logger: loggerToken, fileSystem: fileSystemToken, watcher: queryWatcherToken,
     consul: consulClientToken, vault: vaultSecretsToken, daemonEvents: daemonEventsToken, http: httpClientFactoryToken,
-    secrets: secretMaskerToken, metricsSources: metricsSourceRegistryToken,
+    secrets: secretMaskerToken, metricsSources: metricsSourceRegistryToken, runHooks: runHookRegistryToken,
   },
   create(deps, { options, lifecycle }: ServiceContext<EngineOptions>): TaskManager {
     const oneShotConsulWaitMs = parseGoDuration(options.one_shot_consul_wait);
@@ -61,6 +65,8 @@ const taskManagerService = defineService({
     const retryPolicy = retryPolicyOf(options.retry);
     const runOutputBytes = runOutputBytesOf(options.run_history);
     const stop = new AbortController();
+    // Rotated secrets run tasks again in the daemon only: -once and -inspect read each secret once.
+    const rotations = deps.runOptions.mode === "daemon" ? new ProviderRotations(deps.vault, deps.logger) : undefined;
     // Every task's sources listen to the stop signal: 1,000 tasks are not a listener leak (Node warns at 11).
     deps.http.allowManyAbortListeners(stop.signal);
     const engine = new Engine({
@@ -75,7 +81,7 @@ const taskManagerService = defineService({
         moduleInputs: deps.moduleInputs,
         fileSystem: deps.fileSystem,
         limiter: new RunLimiter(deps.config.max_concurrent_runs ?? 0),
-        providerTemplates: new ProviderTemplates(deps.consul, deps.vault, deps.secrets),
+        providerTemplates: new ProviderTemplates(deps.consul, deps.vault, deps.secrets, rotations),
         secrets: deps.secrets,
         instanceId: deps.leadership.instanceId,
         signal: stop.signal,
@@ -86,6 +92,7 @@ const taskManagerService = defineService({
         retryPolicy,
         runOutputBytes,
         scheduleGate: new ScheduleGate(),
+        runHooks: new RunHooks(deps.runHooks, deps.logger, deps.secrets),
         ...(options.drift_detection ? { driftDefaults: options.drift_detection } : {}),
         // -once/-inspect run outside the cluster: every task, as in the single-leader mode.
         ...(deps.leadership.ownership && deps.runOptions.mode === "daemon"
@@ -99,6 +106,7 @@ const taskManagerService = defineService({
     // Drift checks belong to the daemon: -once and -inspect never check.
     const drift = deps.runOptions.mode === "daemon" ? new DriftMonitor(engine, deps.logger) : undefined;
     if (drift) deps.metricsSources.register(drift);
+    const unfollowRotations = rotations ? followSecretRotations(engine, rotations, deps.consul, deps.logger) : undefined;
     const ownership = deps.leadership.ownership;
     if (ownership && deps.runOptions.mode === "daemon") followOwnership(engine, ownership, drift);
     lifecycle.onStart(() => {
@@ -108,6 +116,8 @@ const taskManagerService = defineService({
     // Applies in progress are allowed to finish (never cancel a half-written apply).
     lifecycle.onStop(async () => {
       drift?.stop();
+      unfollowRotations?.();
+      rotations?.close();
       const stopping = engine.stop();
       stop.abort();
       await stopping;

@@ -67,6 +67,9 @@ export async function startConsulDevServer(options: ConsulDevServerOptions = {})
     get state() {
       return current.state;
     },
+    get acl() {
+      return current.acl;
+    },
     async stop() {
       stopped = true;
       await current.stop();

@@ -5,3 +5,4 @@
  */
 export { startVaultDevServer } from "./src/vault-dev-server.ts";
 export type { VaultDevServer, VaultDevServerOptions } from "./src/vault-dev-server.ts";
+export type { ConsulTokenSink } from "./src/engines/consul-engine.ts";

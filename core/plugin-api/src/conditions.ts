@@ -20,9 +20,10 @@ import type { Logger } from "./services/logger.ts";
 export interface TriggerReason {
   /**
    * Refinement (additive): `drift` for a drift check and the apply that corrects it
-   * (`drift_detection`); a destroy is asked for through the API (`api`).
+   * (`drift_detection`); a destroy is asked for through the API (`api`). `secret`: a Vault secret
+   * the task's provider blocks read changed (`detail` names its path, never its value).
    */
-  readonly kind: "dependency" | "schedule" | "api" | "startup" | "leader" | "retry" | "drift";
+  readonly kind: "dependency" | "schedule" | "api" | "startup" | "leader" | "retry" | "drift" | "secret";
   /** E.g. the Consul query that changed, or the cron expression. */
   readonly detail?: string;
 }

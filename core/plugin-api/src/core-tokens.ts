@@ -19,6 +19,8 @@ import type { TerraformRootModule } from "./services/terraform-root-module.ts";
 import type { DaemonEvents } from "./services/daemon-events.ts";
 import type { SecretMasker } from "./services/secret-masker.ts";
 import type { MetricsSource } from "./services/metrics.ts";
+import type { RunHook } from "./run-hooks.ts";
+import type { TaskBlockFactory } from "./task-blocks.ts";
 import { createToken, type Token } from "./token.ts";
 
 /** A logger named after the plugin that asks for it. */
@@ -45,6 +47,10 @@ export const conditionRegistryToken: Token<Registry<ConditionFactory>> = createT
 export const moduleInputRegistryToken: Token<Registry<ModuleInputFactory>> = createToken("core.moduleInputRegistry");
 /** Metrics plugins contribute to `GET /metrics` (read by plugins/metrics at scrape time; provided by the kernel). */
 export const metricsSourceRegistryToken: Token<Registry<MetricsSource>> = createToken("core.metricsSourceRegistry");
+/** Task blocks plugins own besides drivers (`hooks`), checked by the kernel in every task (provided by the kernel). */
+export const taskBlockRegistryToken: Token<Registry<TaskBlockFactory>> = createToken("core.taskBlockRegistry");
+/** Work around every run (before the apply, with a veto; after it), called by the task engine (provided by the kernel). */
+export const runHookRegistryToken: Token<Registry<RunHook>> = createToken("core.runHookRegistry");
 
 /** Provided by plugins/consul-client. */
 export const consulClientToken: Token<ConsulClient> = createToken("consul.client");

@@ -12,6 +12,7 @@ import { isTransientAnswer, responseError, transportError } from "./consul-error
 import { type ConsulTransport, ConsulTransportError } from "./consul-transport.ts";
 import { type FetchSpacer } from "./fetch-spacer.ts";
 import { durationMs } from "./go-duration.ts";
+import { type ParkedRequest, parkedRequest } from "./parked-request.ts";
 
 /** Consul's own default and maximum for `wait`. */
 const DEFAULT_WAIT_MS = 300_000;
@@ -30,7 +31,9 @@ type FetchOutcome =
   /** Worth retrying: transport failure, 429, a 5xx other than the permanent texts, or an unreadable body. */
   | { readonly kind: "transient"; readonly error: CtsError; readonly retryAfterMs?: number }
   /** A permanent error of the query (consul-error.ts `isPermanentAnswer`): retrying will not help. */
-  | { readonly kind: "rejected"; readonly error: CtsError };
+  | { readonly kind: "rejected"; readonly error: CtsError }
+  /** The credentials rotated while it was parked: ask again at once, at the same index. */
+  | { readonly kind: "reissue" };
 
 export interface BlockingQueriesDeps {
   readonly transport: ConsulTransport;
@@ -66,6 +69,10 @@ export class BlockingQueries {
     for (let attempt = 0; ; attempt++) {
       await spacer.wait(query.key, options.signal);
       const outcome = await this.#fetch(query, index, options.wait, options.signal);
+      if (outcome.kind === "reissue") {
+        attempt--;
+        continue;
+      }
       if (outcome.kind === "ok") {
         // A smaller index means the server's history was replaced (restore, restart, reaped
         // tombstones): the caller's index is meaningless there, so answer with fresh data.
@@ -124,6 +131,10 @@ export class BlockingQueries {
       await spacer.wait(query.key, signal);
       const startedAt = Date.now();
       const outcome = await this.#fetch(query, index, undefined, signal);
+      if (outcome.kind === "reissue") {
+        logger.debug("Consul credentials rotated, asking the watched query again at the same index", { path, index });
+        continue;
+      }
       if (outcome.kind === "ok") {
         lastRejection = undefined;
         if (outcome.index === 0) {
@@ -191,13 +202,21 @@ export class BlockingQueries {
       timeoutMs = waitMs + waitMs / 16 + BLOCKING_SLACK_MS;
     }
     let response;
-    if (index > 0) this.#blockingOpened();
+    // A parked request is asked again when the credentials rotate (parked-request.ts).
+    let parked: ParkedRequest | undefined;
+    if (index > 0) {
+      this.#blockingOpened();
+      this.#deps.allowManyAbortListeners(transport.credentialsChanged);
+      parked = parkedRequest(signal, transport.credentialsChanged);
+    }
     try {
-      response = await transport.send({ method: "GET", path: query.path, query: params, signal, timeoutMs });
+      response = await transport.send({ method: "GET", path: query.path, query: params, signal: parked?.signal ?? signal, timeoutMs });
     } catch (error) {
+      if (parked?.rotated()) return { kind: "reissue" };
       if (signal?.aborted || !(error instanceof ConsulTransportError)) throw error;
       return { kind: "transient", error: transportError(action, error, transport.redact.bind(transport)) };
     } finally {
+      parked?.release();
       if (index > 0) this.#openBlocking--;
     }
     const redact = transport.redact.bind(transport);

@@ -1,6 +1,6 @@
 /** @module Assembles the ConsulClient service from its parts (transport, blocking queries, typed APIs). */
 import type {
-  ConsulClient, ConsulConfig, ConsulConnectionState, DaemonEvents, FileSystem, HttpAgent, HttpClientFactory, Logger,
+  ConsulClient, ConsulConfig, ConsulConnectionState, DaemonEvents, FileSystem, HttpAgent, HttpClientFactory, Logger, VaultSecrets,
 } from "../../../core/plugin-api/mod.ts";
 import { clientAgentOptions, readTlsFiles } from "../../../core/plugin-api/mod.ts";
 import { AgentApi } from "./agent-api.ts";
@@ -10,6 +10,7 @@ import { ConnectionMonitor } from "./connection-monitor.ts";
 import { parseConsulAddress } from "./consul-address.ts";
 import { ConsulCall } from "./consul-call.ts";
 import { ConsulTransport } from "./consul-transport.ts";
+import { CredentialSource } from "./credential-source.ts";
 import { FetchSpacer, MIN_FETCH_GAP_MS } from "./fetch-spacer.ts";
 import { KvApi } from "./kv-api.ts";
 import { SessionApi } from "./session-api.ts";
@@ -31,6 +32,11 @@ export interface ConsulClientOptions {
   readonly http: HttpClientFactory;
   /** Where connection lost/restored events go (the kernel's bus). */
   readonly events?: DaemonEvents;
+  /**
+   * Renders (and watches) `{{ with secret }}` in the token and auth fields. Without it (a client
+   * that contacts nothing: `validate`) such a field stands for no credential.
+   */
+  readonly vault?: VaultSecrets;
   /** Tests shorten these; production uses the defaults. */
   readonly backoff?: BackoffPolicy;
   readonly fetchGapMs?: number;
@@ -43,16 +49,16 @@ export async function createConsulClient(options: ConsulClientOptions): Promise<
   // CTS applies the TLS block only when it is enabled; an https:// address alone verifies against the system roots.
   const material = endpoint.secure && tls.enabled ? await readTlsFiles(tls, options.fs, "Consul") : undefined;
   const agent = options.http.createAgent(clientAgentOptions(endpoint.secure, tls, consul.transport, material));
+  const credentials = await CredentialSource.create(consul, options.vault, logger);
   const transport = new ConsulTransport({
     baseUrl: endpoint.baseUrl,
     agent: agent.agent,
     cancelContext: (signal) => options.http.cancelContext(signal),
-    token: consul.token ?? "",
-    ...basicAuthOf(consul.auth),
+    credentials,
   });
   const monitor = new ConnectionMonitor(logger, endpoint.baseUrl, options.events);
   logger.debug("Consul client ready", { address: endpoint.baseUrl, tls: endpoint.secure });
-  return assembleClient(transport, { options, monitor, agent, baseUrl: endpoint.baseUrl });
+  return assembleClient(transport, { options, monitor, agent, baseUrl: endpoint.baseUrl, credentials });
 }
 
 interface SharedParts {
@@ -60,11 +66,12 @@ interface SharedParts {
   readonly monitor: ConnectionMonitor;
   readonly agent: HttpAgent;
   readonly baseUrl: string;
+  readonly credentials: CredentialSource;
 }
 
 /** The typed APIs over one transport; a namespaced view shares the connection pool and the outage state. */
 function assembleClient(transport: ConsulTransport, shared: SharedParts): ClosableConsulClient {
-  const { options, monitor, agent } = shared;
+  const { options, monitor, agent, credentials } = shared;
   const blocking = new BlockingQueries({
     transport,
     allowManyAbortListeners: (signal) => options.http.allowManyAbortListeners(signal),
@@ -95,13 +102,14 @@ function assembleClient(transport: ConsulTransport, shared: SharedParts): Closab
     agentSelf: () => agentApi.self(),
     connectionState: (): ConsulConnectionState => monitor.state,
     inNamespace: (namespace) => (namespace === "" ? client : assembleClient(transport.inNamespace(namespace), shared)),
-    close: () => agent.destroy(),
+    credentials: () => credentials.current(),
+    onCredentialsChange: (listener) => credentials.onChange(listener),
+    close: () => {
+      credentials.close();
+      agent.destroy();
+    },
     socketCount: () => agent.socketCount(),
   } satisfies ClosableConsulClient);
   return client;
 }
 
-/** CTS sends basic auth only when `auth.enabled` (which defaults to true when a username or password is set). */
-function basicAuthOf(auth: ConsulConfig["auth"] | undefined): { basicAuth?: { username: string; password: string } } {
-  return auth?.enabled ? { basicAuth: { username: auth.username, password: auth.password } } : {};
-}

@@ -4,7 +4,7 @@
  * and errors free of secrets.
  */
 import { Client, type PapiResponse } from "papi";
-import type { CancelContext } from "../../../core/plugin-api/mod.ts";
+import type { CancelContext, ConsulCredentials } from "../../../core/plugin-api/mod.ts";
 
 export interface ConsulRequest {
   readonly method: "GET" | "PUT" | "DELETE";
@@ -45,10 +45,19 @@ export interface ConsulTransportOptions {
   readonly agent: unknown;
   /** The kernel's `HttpClientFactory.cancelContext`: papi cancels on an EventEmitter, not a signal. */
   readonly cancelContext: (signal: AbortSignal | undefined) => CancelContext;
-  readonly token: string;
-  readonly basicAuth?: { readonly username: string; readonly password: string };
+  /** The token and basic auth each request carries, read per request (they may rotate). */
+  readonly credentials: TransportCredentials;
   /** Consul Enterprise namespace (`ns`) sent with every KV, session and transaction request. */
   readonly namespace?: string;
+}
+
+/** What the transport reads of its credentials (credential-source.ts). */
+export interface TransportCredentials {
+  current(): ConsulCredentials;
+  /** Every value used so far, old ones included: none may appear in a message. */
+  secrets(): readonly string[];
+  /** Aborted when the credentials change. */
+  readonly changed: AbortSignal;
 }
 
 /** The endpoints a namespace applies to: KV, sessions and transactions (the storage of CTS's HA cluster). */
@@ -56,21 +65,29 @@ const NAMESPACED_PATH = /^\/v1\/(kv\/|session\/|txn$)/;
 
 export class ConsulTransport {
   readonly #client: ConsulHttpClient;
-  readonly #secrets: string[];
   readonly #cancelContext: ConsulTransportOptions["cancelContext"];
   readonly #options: ConsulTransportOptions;
 
   constructor(options: ConsulTransportOptions) {
     this.#options = options;
     this.#cancelContext = options.cancelContext;
-    const headers: Record<string, string> = {};
-    if (options.token) headers["x-consul-token"] = options.token;
-    const auth = options.basicAuth;
-    if (auth) headers["authorization"] = `Basic ${base64Utf8(`${auth.username}:${auth.password}`)}`;
     // `name` prefixes papi's error messages ("consul: ..."), which describe() strips again.
-    this.#client = new ConsulHttpClient({ baseUrl: options.baseUrl, agent: options.agent, headers, name: "consul" });
-    this.#secrets = [options.token, auth?.password ?? "", headers["authorization"] ?? ""]
-      .filter((secret) => secret.length >= 3);
+    this.#client = new ConsulHttpClient({ baseUrl: options.baseUrl, agent: options.agent, name: "consul" });
+  }
+
+  /** Aborted when the credentials change: a request parked with the old ones is asked again. */
+  get credentialsChanged(): AbortSignal {
+    return this.#options.credentials.changed;
+  }
+
+  /** The headers of the credentials in use now. */
+  #credentialHeaders(): Record<string, string> {
+    const { token, auth } = this.#options.credentials.current();
+    const headers: Record<string, string> = {};
+    if (token) headers["x-consul-token"] = token;
+    // CTS sends basic auth only when `auth.enabled` (which defaults to true when a username or password is set).
+    if (auth.enabled) headers["authorization"] = `Basic ${base64Utf8(`${auth.username}:${auth.password}`)}`;
+    return headers;
   }
 
   /** The same transport (connection pool, credentials) with KV, session and transaction requests in `namespace`. */
@@ -81,7 +98,11 @@ export class ConsulTransport {
   /** Replaces every secret this transport knows with `<redacted>`; used on every outgoing message. */
   redact(text: string): string {
     let out = text;
-    for (const secret of this.#secrets) out = out.split(secret).join("<redacted>");
+    const basic = this.#credentialHeaders()["authorization"];
+    for (const secret of [...this.#options.credentials.secrets(), ...(basic ? [basic] : [])]) {
+      if (secret.length < 3) continue;
+      out = out.split(secret).join("<redacted>");
+    }
     return out;
   }
 
@@ -97,6 +118,7 @@ export class ConsulTransport {
       params: { path: { encode: false, toString: () => request.path } },
       query: { ...request.query, ...(this.#options.namespace && NAMESPACED_PATH.test(request.path) ? { ns: this.#options.namespace } : {}) },
       buffer: true,
+      headers: this.#credentialHeaders(),
       ...(cancel.ctx ? { ctx: cancel.ctx } : {}),
       ...(request.timeoutMs ? { timeout: request.timeoutMs } : {}),
     };

@@ -29,6 +29,8 @@ export interface RegisteredBlocks {
   readonly moduleInputs: readonly ApiBlockType[];
   /** Drivers whose task-level fields (`taskBlocks`) the API accepts and shows. @default none */
   readonly drivers?: readonly ApiDriverType[];
+  /** Task blocks other plugins own (`TaskBlockFactory`, e.g. `hooks`): accepted and shown like drivers' fields. @default none */
+  readonly taskBlocks?: readonly ApiBlockType[];
 }
 
 /** The API's task keys that hold blocks keyed by type. */
@@ -65,9 +67,11 @@ export class ApiBlocks {
         if (!this.#taskFields.has(field)) this.#taskFields.set(field, schema);
       }
     }
+    // A plugin's task block takes its field under every driver (core/kernel/plugin-task-blocks.ts).
+    for (const block of registered.taskBlocks ?? []) this.#taskFields.set(block.name, block.optionsSchema ?? {});
   }
 
-  /** The task-level fields drivers add (`terraform_cloud_workspace`), each with its schema. */
+  /** The task-level fields drivers and other plugins add (`terraform_cloud_workspace`, `hooks`), each with its schema. */
   driverTaskFields(): ReadonlyMap<string, JsonSchema> {
     return this.#taskFields;
   }

@@ -6,6 +6,7 @@ import type {
 } from "../../../core/plugin-api/mod.ts";
 import type { ProviderTemplates } from "./provider-templates.ts";
 import type { RetryPolicy } from "./retry-policy.ts";
+import type { RunHooks } from "./run-hooks.ts";
 import type { RunLimiter } from "./run-limiter.ts";
 import type { ScheduleGate } from "./schedule-gate.ts";
 
@@ -45,4 +46,6 @@ export interface EngineContext {
   readonly runOutputBytes: number;
   /** Closed while the start-up pass runs: scheduled ticks are dropped (CTS starts schedules after it). */
   readonly scheduleGate?: ScheduleGate;
+  /** Plugins' work around each run (`runHookRegistryToken`): before the apply (may cancel it) and after. */
+  readonly runHooks?: RunHooks;
 }

@@ -1,11 +1,13 @@
 /**
- * @module Resolves CTS's dynamic provider values once per daemon, as CTS does at start-up:
+ * @module Resolves CTS's dynamic provider values once per daemon (until a Vault secret they read
+ * rotates: provider-rotations.ts), as CTS does at start-up:
  * `{{ key "path" }}` from Consul KV and `{{ with secret "path" }}...{{ end }}` from Vault (through
  * `vaultSecretsToken`); `{{ env }}` was resolved at config load. A provider whose arguments took a
  * Vault value is marked `sensitive`, so that the driver keeps those values out of files. Every string a
  * template rendered is a secret from then on (the masker hides it wherever it appears).
  */
 import { type ConsulClient, CtsError, type ProviderConfig, type SecretMasker, type VaultSecrets } from "../../../core/plugin-api/mod.ts";
+import type { ProviderRotations } from "./provider-rotations.ts";
 
 const KEY_TEMPLATE = /\{\{-?\s*key\s+"([^"]*)"\s*-?\}\}/g;
 /** The start of a `{{ with secret }}` block; the vault-client plugin owns the rest of that language. */
@@ -18,10 +20,14 @@ export class ProviderTemplates {
   readonly #secrets: Pick<SecretMasker, "add"> | undefined;
   readonly #resolved = new Map<string, Promise<ProviderConfig>>();
 
-  constructor(consul: ConsulClient, vault: VaultSecrets, secrets?: Pick<SecretMasker, "add">) {
+  readonly #rotations: ProviderRotations | undefined;
+
+  /** `rotations`: the daemon's watch of providers' Vault secrets (a rotated secret drops its provider's values). */
+  constructor(consul: ConsulClient, vault: VaultSecrets, secrets?: Pick<SecretMasker, "add">, rotations?: ProviderRotations) {
     this.#consul = consul;
     this.#vault = vault;
     this.#secrets = secrets;
+    this.#rotations = rotations;
   }
 
   resolve(provider: ProviderConfig, signal: AbortSignal): Promise<ProviderConfig> {
@@ -49,9 +55,11 @@ export class ProviderTemplates {
     }
     // Secrets first (their text is final), then KV keys, in every string of the block.
     const rendered = new Map<string, string>();
-    await Promise.all(strings.filter((text) => SECRET_TEMPLATE.test(text)).map(async (text) => {
+    const secretTexts = strings.filter((text) => SECRET_TEMPLATE.test(text));
+    await Promise.all(secretTexts.map(async (text) => {
       rendered.set(text, await this.#vault.renderTemplate(text, where));
     }));
+    this.#rotations?.watch(provider.id, secretTexts, () => this.#resolved.delete(provider.id));
     const fill = <T>(value: T): T => mapStrings(value, (text) => {
       const out = (rendered.get(text) ?? text).replace(KEY_TEMPLATE, (_, key: string) => values.get(key) ?? "");
       if (out !== text) this.#secrets?.add(out, `${where} (template)`);

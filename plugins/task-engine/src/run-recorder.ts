@@ -40,7 +40,7 @@ export function unchangedInputs(inputs: TaskInputs): InputChange {
 
 /** What a run's end adds to its record. */
 export interface RunEnd {
-  readonly outcome: "applied" | "planned" | "failed" | "skipped" | "checked";
+  readonly outcome: "applied" | "planned" | "failed" | "skipped" | "checked" | "cancelled";
   readonly error?: string;
   readonly plan?: PlanSummary;
   readonly eventId?: string;
@@ -198,8 +198,9 @@ export class RunRecorder {
     }, this.#ctx.secrets);
     const summary = runSummary(record);
     // The last run as CTS counts runs: an apply, or a skip it records an event for; not inspections,
-    // drift checks, destroys, and not triggers dropped without an event.
-    if ((record.kind ?? "apply") === "apply" && (record.outcome !== "skipped" || record.event_id)) this.#last = summary;
+    // drift checks, destroys, runs a hook cancelled, and not triggers dropped without an event.
+    const counted = record.outcome === "skipped" ? record.event_id !== undefined : record.outcome !== "cancelled";
+    if ((record.kind ?? "apply") === "apply" && counted) this.#last = summary;
     if (record.outcome === "applied" && (record.kind ?? "apply") === "apply") {
       this.#outputs = { value: outputs ? { run_id: record.id, outputs } : undefined };
     }

@@ -23,7 +23,8 @@ export async function createTaskDriver(task: TaskConfig, ctx: EngineContext, hoo
   return factory.create(task, {
     driver,
     providers,
-    consul: ctx.config.consul,
+    // The credentials in use (rendered from Vault, rotated), not the block's templates.
+    consul: { ...ctx.config.consul, ...ctx.consul.credentials?.() },
     workingDir: ctx.fileSystem.resolve(task.working_dir),
     logger: ctx.logger.child(`driver.${task.driver}`, { task_name: task.name }),
     inputs: taskInputSpecs(task, ctx.conditions, ctx.moduleInputs),

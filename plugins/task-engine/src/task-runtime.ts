@@ -4,8 +4,8 @@
  * run succeeded with exactly the same fingerprint (rendered inputs and watched data), unless forced.
  */
 import type {
-  ApplyResult, Driver, InputContext, InputSource, InspectPlan, Logger, RunObserver, StoredTask, TaskConfig, TaskEvent, TaskInputs,
-  TriggerReason,
+  ApplyResult, Driver, HookReport, InputContext, InputSource, InspectPlan, Logger, RunHookContext, RunObserver, RunRecord, StoredTask,
+  TaskConfig, TaskEvent, TaskInputs, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
 import { CtsError, errorMessage, isCtsError, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import { BufferedTrigger } from "./buffered-trigger.ts";
@@ -20,6 +20,7 @@ import { HaltedError, missingInputsText, stoppedError } from "./run-guards.ts";
 import { RunQueue, type RunRequest } from "./run-queue.ts";
 import { RunState } from "./run-state.ts";
 import { RunRecorder, unchangedInputs, type OpenRun } from "./run-recorder.ts";
+import { endedView, RunCancelled } from "./run-hooks.ts";
 import { eventStart, finishEvent, pushEvent } from "./task-event.ts";
 import { cleanEvent } from "./clean-record.ts";
 import { appliedEnd, inspectRun, type InspectResult } from "./inspect-run.ts";
@@ -399,11 +400,14 @@ export class TaskRuntime {
     this.#logger.info("executing task", { trigger: request.reason.kind, ...detail(request.reason) });
     let error: string | undefined;
     let url: string | undefined;
+    let hooked: readonly HookReport[] = [];
     try {
       await this.#ctx.limiter.run(async () => {
         // Waiting for a slot can outlast leadership or the process; a run that has not started yet is skipped.
         if ((this.#halted || this.#ctx.signal.aborted) && request.reason.kind !== "api") throw new HaltedError();
         const run = open = this.#recorder.begin(request.reason, pending, request.previousError !== undefined ? { previousError: request.previousError } : {});
+        // Before anything is rendered or stored: a veto leaves the task as it was (run-hooks.ts).
+        hooked = await this.#ctx.runHooks?.before(this.#hookContext(run.record)) ?? [];
         // Stored before anything is applied: a crash from here on leaves "started", never a success.
         await this.#runState.record(task, fingerprint, "started");
         await this.prepare();
@@ -419,6 +423,7 @@ export class TaskRuntime {
       });
     } catch (cause) {
       if (cause instanceof HaltedError) return undefined;
+      if (cause instanceof RunCancelled) return this.#cancelled(open!, cause);
       error = errorMessage(cause);
       url = failureUrl(cause);
       this.#lastErrorCode = isCtsError(cause) ? cause.code : undefined;
@@ -428,14 +433,18 @@ export class TaskRuntime {
     await this.#runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed", open?.record.id);
     if (error === undefined) this.#lastApplied = inputs;
     if (error === undefined) this.#logger.info("task completed");
+    const previousError = request.previousError !== undefined ? { previousError: request.previousError } : {};
+    const run = open ?? this.#recorder.begin(request.reason, pending, previousError);
+    const afterHooks = await this.#ctx.runHooks?.after(this.#hookContext(endedView(run.record, error, applied?.summary)), hooked);
     // A retry that fails again is one more attempt at the same change: like CTS's quick retries inside
     // a run, it adds no CTS event (the task stays "errored", not "critical"); its run record tells.
     const attemptOnly = error !== undefined && request.reason.kind === "retry" && request.followUp !== false;
     const finished = finishEvent(start, { error, ...(url ? { url } : {}) });
     const event = attemptOnly ? finished : await this.#record(finished);
-    const previousError = request.previousError !== undefined ? { previousError: request.previousError } : {};
-    await (open ?? this.#recorder.begin(request.reason, pending, previousError))
-      .end(appliedEnd(attemptOnly ? undefined : event.id, error, applied, this.#takeInitMs()));
+    await run.end({
+      ...appliedEnd(attemptOnly ? undefined : event.id, error, applied, this.#takeInitMs()),
+      ...(afterHooks ? { extra: afterHooks } : {}),
+    });
     // A run on data received before Consul began refusing a query must not hide that refusal: the
     // task still cannot see changes, so its status stays failed until the query answers again.
     if (error === undefined && this.#queryRejected !== undefined) await this.recordQueryError(new Error(this.#queryRejected), request.reason);
@@ -448,6 +457,18 @@ export class TaskRuntime {
     if (error === undefined) return this.#retry.succeeded();
     if (!this.#armed || this.#halted || this.#deleting || request.reason.kind === "api" || request.followUp === false) return;
     this.#retry.failed(error);
+  }
+
+  /** What run hooks see of this task's run. */
+  #hookContext(run: RunRecord): RunHookContext {
+    return { task: this.#config, run, workingDir: this.#ctx.fileSystem.resolve(this.#config.working_dir), signal: this.#ctx.signal };
+  }
+
+  /** A run a hook vetoed: a record of its own (no CTS event, nothing stored as applied or failed). */
+  async #cancelled(open: OpenRun, cancel: RunCancelled): Promise<undefined> {
+    this.#logger.warn("run cancelled by a hook before the apply", { error: cancel.message });
+    await open.end({ outcome: "cancelled", error: cancel.message, extra: cancel.reports.length > 0 ? { hooks: cancel.reports } : {} });
+    return undefined;
   }
 
   /** A run that failed before the driver ran: its CTS event and its history record. */

@@ -2,7 +2,8 @@
  * @module The part of consul-template's language that CTS users write in terraform_provider
  * blocks to read Vault: `{{ with secret "<path>" ["k=v" ...] }}...{{ end }}`, whose body prints
  * fields of the secret (`{{ .Data.password }}` for KV v1, `{{ .Data.data.password }}` for KV v2,
- * also `.LeaseID`, `.LeaseDuration`, `.Renewable`) between literal text, with `{{-`/`-}}` trimming.
+ * also `.LeaseID`, `.LeaseDuration`, `.Renewable`, and `.Auth.ClientToken` for a read that made a
+ * token) between literal text, with `{{-`/`-}}` trimming.
  * Anything else inside the body is rejected by name rather than rendered wrongly.
  */
 import { CtsError, type VaultSecret } from "../../../core/plugin-api/mod.ts";
@@ -87,8 +88,13 @@ function renderBody(body: string, secret: VaultSecret, where: string, template: 
 function fieldValue(expression: string, secret: VaultSecret, where: string, template: string, reveal: (value: string) => void): string {
   const field = FIELD.exec(expression);
   if (!field) throw templateError(where, template, `uses {{ ${expression} }}; only fields of the secret are supported, such as {{ .Data.data.password }}`);
-  const roots: Record<string, unknown> = { Data: secret.data, LeaseID: secret.leaseId, LeaseDuration: secret.leaseDuration, Renewable: secret.renewable };
-  if (!(field[1]! in roots)) throw templateError(where, template, `has no field .${field[1]} (use .Data, .LeaseID, .LeaseDuration or .Renewable)`);
+  const roots: Record<string, unknown> = {
+    Data: secret.data, LeaseID: secret.leaseId, LeaseDuration: secret.leaseDuration, Renewable: secret.renewable,
+    ...(secret.auth ? { Auth: authFields(secret.auth) } : {}),
+  };
+  if (!(field[1]! in roots)) {
+    throw templateError(where, template, `has no field .${field[1]} (use .Data, .LeaseID, .LeaseDuration, .Renewable${secret.auth ? " or .Auth" : ""})`);
+  }
   let value: unknown = roots[field[1]!];
   let path = `.${field[1]}`;
   for (const key of field[2]!.split(".").filter(Boolean)) {
@@ -98,8 +104,16 @@ function fieldValue(expression: string, secret: VaultSecret, where: string, temp
   }
   if (typeof value === "object" && value !== null) throw templateError(where, template, `prints ${path}, which is an object, not a value`);
   const text = value === null || value === undefined ? "" : String(value);
-  if (path.startsWith(".Data.") && !path.startsWith(".Data.metadata.")) reveal(text);
+  if ((path.startsWith(".Data.") && !path.startsWith(".Data.metadata.")) || path === ".Auth.ClientToken") reveal(text);
   return text;
+}
+
+/** consul-template's names for a token a read made. */
+function authFields(auth: NonNullable<VaultSecret["auth"]>): Record<string, unknown> {
+  return {
+    ClientToken: auth.clientToken, Accessor: auth.accessor, Policies: auth.policies, Metadata: auth.metadata,
+    LeaseDuration: auth.leaseDuration, Renewable: auth.renewable,
+  };
 }
 
 function templateError(where: string, template: string, problem: string): CtsError {

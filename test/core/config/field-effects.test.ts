@@ -16,7 +16,7 @@ import { configSchemas } from "../../../core/config/config-schemas.ts";
 import { INEFFECTIVE_FIELDS } from "../../../core/config/ineffective-fields.ts";
 import { createKernel } from "../../../core/kernel/kernel.ts";
 import {
-  conditionRegistryToken, driverRegistryToken, type JsonSchema, moduleInputRegistryToken,
+  conditionRegistryToken, driverRegistryToken, type JsonSchema, moduleInputRegistryToken, taskBlockRegistryToken,
 } from "../../../core/plugin-api/mod.ts";
 import { testConfig } from "../../../core/plugin-testkit/src/test-config.ts";
 import { repoRoot } from "../../helpers/run-cli.ts";
@@ -98,12 +98,12 @@ const EFFECTS: Readonly<Record<string, Effect>> = {
   "tls.ca_cert": acted(`${API_TLS}:ca_cert`),
   "tls.ca_path": acted(`${API_TLS}:ca_path`),
   "consul.address": acted("plugins/consul-client/src/consul-client.ts:consul.address"),
-  "consul.token": acted("plugins/consul-client/src/consul-client.ts:consul.token"),
+  "consul.token": acted("plugins/consul-client/src/credential-source.ts:c.token"),
   "consul.kv_path": acted("plugins/driver-terraform/src/backend.ts:kv_path"),
   "consul.kv_namespace": { ignored: "CTS reads it and never uses it" },
-  "consul.auth.enabled": acted("plugins/consul-client/src/consul-client.ts:auth.enabled"),
-  "consul.auth.username": acted("plugins/consul-client/src/consul-client.ts:auth.username"),
-  "consul.auth.password": acted("plugins/consul-client/src/consul-client.ts:auth.password"),
+  "consul.auth.enabled": acted("plugins/consul-client/src/credential-source.ts:auth?.enabled", "plugins/consul-client/src/consul-transport.ts:auth.enabled"),
+  "consul.auth.username": acted("plugins/consul-client/src/credential-source.ts:auth?.username"),
+  "consul.auth.password": acted("plugins/consul-client/src/credential-source.ts:auth?.password"),
   ...clientTls("consul", "plugins/consul-client/src/consul-client.ts"),
   ...transport("consul"),
   "consul.service_registration.enabled": acted("plugins/service-registration/mod.ts:enabled"),
@@ -195,6 +195,11 @@ const EFFECTS: Readonly<Record<string, Effect>> = {
   "task.terraform_cloud_workspace.agent_pool_name": acted(`${TFC_WORKSPACE}:agent_pool_name`),
   "task.terraform_cloud_workspace.terraform_version": acted(`${TFC_WORKSPACE}:terraform_version`),
   "task.terraform_version": acted("plugins/driver-terraform-cloud/src/workspace-block.ts:terraform_version"),
+  // task blocks other plugins own (plugins/task-hooks), under every driver
+  "task.hooks.pre_apply.command": acted("plugins/task-hooks/src/hook-command.ts:hook.command"),
+  "task.hooks.pre_apply.timeout": acted("plugins/task-hooks/src/hook-command.ts:hook.timeout"),
+  "task.hooks.post_apply.command": acted("plugins/task-hooks/src/hook-command.ts:hook.command"),
+  "task.hooks.post_apply.timeout": acted("plugins/task-hooks/src/hook-command.ts:hook.timeout"),
   // conditions and module inputs (plugins/consul-inputs, plugins/condition-schedule)
   ...inputBody("task.condition.services", "plugins/consul-inputs/src/services-source.ts"),
   "task.condition.services.names": acted("plugins/consul-inputs/src/services-source.ts:names"),
@@ -276,6 +281,8 @@ beforeAll(async () => {
       fieldPaths(factory.optionsSchema as Schema, `driver.${name}`, resolve, schemaFields);
       for (const [field, schema] of Object.entries(factory.taskBlocks ?? {})) fieldPaths(schema as Schema, `task.${field}`, resolve, schemaFields);
     }
+    const taskBlocks = kernel.resolve(taskBlockRegistryToken);
+    for (const name of taskBlocks.names()) fieldPaths(taskBlocks.get(name)!.optionsSchema as Schema, `task.${name}`, resolve, schemaFields);
     for (const [token, block] of [[conditionRegistryToken, "condition"], [moduleInputRegistryToken, "module_input"]] as const) {
       const registry = kernel.resolve(token);
       for (const name of registry.names()) fieldPaths(registry.get(name)!.optionsSchema as Schema, `task.${block}.${name}`, resolve, schemaFields);

@@ -411,6 +411,30 @@ describe("beyond CTS and HCL details", () => {
     expect(config.terraform_providers[0]!.arguments.region).toBe("eu-west-1");
   });
 
+  test("beyond CTS (CTS#825): the consul block's token and auth read Vault, nothing else in it does", async () => {
+    const secret = (path: string) => `{{ with secret \\"${path}\\" }}{{ .Data.data.v }}{{ end }}`;
+    const cwd = dir({
+      "a.hcl": `consul {\n  address = "127.0.0.1:8500"\n  token = "${secret("secret/consul")}"\n` +
+        `  auth {\n    username = "${secret("secret/user")}"\n    password = "${secret("secret/pass")}"\n  }\n}\n`,
+    });
+    const issues = await issuesOf(load(cwd, [{ kind: "file", path: "a.hcl" }]));
+    expect(issues.map((issue) => [issue.path.replace("[0]", ""), issue.message])).toEqual(["consul.auth.password", "consul.auth.username", "consul.token"]
+      .map((path) => [path, "uses {{ with secret }} but Vault is not configured (set vault { address = ... } or VAULT_ADDR)"]));
+    const { config } = await load(cwd, [{ kind: "file", path: "a.hcl" }], { VAULT_ADDR: "http://127.0.0.1:8200" });
+    expect(config.consul.token).toBe('{{ with secret "secret/consul" }}{{ .Data.data.v }}{{ end }}');
+    expect(config.consul.auth.enabled).toBe(true);
+
+    const elsewhere = dir({
+      "a.hcl": `consul {\n  address = "${secret("secret/address")}"\n  token = "{{ env \\"TOKEN\\" }}"\n}\n`,
+    });
+    const refused = await issuesOf(load(elsewhere, [{ kind: "file", path: "a.hcl" }], { VAULT_ADDR: "http://127.0.0.1:8200" }));
+    expect(refused.map((issue) => `${issue.path}: ${issue.message}`)).toEqual([
+      "consul.address: template syntax ({{ env }}, {{ key }}, {{ with secret }}) is only allowed in terraform_provider blocks " +
+        "(and {{ with secret }} in consul.token, consul.auth.username, consul.auth.password)",
+      'consul.token: may hold {{ with secret "path" }}...{{ end }}, no other template',
+    ]);
+  });
+
   test("the Vault token falls back to VAULT_TOKEN, then to ~/.vault-token, as in CTS", async () => {
     const home = dir({ ".vault-token": "hvs.from-home-file\n" });
     const cwd = dir({ "a.hcl": `vault {\n  address = "http://127.0.0.1:8200"\n}\n` });

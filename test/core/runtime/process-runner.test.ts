@@ -65,6 +65,28 @@ describe("process runner (zx)", () => {
     expect(survivors.stdout).toBe("");
   }, 120_000);
 
+  it("keeps only the last maxOutputChars of each stream, and says how many it left out", async () => {
+    let seen = 0;
+    const result = await runner.run("sh", ["-c", "i=0; while [ $i -lt 3000 ]; do echo line-$i; i=$((i+1)); done; echo err >&2"], {
+      maxOutputChars: 100, onOutput: (chunk, stream) => (seen += stream === "stdout" ? chunk.length : 0),
+    });
+    expect(result.stdout).toHaveLength(100);
+    expect(result.stdout.endsWith("line-2999\n")).toBe(true);
+    expect(result.stderr).toBe("err\n");
+    expect(result.omittedChars).toBe(seen - 100);
+  });
+
+  it("kills the whole group killAfterMs after an abort the command ignores", async () => {
+    const controller = new AbortController();
+    const nonce = `4${String(process.pid).padStart(7, "0")}`;
+    const running = runner.run("sh", ["-c", `trap '' TERM; echo ready; sleep 30.${nonce}; echo survived`], {
+      signal: controller.signal, killAfterMs: 200, onOutput: () => controller.abort(new Error("time limit")),
+    });
+    await expect(running).rejects.toThrow("time limit");
+    const survivors = await runner.run("pgrep", ["-f", `^sleep 30\\.${nonce}`]);
+    expect(survivors.stdout).toBe("");
+  });
+
   it("rejects at once when the signal is already aborted", async () => {
     await expect(runner.run("true", [], { signal: AbortSignal.abort(new Error("too late")) })).rejects.toThrow("too late");
   });

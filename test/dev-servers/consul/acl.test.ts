@@ -75,4 +75,14 @@ describe("ACLs", () => {
     expect((await bare.get("/v1/kv/app/config", { headers: { "X-Consul-Token": "app-token" } })).status).toBe(200);
     expect((await bare.get("/v1/kv/app/config", { headers: { Authorization: "Bearer app-token" } })).status).toBe(200);
   });
+
+  it("accepts a token granted while it runs, and refuses it once revoked", async () => {
+    const rotated = client(server.url, { token: "rotated-token" });
+    expect(await rotated.get("/v1/kv/app/config")).toMatchObject({ status: 403, text: "ACL not found" });
+    server.acl.grant("rotated-token", [{ resource: "key", prefix: "app/", policy: "read" }]);
+    expect((await rotated.get("/v1/kv/app/config")).status).toBe(200);
+    expect((await rotated.put("/v1/kv/app/config", "y")).status).toBe(403);
+    server.acl.revoke("rotated-token");
+    expect(await rotated.get("/v1/kv/app/config")).toMatchObject({ status: 403, text: "ACL not found" });
+  });
 });

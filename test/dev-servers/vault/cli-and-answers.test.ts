@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startVaultDevServer, type VaultDevServer } from "../../../core/dev-servers/vault/mod.ts";
 import { freePort } from "../../helpers/free-port.ts";
 import { type Runtime, runCli, spawnCli } from "../../helpers/run-cli.ts";
+import { until } from "../../helpers/until.ts";
 
 async function waitForBanner(child: ChildProcess): Promise<string> {
   let output = "";
@@ -54,10 +55,14 @@ describe("cts-runtime vault-dev flags", () => {
 describe("vault-dev answers", () => {
   let now = Date.parse("2026-11-26T00:00:00Z");
   let server: VaultDevServer;
+  const consulTokens: string[] = [];
   const call = (path: string, init: RequestInit & { token?: string } = {}) =>
     fetch(`${server.url}/v1/${path}`, { ...init, headers: { "X-Vault-Token": init.token ?? server.rootToken, ...init.headers } });
   beforeAll(async () => {
-    server = await startVaultDevServer({ rootToken: "root", clock: () => now });
+    server = await startVaultDevServer({
+      rootToken: "root", clock: () => now,
+      consulTokens: { created: (token) => consulTokens.push(`created ${token}`), revoked: (token) => consulTokens.push(`revoked ${token}`) },
+    });
   });
   afterAll(async () => {
     await server?.stop();
@@ -103,6 +108,28 @@ describe("vault-dev answers", () => {
     now += 41_000;
     const expired = await call("auth/token/lookup-self", { token });
     expect(expired.status).toBe(403);
+  });
+
+  it("leases the Consul engine's tokens on its clock: renewed up to max_ttl, revoked at expiry", async () => {
+    await call("sys/mounts/consul", { method: "POST", body: JSON.stringify({ type: "consul" }) });
+    await call("consul/roles/cts", { method: "POST", body: JSON.stringify({ policies: ["cts"], ttl: "60s", max_ttl: "100s" }) });
+    const creds = await (await call("consul/creds/cts")).json();
+    expect(creds).toMatchObject({ renewable: true, lease_duration: 60, data: { consul_namespace: "", local: false, partition: "" } });
+    expect(creds.lease_id).toMatch(/^consul\/creds\/cts\/\w+$/);
+    const token = creds.data.token as string;
+    expect(consulTokens).toEqual([`created ${token}`]);
+    now += 50_000;
+    const renew = (increment: string) => call("sys/leases/renew", { method: "PUT", body: JSON.stringify({ lease_id: creds.lease_id, increment }) });
+    expect(await (await renew("60s")).json()).toMatchObject({ lease_id: creds.lease_id, renewable: true, lease_duration: 50 }); // max_ttl: 100 s after issue
+    now += 49_000;
+    const lookup = await (await call("sys/leases/lookup", { method: "PUT", body: JSON.stringify({ lease_id: creds.lease_id }) })).json();
+    expect(lookup.data).toMatchObject({ id: creds.lease_id, renewable: true, ttl: 1 });
+    now += 2_000;
+    await until("the lease's revocation", () => (consulTokens.length === 2 ? true : undefined), 5_000);
+    expect(consulTokens).toEqual([`created ${token}`, `revoked ${token}`]);
+    const gone = await renew("60s");
+    expect(gone.status).toBe(400);
+    expect(await gone.json()).toEqual({ errors: ["invalid lease"] });
   });
 
   it("rejects a body that is not JSON with 400 and the parser's reason", async () => {

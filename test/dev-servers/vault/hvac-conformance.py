@@ -159,5 +159,21 @@ def _():
     raises(exceptions.InvalidRequest, lambda: root.sys.enable_secrets_engine(backend_type="kv", path="secret"))
 
 
+@check("consul engine: a role, a leased token, lease lookup, renewal capped at max_ttl, revocation")
+def _():
+    root.sys.enable_secrets_engine(backend_type="consul", path="consul")
+    root.secrets.consul.create_or_update_role(name="cts", policies=["cts"], ttl="60s", max_ttl="90s")
+    expect(root.secrets.consul.read_role(name="cts")["data"]["policies"] == ["cts"], "role")
+    creds = root.secrets.consul.generate_credentials(name="cts")
+    expect(creds["lease_id"].startswith("consul/creds/cts/") and creds["renewable"] and creds["lease_duration"] == 60, creds)
+    expect(len(creds["data"]["token"]) == 36, creds)
+    looked = root.sys.read_lease(lease_id=creds["lease_id"])["data"]
+    expect(looked["id"] == creds["lease_id"] and looked["renewable"] and 0 < looked["ttl"] <= 60, looked)
+    renewed = root.sys.renew_lease(lease_id=creds["lease_id"], increment=3600)
+    expect(renewed["lease_id"] == creds["lease_id"] and 60 <= renewed["lease_duration"] <= 90, renewed)
+    root.sys.revoke_lease(lease_id=creds["lease_id"])
+    raises(exceptions.InvalidRequest, lambda: root.sys.read_lease(lease_id=creds["lease_id"]))
+
+
 print(json.dumps({"passed": passed, "failed": failed}))
 sys.exit(1 if failed else 0)

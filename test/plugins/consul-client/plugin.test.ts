@@ -5,6 +5,7 @@ import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
 import plugin, { type ClosableConsulClient } from "../../../plugins/consul-client/mod.ts";
 import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { VaultSecretsService } from "../../../plugins/vault-client/src/vault-secrets-service.ts";
 import { createCaptureLogger } from "./capture-logger.ts";
 import { consulConfig } from "./client-options.ts";
 import { until } from "./watch-collector.ts";
@@ -17,8 +18,10 @@ describe("consul-client plugin", () => {
     const server = await startConsulDevServer();
     try {
       const config = { consul: consulConfig(server.address) } as unknown as CtsConfig;
+      const logger = createCaptureLogger();
       const client = (await factory.create({
-        config, fs: createFileSystem(), logger: createCaptureLogger(), http: createHttpClientFactory(),
+        config, fs: createFileSystem(), logger, http: createHttpClientFactory(),
+        runOptions: { mode: "daemon", inspectTasks: [], resetStorage: false }, vault: new VaultSecretsService(undefined, createFileSystem(), logger),
       }, { pluginId: "consul-client", options: {}, lifecycle: { onStart() {}, onStop() {} }, signal: new AbortController().signal })) as ClosableConsulClient;
       expect(client.address).toBe(server.url);
       expect(await client.kvPut("plugin/k", "v")).toBe(true);

@@ -71,12 +71,40 @@ export interface AclConfig {
   readonly rules?: AclRules;
 }
 
+/**
+ * The tokens the server accepts, changeable while it runs (a token created, rotated or deleted, as
+ * Vault's Consul engine does through Consul's ACL API); only meaningful with a management token.
+ */
+export class AclTokens {
+  readonly managementToken: string | undefined;
+  readonly #rules: Map<string, readonly AclRule[]>;
+
+  constructor(config: AclConfig = {}) {
+    this.managementToken = config.managementToken;
+    this.#rules = new Map(Object.entries(config.rules ?? {}));
+  }
+
+  /** Accepts `token` from now on, with `rules`. */
+  grant(token: string, rules: readonly AclRule[]): void {
+    this.#rules.set(token, rules);
+  }
+
+  /** Refuses `token` from now on ("ACL not found"). */
+  revoke(token: string): void {
+    this.#rules.delete(token);
+  }
+
+  rulesOf(token: string): readonly AclRule[] | undefined {
+    return this.#rules.get(token);
+  }
+}
+
 /** The authorizer for a request's token; unknown tokens are 403 "ACL not found". */
-export function authorize(config: AclConfig, token: string): Authorizer {
-  if (!config.managementToken) return Authorizer.allowAll;
-  if (token === config.managementToken) return Authorizer.allowAll;
+export function authorize(acl: AclTokens, token: string): Authorizer {
+  if (!acl.managementToken) return Authorizer.allowAll;
+  if (token === acl.managementToken) return Authorizer.allowAll;
   if (token === "") return new Authorizer([]);
-  const rules = config.rules?.[token];
+  const rules = acl.rulesOf(token);
   if (!rules) throw new ApiError(403, "ACL not found");
   return new Authorizer(rules);
 }

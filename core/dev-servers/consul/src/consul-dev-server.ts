@@ -4,7 +4,7 @@
  */
 import { CtsError, type FileSystem } from "../../../plugin-api/mod.ts";
 import { serveHttp } from "../../../runtime/serve-http.ts";
-import type { AclRules } from "./acl.ts";
+import { AclTokens, type AclRules } from "./acl.ts";
 import { AgentChecks } from "./agent/agent-checks.ts";
 import { createConsulApp } from "./http/consul-app.ts";
 import type { FaultHook } from "./http/fault-hook.ts";
@@ -51,6 +51,8 @@ export interface ConsulDevServer {
   readonly node: string;
   /** The live state (tests and benches inspect it; mutate only through `state.write`). */
   readonly state: ConsulState;
+  /** The tokens accepted with ACLs on (`aclToken`): grant and revoke them while it runs. */
+  readonly acl: AclTokens;
   /** Ends parked queries, writes the snapshot, closes the listener. Idempotent. */
   stop(): Promise<void>;
 }
@@ -88,9 +90,10 @@ export async function startConsulDevServer(options: ConsulDevServerOptions = {})
   state.nodeId = local.id;
   const agentChecks = new AgentChecks(state);
   for (const spec of restoredChecks) agentChecks.activate(spec);
+  const acl = new AclTokens({ ...(options.aclToken ? { managementToken: options.aclToken } : {}), ...(options.aclRules ? { rules: options.aclRules } : {}) });
   const app = createConsulApp({
     state,
-    acl: { ...(options.aclToken ? { managementToken: options.aclToken } : {}), ...(options.aclRules ? { rules: options.aclRules } : {}) },
+    acl,
     agentChecks,
     memo: new QueryMemo(),
     ...(options.sessionTtlMinMs !== undefined ? { sessionTtlMinNs: options.sessionTtlMinMs * 1e6 } : {}),
@@ -120,6 +123,7 @@ export async function startConsulDevServer(options: ConsulDevServerOptions = {})
     datacenter,
     node: local.node,
     state,
+    acl,
     stop() {
       stopped ??= (async () => {
         agentChecks.close();

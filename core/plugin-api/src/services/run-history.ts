@@ -5,13 +5,16 @@
  * task say only whether a run succeeded.
  */
 import type { TriggerReason } from "../conditions.ts";
+import type { HookReport } from "../run-hooks.ts";
 
 /**
  * What a run's driver did: `running` until it ends; `skipped` when the inputs equalled the last
  * success. Refinements (additive): `planned` when an inspection (`kind` "inspect") finished its
- * plan; `checked` ends a drift check that planned (its `drift` says what it found).
+ * plan; `checked` ends a drift check that planned (its `drift` says what it found); `cancelled`: a
+ * run hook vetoed the run before the driver applied (`error` says why; nothing was applied, and the
+ * run is not retried: the next trigger runs again).
  */
-export type RunOutcome = "running" | "applied" | "planned" | "failed" | "skipped" | "checked";
+export type RunOutcome = "running" | "applied" | "planned" | "failed" | "skipped" | "checked" | "cancelled";
 
 /** Refinement (additive): the steps of a run whose time and output are recorded. */
 export type RunPhase = "init" | "plan" | "apply";
@@ -139,7 +142,7 @@ export interface RunRecord {
   readonly change: InputChange;
   readonly outcome: RunOutcome;
   readonly plan?: PlanSummary;
-  /** The driver's error text, when `outcome` is `failed`. Never holds secrets' values. */
+  /** The driver's error text, when `outcome` is `failed`; why, when `cancelled`. Never holds secrets' values. */
   readonly error?: string;
   /** RFC 3339. */
   readonly started_at: string;
@@ -177,6 +180,10 @@ export interface RunRecord {
   readonly resources_omitted?: number;
   /** Refinement (additive), detail: the module's outputs after a successful apply. */
   readonly outputs?: Readonly<Record<string, RunOutput>>;
+  /** Refinement (additive): what the run hooks did (commands before and after the apply), in order. */
+  readonly hooks?: readonly HookReport[];
+  /** Refinement (additive): true when a hook after the apply failed; the run's `outcome` stands. */
+  readonly hooks_failed?: boolean;
 }
 
 /** How much history a store keeps per task (config `run_history`). */

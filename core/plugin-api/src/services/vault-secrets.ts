@@ -1,7 +1,7 @@
 /**
  * @module Vault secrets for plugins: what `{{ with secret "path" }}` reads in a terraform_provider
- * block (and, later, a driver's token). Values read here are secrets: a plugin must not log them,
- * put them in an event or an error, or write them to a file.
+ * block, the consul block's credentials, the API token and a driver's token. Values read here are
+ * secrets: a plugin must not log them, put them in an event or an error, or write them to a file.
  */
 
 export interface VaultSecret {
@@ -11,6 +11,40 @@ export interface VaultSecret {
   /** Seconds. */
   readonly leaseDuration: number;
   readonly renewable: boolean;
+  /**
+   * Refinement (additive): the answer's `auth`, when the read made a token (`auth/token/create`):
+   * templates print it as `.Auth.ClientToken`, `.Auth.Accessor`, `.Auth.LeaseDuration`, `.Auth.Renewable`.
+   */
+  readonly auth?: VaultSecretAuth;
+}
+
+export interface VaultSecretAuth {
+  readonly clientToken: string;
+  readonly accessor: string;
+  readonly policies: readonly string[];
+  readonly metadata: Readonly<Record<string, string>>;
+  /** Seconds. */
+  readonly leaseDuration: number;
+  readonly renewable: boolean;
+}
+
+/**
+ * Refinement (additive): a secret a template read changed in Vault. Names the path, never a value.
+ * One change is one object: every listener of every template that reads the secret gets the same
+ * one, so a listener that hears it through several templates can tell it is one change.
+ */
+export interface SecretRotation {
+  /** The path as the template names it (`secret/app`, `database/creds/app`). */
+  readonly path: string;
+  /**
+   * What moved: `version` (a KV v2 secret has a new version), `lease` (the secret's lease ended or
+   * could not be renewed, so it was read again), `ttl` (a value without a renewable lease, such as a
+   * non-renewable token, reached the end of its TTL and was read again), `changed` (a periodic check
+   * found other data, e.g. a KV version 1 secret written anew).
+   */
+  readonly cause: "version" | "lease" | "ttl" | "changed";
+  /** KV v2: the new version. */
+  readonly version?: number;
 }
 
 export interface VaultSecrets {
@@ -28,4 +62,11 @@ export interface VaultSecrets {
    * templates once at start. `where` names the place in errors (`terraform_provider "aws"`).
    */
   renderTemplate(text: string, where: string): Promise<string>;
+  /**
+   * Refinement (optional): watches the secrets `text`'s templates read (KV v2 versions, leases,
+   * TTLs) and calls `listener` after one changed in Vault; from then on `renderTemplate` renders the
+   * new value (the old one stays in the secret masker). Returns unsubscribe; a secret nobody watches
+   * any more is no longer checked. A provider without it never rotates (CTS reads secrets once).
+   */
+  watchTemplate?(text: string, listener: (rotation: SecretRotation) => void): () => void;
 }

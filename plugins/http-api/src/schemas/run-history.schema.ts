@@ -69,14 +69,15 @@ export const runRecordSchema: JsonSchema = {
       type: "object",
       required: ["kind"],
       properties: {
-        kind: { type: "string", enum: ["dependency", "schedule", "api", "startup", "leader", "retry", "drift"] },
+        kind: { type: "string", enum: ["dependency", "schedule", "api", "startup", "leader", "retry", "drift", "secret"] },
         detail: { type: "string", description: "E.g. the Consul query that changed, or the cron expression." },
       },
     },
     change: { $ref: "#/components/schemas/InputChange" },
     outcome: {
-      type: "string", enum: ["running", "applied", "planned", "failed", "skipped", "checked"],
-      description: "planned: an inspection that finished its plan; checked: a drift check that planned",
+      type: "string", enum: ["running", "applied", "planned", "failed", "skipped", "checked", "cancelled"],
+      description: "planned: an inspection that finished its plan; checked: a drift check that planned; cancelled: a hook vetoed " +
+        "the run before the apply (error says why)",
     },
     kind: {
       type: "string", enum: ["apply", "inspect", "drift-check", "destroy"],
@@ -102,6 +103,24 @@ export const runRecordSchema: JsonSchema = {
     },
     error: { type: "string" },
     previous_error: { type: "string", description: "A retry's record: the error of the failed run it retries." },
+    hooks: {
+      type: "array",
+      description: "What the run hooks did (pre_apply and post_apply commands), in order; output masked and bounded.",
+      items: {
+        type: "object",
+        required: ["name", "outcome", "duration_ms"],
+        properties: {
+          name: { type: "string" },
+          outcome: { type: "string", enum: ["ok", "failed", "timed_out"] },
+          exit_code: { type: "integer" },
+          output: { type: "string" },
+          output_omitted: { type: "integer", description: "Characters left out of output (its start)." },
+          error: { type: "string" },
+          duration_ms: { type: "integer" },
+        },
+      },
+    },
+    hooks_failed: { type: "boolean", description: "A hook after the apply failed; the outcome stands." },
     started_at: { type: "string", format: "date-time" },
     ended_at: { type: "string", format: "date-time" },
     duration_ms: { type: "integer" },

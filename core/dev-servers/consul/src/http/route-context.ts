@@ -1,6 +1,6 @@
 /** @module What every endpoint handler receives, and how handlers are registered on the hono app. */
 import type { Hono } from "hono";
-import { type AclConfig, authorize, type Authorizer, requestToken } from "../acl.ts";
+import { type AclTokens, authorize, type Authorizer, requestToken } from "../acl.ts";
 import type { AgentChecks } from "../agent/agent-checks.ts";
 import { badRequest } from "../api-error.ts";
 import type { ConsulState } from "../state/consul-state.ts";
@@ -10,7 +10,7 @@ import { errorResponse, text } from "./respond.ts";
 
 export interface ServerContext {
   readonly state: ConsulState;
-  readonly acl: AclConfig;
+  readonly acl: AclTokens;
   readonly agentChecks: AgentChecks;
   /** Smallest session TTL accepted (Consul's session_ttl_min). @default 10s */
   readonly sessionTtlMinNs?: number;

@@ -32,6 +32,8 @@ export type VaultAnswer = VaultBody | undefined;
 export interface VaultBody {
   readonly data?: unknown;
   readonly auth?: unknown;
+  /** A dynamic secret's lease (`consul/creds/x/<id>`), renewed and revoked through `sys/leases/`. */
+  readonly leaseId?: string;
   readonly leaseDuration?: number;
   readonly renewable?: boolean;
   readonly warnings?: readonly string[];
@@ -47,7 +49,7 @@ export function toResponse(answer: VaultAnswer): Response {
   if (answer === undefined) return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
   const body = answer.bare ?? {
     request_id: crypto.randomUUID(),
-    lease_id: "",
+    lease_id: answer.leaseId ?? "",
     renewable: answer.renewable ?? false,
     lease_duration: answer.leaseDuration ?? 0,
     data: answer.data ?? null,

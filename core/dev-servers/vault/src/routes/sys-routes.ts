@@ -3,11 +3,13 @@
  * disabling KV mounts, and `sys/internal/ui/mounts/<path>`, which Vault's CLI and consul-template
  * ask to learn whether a path is in a KV v2 mount.
  */
+import { ConsulEngine } from "../engines/consul-engine.ts";
 import { KvV1Engine } from "../engines/kv-v1.ts";
 import { KvV2Engine } from "../engines/kv-v2.ts";
 import type { Operation } from "../engines/secret-engine.ts";
 import { badRequest, notFound, unsupportedPath, type VaultAnswer } from "../http/vault-answer.ts";
 import type { Mount, VaultState } from "../state/vault-state.ts";
+import { ttlSeconds } from "../state/vault-time.ts";
 
 /** The Vault release whose API this server follows. */
 export const VAULT_VERSION = "1.15.6";
@@ -29,6 +31,8 @@ export function sysRoute(state: VaultState, namespace: string, operation: Operat
     const table = Object.fromEntries([...state.mounts(namespace).values()].map((mount) => [mount.path, describeMount(mount)]));
     return { bare: { ...table, request_id: crypto.randomUUID(), lease_id: "", renewable: false, lease_duration: 0, data: table, wrap_info: null, warnings: null, auth: null } };
   }
+  const lease = leaseRoute(state, operation, path, body);
+  if (lease !== null) return lease;
   if (path.startsWith("sys/mounts/")) {
     const mountPath = path.slice("sys/mounts/".length);
     if (operation === "delete") {
@@ -36,7 +40,8 @@ export function sysRoute(state: VaultState, namespace: string, operation: Operat
       return undefined;
     }
     if (operation === "write") {
-      state.enable(namespace, mountPath, engineFor(body, state.clock), typeof body.description === "string" ? body.description : "");
+      const normalized = mountPath.replace(/^\/+/, "").replace(/\/*$/, "/");
+      state.enable(namespace, mountPath, engineFor(body, state, normalized), typeof body.description === "string" ? body.description : "");
       return undefined;
     }
   }
@@ -48,11 +53,34 @@ export function sysRoute(state: VaultState, namespace: string, operation: Operat
   throw unsupportedPath();
 }
 
-function engineFor(body: Record<string, unknown>, clock: () => number) {
+function engineFor(body: Record<string, unknown>, state: VaultState, mount: string) {
   const options = (body.options ?? {}) as Record<string, unknown>;
-  if (body.type === "kv-v2" || (body.type === "kv" && String(options.version ?? "1") === "2")) return new KvV2Engine(clock);
+  if (body.type === "kv-v2" || (body.type === "kv" && String(options.version ?? "1") === "2")) return new KvV2Engine(state.clock);
   if (body.type === "kv") return new KvV1Engine();
-  throw badRequest(`plugin not found in the catalog: ${String(body.type)} (this dev server mounts only kv, version 1 or 2)`);
+  if (body.type === "consul") return new ConsulEngine(mount, state.leases, state.consulTokens);
+  throw badRequest(`plugin not found in the catalog: ${String(body.type)} (this dev server mounts only kv, version 1 or 2, and consul)`);
+}
+
+/**
+ * `sys/leases/renew|lookup|revoke` (and the older `sys/renew`, `sys/revoke`), with the lease id in
+ * the body or at the end of the path; null when `path` is not one of them.
+ */
+function leaseRoute(state: VaultState, operation: Operation, path: string, body: Record<string, unknown>): VaultAnswer | null {
+  const match = /^sys\/(?:leases\/)?(renew|lookup|revoke)(?:\/(.+))?$/.exec(path);
+  if (!match || operation !== "write" || (match[1] === "lookup" && !path.startsWith("sys/leases/"))) return null;
+  const id = match[2] ?? body.lease_id;
+  const leases = state.leases;
+  switch (match[1]) {
+    case "renew": {
+      const lease = leases.renew(id, ttlSeconds(body.increment, "increment"));
+      return { leaseId: lease.id, leaseDuration: leases.remaining(lease), renewable: lease.renewable };
+    }
+    case "lookup":
+      return { data: leases.lookupData(leases.find(id)) };
+    default:
+      if (typeof id === "string") leases.revoke(id);
+      return undefined;
+  }
 }
 
 function describeMount(mount: Mount): Record<string, unknown> {

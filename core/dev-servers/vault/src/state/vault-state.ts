@@ -9,6 +9,8 @@ import { KvV1Engine } from "../engines/kv-v1.ts";
 import { KvV2Engine } from "../engines/kv-v2.ts";
 import { badRequest } from "../http/vault-answer.ts";
 import { TokenStore } from "./token-store.ts";
+import { LeaseStore } from "./lease-store.ts";
+import type { ConsulTokenSink } from "../engines/consul-engine.ts";
 
 export interface Mount {
   /** With a trailing slash: `secret/`. */
@@ -24,13 +26,19 @@ const RESERVED = ["sys/", "auth/", "cubbyhole/", "identity/"];
 
 export class VaultState {
   readonly tokens: TokenStore;
+  /** Leases of dynamic secrets (the Consul engine's tokens), expiring on `clock`. */
+  readonly leases: LeaseStore;
+  /** Where the Consul secrets engine's tokens go. */
+  readonly consulTokens: ConsulTokenSink | undefined;
   readonly #namespaces = new Map<string, Map<string, Mount>>();
 
   readonly clock: () => number;
 
-  constructor(rootToken: string, clock: () => number) {
+  constructor(rootToken: string, clock: () => number, consulTokens?: ConsulTokenSink) {
     this.clock = clock;
     this.tokens = new TokenStore(rootToken, clock);
+    this.leases = new LeaseStore(clock);
+    this.consulTokens = consulTokens;
   }
 
   mounts(namespace: string): Map<string, Mount> {
