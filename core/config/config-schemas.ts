@@ -65,7 +65,8 @@ export function issuesFromAjv(
 ): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
   for (const error of errors ?? []) {
-    if (error.keyword === "allOf" || error.keyword === "if") continue;
+    // `propertyNames` wraps the error of the name itself (reported with the name, below).
+    if (error.keyword === "allOf" || error.keyword === "if" || error.keyword === "propertyNames") continue;
     const at = prefix(basePath, pointerToPath(error.instancePath, offsets));
     issues.push(issueOf(error, at, file));
   }
@@ -94,6 +95,14 @@ function issueOf(error: ErrorObject, at: string, file: string): ConfigIssue {
       return typeof error.data === "string" && isGoDurationSyntax(error.data)
         ? { file, path: at, message: `${describe(error.data)} is longer than Go's longest duration (2562047h47m16s): CTS refuses it too` }
         : { file, path: at, message: `must be a duration such as "5s", "1m30s" or "1h", got ${describe(error.data)}` };
+    case "enum": {
+      const allowed = (params.allowedValues as unknown[] | undefined ?? []).map(String).join(", ");
+      // A label (`backend "foo" {}`) checked by `propertyNames`: the name is the wrong part.
+      const label = (error as ErrorObject & { propertyName?: string }).propertyName;
+      return label !== undefined
+        ? { file, path: at, message: `"${label}" is not supported (expected one of: ${allowed})` }
+        : { file, path: at, message: `must be one of: ${allowed}, got ${describe(error.data)}` };
+    }
     case "minLength":
       return { file, path: at, message: "must not be empty" };
     case "maxProperties":

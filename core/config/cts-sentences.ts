@@ -20,7 +20,7 @@ const TASK = String.raw`^(?:task\[\d+\])?`;
 const SENTENCES: readonly Sentence[] = [
   { at: /buffer_period\.(min|max)$/, says: /^must not be negative$/, cts: () => "buffer_period: cannot be negative" },
   {
-    at: /./, says: /^template syntax .* is only allowed in terraform_provider blocks$/,
+    at: /./, says: /^template syntax .* is only allowed in terraform_provider blocks( \(and .*\))?$/,
     cts: () => "dynamic configuration using template syntax is only supported for terraform_provider blocks",
   },
   {

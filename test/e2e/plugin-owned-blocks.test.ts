@@ -108,7 +108,7 @@ describe("a third-party condition block is checked by the kernel against its own
     write("cli_bad", "green");
     const bad = await daemon.cli(["task", "create", "-auto-approve", "-task-file=cli_bad.hcl"]);
     expect(bad.code).not.toBe(0);
-    expect(bad.stdout + bad.stderr).toContain("task.condition.flag.colour: must be equal to one of the allowed values");
+    expect(bad.stdout + bad.stderr).toContain(`task.condition.flag.colour: must be one of: blue, red, got "green"`);
     write("cli_good", "red");
     const good = await daemon.cli(["task", "create", "-auto-approve", "-task-file=cli_good.hcl"]);
     expect(good.code, good.stdout + good.stderr).toBe(0);

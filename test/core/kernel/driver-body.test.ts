@@ -14,6 +14,7 @@ import { createPluginAjv } from "../../../core/kernel/plugin-ajv.ts";
 import { NamedRegistry } from "../../../core/kernel/registries/named-registry.ts";
 import { configBlockIssues, type BlockRegistries } from "../../../core/kernel/task-blocks.ts";
 import type { ConditionFactory, DriverFactory, JsonSchema } from "../../../core/plugin-api/mod.ts";
+import { terraformOptionsSchema } from "../../../plugins/driver-terraform/src/options.ts";
 import { sharedStateProblems } from "../../../plugins/driver-terraform/src/shared-state.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "cts-driver-body-"));
@@ -39,6 +40,7 @@ const fleet: DriverFactory = {
   } as JsonSchema,
 };
 const services: ConditionFactory = { name: "services", create };
+const terraform: DriverFactory = { name: "terraform", create, optionsSchema: terraformOptionsSchema };
 
 function registries(): BlockRegistries {
   const fill = <T extends { name: string }>(kind: string, entries: T[]) => {
@@ -46,7 +48,7 @@ function registries(): BlockRegistries {
     for (const entry of entries) registry.register(entry);
     return registry;
   };
-  return { drivers: fill("driver", [fleet]), conditions: fill("condition", [services]), moduleInputs: fill("module input", []) };
+  return { drivers: fill("driver", [fleet, terraform]), conditions: fill("condition", [services]), moduleInputs: fill("module input", []) };
 }
 
 const TASK = `task {\n  name = "web"\n  module = "./m"\n  condition "services" {\n    names = ["web"]\n  }\n}\n`;
@@ -107,6 +109,14 @@ ${TASK}`,
     expect(wrong.issues).toEqual([
       { file: "wrong.hcl", path: "driver.fleet.target.eu.weight", message: `must be a whole number, got "heavy"` },
     ]);
+  });
+
+  test("a backend label CTS does not support is named with the ones it does (CTS: unsupported Terraform backend by Sync \"foo\")", async () => {
+    const { issues } = await check({ "backend.hcl": `driver "terraform" {\n  backend "foo" {}\n}\n${TASK}` });
+    expect(issues).toEqual([{
+      file: "backend.hcl", path: "driver.terraform.backend",
+      message: `"foo" is not supported (expected one of: azurerm, consul, cos, gcs, kubernetes, local, manta, pg, s3)`,
+    }]);
   });
 
   test("driver-terraform's own rule against the rest of the config: no local backend under high_availability", async () => {
