@@ -47,6 +47,7 @@ const SENTENCES: readonly Sentence[] = [
     at: /^consul\.service_registration\.default_check\.address$/, says: /^must be an absolute http\(s\) URL, got "(?!http)/i,
     cts: () => "default check address must include scheme (http or https)",
   },
+  { at: /^driver\.terraform\.backend$/, says: /^"([^"]*)" is not supported/, cts: (_, m) => `unsupported Terraform backend by Sync ${JSON.stringify(m[1])}` },
   { at: /^service\[\d+\]\.name$/, says: /^is required$/, cts: () => "logical name for the Consul service is required" },
   { at: new RegExp(`${TASK}\\.?name$`), says: /^(is required|task name must not be empty)$/, cts: () => "unique name for the task is required" },
   {

@@ -36,6 +36,7 @@ const CASES: readonly (readonly [string, string, string])[] = [
     task(`  providers = ["panos"]\n${web}`, "a") + task(`  providers = ["panos"]\n${web}`, "b"),
   "provider with autocommit (panos) cannot be used by more than one task"],
   ["an unknown key", `foo = 1\n${task(web)}`, "'a.hcl' has invalid keys: foo"],
+  ["a backend CTS does not support", `driver "terraform" {\n  backend "foo" {}\n}\n${task(web)}`, `unsupported Terraform backend by Sync "foo"`],
   ["provider for terraform_provider", `provider "x" {\n}\n${task(web)}`, "'provider' is an invalid key for Consul-Terraform-Sync (CTS) configuration, try 'terraform_provider'"],
   ["a check address without scheme", `consul {\n  service_registration {\n    default_check {\n      address = "localhost:8558"\n    }\n  }\n}\n${task(web)}`,
     "default check address must include scheme (http or https)"],
