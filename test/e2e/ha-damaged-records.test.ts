@@ -182,6 +182,23 @@ describe("damaged records in a leader-mode cluster", () => {
     expect(errorLines(leader, key)).toHaveLength(1);
   }, 60_000);
 
+  it("a damaged run detail (output, resources, outputs) is set aside: the run reads without it", async () => {
+    const leader = await waitForLeader(leaderMode);
+    const runs = (await leader.api("GET", "/v1/tasks/rec-a/runs?limit=100"))!.json["runs"] as { id: string }[];
+    const id = runs[0]!.id;
+    const key = `${root("damaged")}/run-details/rec-a/${id}`;
+    await kvPut(key, `{"logs":{"apply":{"text":"cut sh`);
+    const answer = await leader.api("GET", `/v1/tasks/rec-a/runs/${id}`);
+    expect(answer?.status).toBe(200);
+    const run = answer!.json["run"] as Record<string, unknown>;
+    expect(run).toMatchObject({ id, task: "rec-a" });
+    expect(run["logs"]).toBeUndefined();
+    expect(await kvGet(key)).toBeUndefined();
+    expect(await kvGet(`${root("damaged")}/damaged/run-details/rec-a/${id}`)).toBe(`{"logs":{"apply":{"text":"cut sh`);
+    expect(errorLines(leader, key)).toHaveLength(1);
+    expect((await leader.api("GET", `/v1/tasks/rec-a/runs/${id}`))?.status).toBe(200);
+  }, 60_000);
+
   it("a damaged leader lock value: reported by key, written anew by the leader, the follower names the leader again", async () => {
     const leader = await waitForLeader(leaderMode);
     const follower = leaderMode.find((instance) => instance !== leader)!;

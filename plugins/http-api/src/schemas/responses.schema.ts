@@ -70,7 +70,7 @@ export const damagedRecordsSchema: JsonSchema = {
     required: ["key", "kind", "error", "action", "since"],
     properties: {
       key: { type: "string" },
-      kind: { enum: ["task", "events", "run", "leader", "member", "owner"] },
+      kind: { enum: ["task", "events", "run", "run-detail", "leader", "member", "owner"] },
       task: { type: "string" },
       error: { type: "string" },
       action: { type: "string" },
