@@ -162,7 +162,7 @@ describe("writes from other origins, in Chromium", () => {
 
   it("keeps the status page on the API's own origin working as before, same-origin writes included", async () => {
     const page = await openPage(`${daemon.url}/ui/`);
-    await page.waitForFunction(() => document.querySelectorAll("article.card").length >= 2, { timeout: 15_000 });
+    await page.waitForFunction(() => document.querySelectorAll(".task-table tbody tr").length >= 2, { timeout: 15_000 });
     const status = await page.evaluate(async (body) =>
       (await fetch("/v1/tasks", { method: "POST", headers: { "Content-Type": "application/json" }, body })).status,
       JSON.stringify(taskBody("own_origin_task")));
