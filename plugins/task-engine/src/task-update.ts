@@ -51,7 +51,8 @@ async function preparedRuntime(engine: Engine, stored: StoredTask, events: reado
 /** Puts `next` in place of `current` (armed, stored), releasing `current`. Call between runs. */
 async function swap(engine: Engine, current: TaskRuntime, next: TaskRuntime, hooks: UpdateHooks): Promise<void> {
   const name = current.name;
-  next.runState.markStored();
+  // Stored now: the runtime's held effects (stored events and run records, listeners, live events) go out from here on.
+  await next.commit();
   current.stopWatching();
   if (engine.tasks.get(name) === current) engine.tasks.set(name, next);
   next.arm();
