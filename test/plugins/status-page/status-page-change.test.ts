@@ -263,7 +263,7 @@ describe("issue 29 from the status page", () => {
     await textMatching(page, ".confirm-panel [role=status]", /Change applied/);
     expect(read("patchy")).toBe("v2");
     // The run's record is stored as its run ends, which the API's answer may precede by a moment.
-    const after = await until("the change's run record", async () => {
+    const after = await until(`the change's run record ${withLogs()}`, async () => {
       const all = await runsOf("patchy");
       return all.length > runs.length ? all : undefined;
     });
