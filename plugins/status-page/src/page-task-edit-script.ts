@@ -5,13 +5,17 @@
  * puts its default back): "Plan the change" with `?run=inspect` (the plan is shown; nothing
  * changes), "Apply the change" with `?run=now`. Text that is not a JSON object is refused here,
  * and the API's error (a 400 names the field) is shown in its words; either way nothing changes.
+ * The daemon masks known secrets in its answers: a changed field that holds the mask is refused
+ * here, since sending it would replace the secret with the mask.
  */
+import { MASKED_SECRET } from "../../../core/plugin-api/mod.ts";
 
 export const PAGE_TASK_EDIT_SCRIPT = `"use strict";
 // The task page's edit panel (window.ctsUi.taskEdit).
 (function () {
   var ui = window.ctsUi;
   var el = ui.el;
+  var MASKED = ${JSON.stringify(MASKED_SECRET)};
 
   // The top-level fields of edited that differ from original; a field left out becomes null.
   function changedFields(original, edited) {
@@ -73,6 +77,8 @@ export const PAGE_TASK_EDIT_SCRIPT = `"use strict";
       if (!edited || typeof edited !== "object" || Array.isArray(edited)) { say("Cannot read the configuration: it must be a JSON object of task fields. Nothing was sent.", true); return null; }
       var patch = changedFields(original || {}, edited);
       if (!Object.keys(patch).length) { say("Nothing changed: edit a field first."); return null; }
+      var masked = Object.keys(patch).filter(function (key) { return JSON.stringify(patch[key]).indexOf(MASKED) >= 0; });
+      if (masked.length) { say("Cannot send " + masked.join(", ") + ": it holds " + MASKED + ", a secret the daemon does not show, which would replace the secret. Change that field where the secret is known (its config file, or the API with the real value). Nothing was sent.", true); return null; }
       return patch;
     }
     function send(run) {

@@ -62,9 +62,16 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
 }
 const runsOf = async (task: string): Promise<RunRecord[]> => (await api("GET", `/v1/tasks/${task}/runs?limit=100`)).json.runs;
 
+/** The requests `page` sent, by method and URL. */
+const sent = new Map<Page, { method: string; url: string }[]>();
+const watchedRequests = (page: Page) => sent.get(page) ?? [];
+
 async function browse(path: string): Promise<Page> {
   const watched = await watchedPage(browser);
   pages.push(watched);
+  const requests: { method: string; url: string }[] = [];
+  sent.set(watched.page, requests);
+  watched.page.on("request", (request) => requests.push({ method: request.method(), url: request.url() }));
   await openPage(watched.page, `${url}${path}`);
   return watched.page;
 }
@@ -233,6 +240,12 @@ describe("issue 29 from the status page", () => {
     await page.$eval("textarea", (node) => ((node as HTMLTextAreaElement).value = "{ not json"));
     await click(page, "Apply the change");
     expect(await textMatching(page, ".confirm-panel [role=alert]", /not JSON/)).toContain("Nothing was sent.");
+    expect(watchedRequests(page).some((request) => request.method === "PATCH")).toBe(false);
+    // A changed field holding the daemon's mask of a secret would replace the secret with the mask: refused, nothing sent.
+    await edit({ ...task, variables: { ...task.variables, token: "<redacted>" } });
+    await click(page, "Apply the change");
+    expect(await textMatching(page, ".confirm-panel [role=alert]", /Cannot send variables: it holds <redacted>/)).toContain("Nothing was sent.");
+    expect(watchedRequests(page).some((request) => request.method === "PATCH")).toBe(false);
     // A bad field: the API's 400, in its words, and nothing changed.
     const bad = { variables: { ...task.variables, content: 7 } };
     const direct = await api("PATCH", "/v1/tasks/patchy?run=now", bad);
