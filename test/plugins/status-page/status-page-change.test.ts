@@ -94,11 +94,8 @@ function textMatching(page: Page, selector: string, pattern: RegExp, timeoutMs =
   }, timeoutMs, 100);
 }
 
-const sectionText = (page: Page, heading: string) =>
-  page.evaluate((title) => {
-    const h2 = [...document.querySelectorAll("main h2")].find((node) => node.textContent === title);
-    return (h2?.closest("section") as HTMLElement | null)?.innerText ?? "";
-  }, heading);
+const sectionText = (page: Page, heading: string) => page.evaluate((title) =>
+  ([...document.querySelectorAll("main h2")].find((node) => node.textContent === title)?.closest("section") as HTMLElement | null)?.innerText ?? "", heading);
 
 beforeAll(async () => {
   consul = await startConsulDevServer();
@@ -224,10 +221,7 @@ describe("issue 29 from the status page", () => {
   it("changes a task from the page: a bad change is refused in the API's words and changes nothing; plan, then apply", async () => {
     const page = await browse("/ui/tasks/patchy");
     await click(page, "Edit…");
-    const text = await until("the configuration in the text area", async () => {
-      const value = await page.$eval("textarea", (node) => (node as HTMLTextAreaElement).value);
-      return value ? value : undefined;
-    });
+    const text = await until("the configuration in the text area", async () => (await page.$eval("textarea", (node) => (node as HTMLTextAreaElement).value)) || undefined);
     const shown = JSON.parse(text);
     const task = (await api("GET", "/v1/tasks/patchy")).json.task;
     expect(shown).toEqual(task);
