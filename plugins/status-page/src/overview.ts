@@ -2,12 +2,13 @@
  * @module `GET /ui/overview.json`: what the status page shows at a glance, in one answer: this
  * instance and who leads, whether high availability is configured, the Consul connection, and each
  * task with its status, last run (with its run record's id when the engine knows it), the run in
- * progress and the next scheduled run. `?task=<name>` answers for that task only. A follower
+ * progress, the next scheduled run and, for a task drift detection watches, its drift. `?task=<name>`
+ * answers for that task only. A follower
  * answers without tasks (they run on the leader; its copy may be stale), as its API redirects task
  * reads to the leader. Everything comes from the engine's memory: no store is read.
  */
 import type {
-  ConsulConnectionState, Leadership, TaskManager, TaskState,
+  ConsulConnectionState, DriftState, Leadership, TaskManager, TaskState,
 } from "../../../core/plugin-api/mod.ts";
 import { nextRunOf } from "./next-run.ts";
 
@@ -41,6 +42,14 @@ export interface TaskOverview {
   };
   /** The run in progress. */
   readonly current_run?: { readonly id: string; readonly kind: string; readonly started_at: string };
+  /** Drift detection's view, for a task it watches (as `/v1/status/tasks` shows it). */
+  readonly drift?: DriftState;
+}
+
+/** The drift state of a task drift detection watches (checks due, or a check ended); undefined otherwise. */
+function driftOf(state: TaskState): DriftState | undefined {
+  const drift = state.drift;
+  return drift && (drift.next_check !== undefined || drift.status !== "unknown") ? drift : undefined;
 }
 
 function lastRunOf(state: TaskState): TaskOverview["last_run"] | undefined {
@@ -65,6 +74,7 @@ function taskOverview(state: TaskState, now: Date): TaskOverview {
   const next = cron !== undefined && config.enabled ? nextRunOf(cron, now) : undefined;
   const last = lastRunOf(state);
   const current = state.currentRun;
+  const drift = driftOf(state);
   return {
     name: config.name,
     description: config.description,
@@ -77,6 +87,7 @@ function taskOverview(state: TaskState, now: Date): TaskOverview {
     ...(next ? { next_run: next.toISOString() } : {}),
     ...(last ? { last_run: last } : {}),
     ...(current ? { current_run: { id: current.id, kind: current.kind ?? "apply", started_at: current.started_at } } : {}),
+    ...(drift ? { drift } : {}),
   };
 }
 

@@ -7,7 +7,7 @@
  * every page path loads the same files.
  */
 
-const SCRIPTS = ["dom", "api", "stream", "runs", "overview", "task", "run", "app"];
+const SCRIPTS = ["dom", "api", "stream", "runs", "drift", "run-findings", "overview", "task-edit", "task-delete", "task", "run", "app"];
 
 export const PAGE_HTML = `<!doctype html>
 <html lang="en">

@@ -1,8 +1,8 @@
 /**
  * @module The overview page (`/ui/`, `/ui/overview.js`): a status summary whose counts filter the
  * list, a filter by status and by name (kept in the URL, so a filtered view is a permalink), one
- * row per task (status, last run with a link to its run page, the run in progress, next run), and
- * the HA cluster and Consul connection. A failed last run shows its first line and a link, never
+ * row per task (status, drift when found, last run with a link to its run page, the run in
+ * progress, next run), and the HA cluster and Consul connection. A failed last run shows its first line and a link, never
  * Terraform's output. Rows are kept across updates, so focus stays where it was.
  */
 
@@ -124,6 +124,7 @@ export const PAGE_OVERVIEW_SCRIPT = `"use strict";
       badge(task.status, ui.statusKind(task.status)),
       task.enabled ? null : badge("disabled", "warn"),
       task.deleting ? badge("deleting", "warn") : null,
+      ui.drift.overviewBadge(task),
       task.current_run ? ui.link(ui.runHref(task.name, task.current_run.id), "running", { className: "badge info", "aria-label": "running: live view of " + task.name + "'s run" }) : null,
     ]));
     clear(cells.last);

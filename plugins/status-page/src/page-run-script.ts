@@ -1,7 +1,8 @@
 /**
  * @module A run's page (`/ui/tasks/<name>/runs/<id>`, `/ui/run.js`): why it ran and what in its
  * inputs changed, its outcome, error, timing by phase, the resources it touched, the module's
- * outputs, and each phase's output (plan, apply), saying how much was left out. A run in progress
+ * outputs, and each phase's output (plan, apply), saying how much was left out; a drift check's
+ * finding, a failed destroy's resources left and the run hooks' reports (run-findings.js). A run in progress
  * shows its output as it comes: `run.output` events append exactly the bytes the page lacks.
  */
 
@@ -12,6 +13,7 @@ export const PAGE_RUN_SCRIPT = `"use strict";
   var PHASES = [["init", "Init output"], ["plan", "Plan output"], ["apply", "Apply output"]];
   // The run's own phases; init happens when the driver is (re)initialised, often before the run starts.
   var RUN_PHASES = PHASES.slice(1);
+  var TITLES = { inspect: "Inspection", "drift-check": "Drift check", destroy: "Destroy" };
   var utf8 = new TextEncoder();
   var view = null;
 
@@ -97,12 +99,13 @@ export const PAGE_RUN_SCRIPT = `"use strict";
     clear(page);
     view.run = run;
     view.logs = {};
-    ui.$("page-title").textContent = (run.kind === "inspect" ? "Inspection" : "Run") + " of " + run.task;
+    ui.$("page-title").textContent = (TITLES[run.kind] || (run.kind && run.kind !== "apply" ? run.kind : "Run")) + " of " + run.task;
     document.title = ui.$("page-title").textContent + " · cts-runtime";
     page.appendChild(breadcrumb(run.task, run.started_at));
     if (run.outcome === "running") page.appendChild(el("p", { className: "live-note", text: "In progress: its output appears below as it comes." }));
     page.appendChild(summary(run));
-    if (run.error) page.appendChild(ui.section("Error", [el("pre", { className: "error log", tabindex: "0", "aria-label": "Error", text: run.error })]));
+    if (run.error) page.appendChild(ui.section(run.outcome === "cancelled" ? "Why it was cancelled" : "Error", [el("pre", { className: "error log", tabindex: "0", "aria-label": "Error", text: run.error })]));
+    ui.runFindings.sections(run).forEach(function (section) { page.appendChild(section); });
     page.appendChild(ui.section("Input changes", [runs.changeList(run)]));
     page.appendChild(ui.section("Resources", [resources(run)]));
     if (run.outputs) page.appendChild(ui.section("Outputs", [Object.keys(run.outputs).length ? ui.runOutputs(run.outputs) : el("p", { className: "muted", text: "The module has no outputs." })]));

@@ -1,8 +1,9 @@
 /**
  * @module How the pages name a run (`/ui/runs.js`): its outcome and kind, why it ran, why it was
  * skipped, the change in its inputs (with how many entries were left out), its resource counts, and
- * the module's outputs. Kinds and outcomes it does not know are
- * shown by name, so new kinds of runs (destroy, drift checks) need no change here.
+ * the module's outputs. Drift checks (outcome `checked`: drift or none), destroys and cancelled
+ * runs (a hook vetoed) have words of their own; kinds and outcomes it does not know are shown by
+ * name, so a new kind of run needs no change here.
  */
 
 export const PAGE_RUNS_SCRIPT = `"use strict";
@@ -11,15 +12,25 @@ export const PAGE_RUNS_SCRIPT = `"use strict";
   var ui = window.ctsUi;
   var el = ui.el, badge = ui.badge;
 
-  var OUTCOME_KIND = { applied: "ok", planned: "info", running: "info", failed: "bad", skipped: "warn" };
+  var OUTCOME_KIND = { applied: "ok", planned: "info", running: "info", failed: "bad", skipped: "warn", cancelled: "warn" };
   var SKIP_TEXT = {
     unchanged_inputs: "skipped: the inputs equal the last successful run's",
     input_missing: "skipped: an input has not delivered its first data yet",
     disabled: "skipped: the task is disabled",
   };
-  var KIND_TEXT = { apply: "apply", inspect: "inspection (plan only)" };
+  var KIND_TEXT = { apply: "apply", inspect: "inspection (plan only)", "drift-check": "drift check (plan only)", destroy: "destroy" };
 
-  function outcomeBadge(run) { return badge(run.outcome, OUTCOME_KIND[run.outcome] || ""); }
+  // A drift check that planned says what it found: drift is a finding to act on, none is good news.
+  function outcomeBadge(run) {
+    if (run.outcome === "checked" && run.drift) return badge(run.drift.detected ? "checked: drift" : "checked: no drift", run.drift.detected ? "bad" : "ok");
+    return badge(run.outcome, OUTCOME_KIND[run.outcome] || "");
+  }
+  // One line on what a drift check found, for a table cell ("" for other runs).
+  function driftText(run) {
+    if (!run.drift) return "";
+    if (!run.drift.detected) return "no drift";
+    return ui.count(run.drift.resources.length, "resource differs", "resources differ") + (run.drift.corrected ? "; auto_correct queued an apply" : "");
+  }
   function kindText(run) { var kind = run.kind || "apply"; return KIND_TEXT[kind] || kind; }
   function triggerText(trigger) { return trigger ? trigger.kind + (trigger.detail ? ": " + trigger.detail : "") : ""; }
   function skipText(run) { return run.outcome === "skipped" ? (SKIP_TEXT[run.skip_reason] || "skipped" + (run.skip_reason ? ": " + run.skip_reason : "")) : ""; }
@@ -91,7 +102,7 @@ export const PAGE_RUNS_SCRIPT = `"use strict";
   ui.runOutputs = outputsTable;
 
   ui.runs = {
-    outcomeBadge: outcomeBadge, kindText: kindText, triggerText: triggerText, skipText: skipText, planText: planText,
+    outcomeBadge: outcomeBadge, kindText: kindText, driftText: driftText, triggerText: triggerText, skipText: skipText, planText: planText,
     changeLines: changeLines, changeSummary: changeSummary, changeList: changeList, noChangeText: noChangeText,
   };
 })();

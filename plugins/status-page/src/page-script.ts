@@ -58,6 +58,7 @@ export const PAGE_SCRIPT = `"use strict";
     if (type === "task.deleted") return "Task " + task + " was deleted";
     if (type === "run.started") return "Task " + task + ": a run started";
     if (type === "run.ended") return "Task " + task + ": run " + (data.run.outcome || "ended") + (data.run.error ? ": " + ui.firstLine(data.run.error, 120) : "");
+    if (type === "task.drift") return "Task " + task + (data.drift.status === "drifted" ? ": drift found in " + ui.count(data.drift.resources.length, "resource", "resources") : data.drift.status === "none" ? ": no drift" : ": drift not known");
     if (type === "leadership") return "Instance " + data.instance_id + (data.is_leader ? " leads" : " stepped down");
     if (type === "consul.connection") return data.state === "lost" ? "Connection to Consul lost" : "Connection to Consul restored";
     return "";
@@ -79,7 +80,7 @@ export const PAGE_SCRIPT = `"use strict";
   function listen() {
     ui.stream.on("ready", function () { if (state.started) reload(true); else begin(); });
     ui.stream.on("resync", function () { reload(true); });
-    ["task.status", "task.created", "task.deleted", "run.started", "run.ended", "run.output", "leadership", "consul.connection"].forEach(function (type) {
+    ["task.status", "task.created", "task.deleted", "task.drift", "run.started", "run.ended", "run.output", "leadership", "consul.connection"].forEach(function (type) {
       ui.stream.on(type, function (data) {
         // Before the first load nothing is shown yet: that load reads the current state.
         if (!state.started || !state.page.wants(type, data)) return;

@@ -83,6 +83,13 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 .actions { display: grid; gap: 0.4rem; }
 .action { display: flex; flex-wrap: wrap; gap: 0.3rem 0.75rem; align-items: center; }
 .action-message { min-height: 1.4em; margin: 0.2rem 0; }
+.confirm-panel { display: grid; gap: 0.4rem; margin: 0.5rem 0; padding: 0.6rem 0.8rem; background: var(--card); border: 1px solid var(--border); border-radius: 8px; }
+.confirm-panel label { font-weight: 600; }
+input[type="checkbox"] { min-height: 0; width: 1.1rem; height: 1.1rem; }
+textarea.task-json { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9rem; color: var(--fg); background: var(--card); border: 1px solid var(--muted); border-radius: 6px; padding: 0.4rem 0.5rem; width: 100%; resize: vertical; }
+textarea.task-json[aria-invalid="true"] { border-color: var(--bad); }
+button.danger { color: var(--bad); border-color: var(--bad); }
+.gone { font-size: 1.05rem; }
 .live-note { background: var(--info-bg); color: var(--info); border-radius: 6px; padding: 0.4rem 0.6rem; }
 pre.log, pre.value { background: var(--code-bg); color: var(--fg); border: 1px solid var(--border); border-radius: 6px; padding: 0.5rem 0.7rem; margin: 0.3rem 0; max-height: 28rem; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
 pre.error.log { color: var(--bad); background: var(--bad-bg); }

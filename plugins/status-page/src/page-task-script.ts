@@ -3,8 +3,9 @@
  * inspect, enable, disable: CTS's `PATCH /v1/tasks/<name>`, the same API and token as any client),
  * its configuration in brief (module, driver-independent fields, condition and module inputs,
  * variables by name only: their values may be secrets), the outputs of its last successful apply,
- * and all its runs, 20 a page (`?before=<id>` pages are permalinks), with the total. Actions are
- * a list of buttons, so more (destroy, drift check) fit without a new layout.
+ * and all its runs, 20 a page (`?before=<id>` pages are permalinks), with the total; its drift
+ * (drift.js), a change of its configuration (task-edit.js) and its deletion, with or without
+ * destroying its resources (task-delete.js), after which the page says the task is gone.
  */
 
 export const PAGE_TASK_SCRIPT = `"use strict";
@@ -67,7 +68,9 @@ export const PAGE_TASK_SCRIPT = `"use strict";
 
   function runRow(run) {
     var started = ui.link(ui.runHref(view.name, run.id), new Date(run.started_at).toLocaleString(), { "aria-label": "Run started " + new Date(run.started_at).toLocaleString() });
-    var outcome = el("td", null, [runs.outcomeBadge(run), run.outcome === "failed" && run.error ? el("span", { className: "error-line", text: ui.firstLine(run.error, 120) }) : null,
+    var failed = (run.outcome === "failed" || run.outcome === "cancelled") && run.error;
+    var outcome = el("td", null, [runs.outcomeBadge(run), failed ? el("span", { className: "error-line", text: ui.firstLine(run.error, 120) }) : null,
+      run.drift ? el("span", { className: "muted block", text: runs.driftText(run) }) : null,
       run.outcome === "skipped" ? el("span", { className: "muted block", text: runs.skipText(run) }) : null]);
     outcome.setAttribute("data-label", "Outcome");
     return el("tr", { "data-outcome": run.outcome }, [
@@ -155,14 +158,40 @@ export const PAGE_TASK_SCRIPT = `"use strict";
     });
   }
 
+  // The drift section, with the newest check's record (read once per check: it says whether auto_correct applied).
+  function renderDrift(task) {
+    var drift = task.drift;
+    var id = drift && drift.run_id;
+    if (!id || (view.check && view.check.id === id)) { ui.drift.render(view.drift, view.name, drift, id ? view.check : null); return null; }
+    return ui.api.get("/v1/tasks/" + encodeURIComponent(view.name) + "/runs/" + encodeURIComponent(id)).then(function (answer) {
+      view.check = answer.status === 200 && answer.body ? answer.body.run : null;
+      ui.drift.render(view.drift, view.name, drift, view.check);
+    });
+  }
+
+  // After a delete from this page: the page says so and stops reading the task.
+  function gone(destroyed) {
+    view.gone = true;
+    var page = ui.$("page");
+    clear(page);
+    var note = el("p", { className: "gone", tabindex: "-1", text: "Task " + view.name + " was deleted" + (destroyed ? ", after its resources were destroyed." : "; its resources were left as they are.") });
+    page.appendChild(breadcrumb(view.name));
+    page.appendChild(note);
+    page.appendChild(el("p", null, [ui.link("/ui/", "Back to all tasks")]));
+    page.setAttribute("data-gone", "true");
+    note.focus();
+    ui.announce(note.textContent);
+  }
+
   function load(all) {
+    if (view.gone) return Promise.resolve();
     var name = view.name, encoded = encodeURIComponent(name);
     var runsPath = "/v1/tasks/" + encoded + "/runs?limit=" + PAGE_SIZE + (view.before ? "&before=" + encodeURIComponent(view.before) : "");
     return Promise.all([
       ui.api.get("/ui/overview.json?task=" + encoded), all ? ui.api.get("/v1/tasks/" + encoded) : Promise.resolve(null), ui.api.get(runsPath),
     ]).then(function (answers) {
       var task = renderStatus(answers[0].body || {}, view.status);
-      if (task) renderActions(task, view.actions);
+      if (task) { renderActions(task, view.actions); renderDrift(task); }
       if (answers[1]) {
         if (answers[1].status === 200 && answers[1].body) { renderConfig(answers[1].body.task, view.config); renderOutputs(answers[1].body, view.outputs); }
         else { clear(view.config); view.config.appendChild(el("p", { className: "error", text: "Cannot read the task: " + ui.api.errorOf(answers[1]) })); }
@@ -180,8 +209,11 @@ export const PAGE_TASK_SCRIPT = `"use strict";
     view.runs = el("div", null, [el("p", { className: "muted", text: "Loading…" })]);
     var runsSection = ui.section("Runs", [view.runs]);
     view.runsHeading = runsSection.querySelector("h2");
-    [breadcrumb(name), view.status, ui.section("Actions", [view.actions]), ui.section("Configuration", [view.config]),
-      ui.section("Outputs", [view.outputs]), runsSection].forEach(function (node) { page.appendChild(node); });
+    view.drift = el("div", null, [el("p", { className: "muted", text: "Loading…" })]);
+    var change = { name: name, reload: load, gone: gone };
+    [breadcrumb(name), view.status, ui.section("Actions", [view.actions]), ui.section("Drift", [view.drift]), ui.section("Configuration", [view.config]),
+      ui.section("Change the configuration", [ui.taskEdit.build(change)]), ui.section("Outputs", [view.outputs]), runsSection,
+      ui.section("Delete", [ui.taskDelete.build(change)])].forEach(function (node) { page.appendChild(node); });
     return load(true);
   }
 
@@ -190,7 +222,7 @@ export const PAGE_TASK_SCRIPT = `"use strict";
     title: function (name) { return "Task " + name; },
     start: start,
     reload: function (page, all) { return load(all); },
-    wants: function (type, data) { return type !== "run.output" && (!data || !(data.task || (data.run && data.run.task)) || (data.task || data.run.task) === view.name); },
+    wants: function (type, data) { return !view.gone && type !== "run.output" && (!data || !(data.task || (data.run && data.run.task)) || (data.task || data.run.task) === view.name); },
   };
 })();
 `;

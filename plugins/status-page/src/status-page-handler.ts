@@ -7,13 +7,17 @@
  */
 import { PAGE_API_SCRIPT } from "./page-api-script.ts";
 import { PAGE_DOM_SCRIPT } from "./page-dom-script.ts";
+import { PAGE_DRIFT_SCRIPT } from "./page-drift-script.ts";
 import { PAGE_HTML } from "./page-html.ts";
 import { PAGE_OVERVIEW_SCRIPT } from "./page-overview-script.ts";
+import { PAGE_RUN_FINDINGS_SCRIPT } from "./page-run-findings-script.ts";
 import { PAGE_RUN_SCRIPT } from "./page-run-script.ts";
 import { PAGE_RUNS_SCRIPT } from "./page-runs-script.ts";
 import { PAGE_SCRIPT } from "./page-script.ts";
 import { PAGE_STREAM_SCRIPT } from "./page-stream-script.ts";
 import { PAGE_STYLE } from "./page-style.ts";
+import { PAGE_TASK_DELETE_SCRIPT } from "./page-task-delete-script.ts";
+import { PAGE_TASK_EDIT_SCRIPT } from "./page-task-edit-script.ts";
 import { PAGE_TASK_SCRIPT } from "./page-task-script.ts";
 
 export const UI_PATH = "/ui";
@@ -33,7 +37,11 @@ const ASSETS: Readonly<Record<string, { readonly type: string; readonly body: st
   "/ui/api.js": { type: SCRIPT, body: PAGE_API_SCRIPT },
   "/ui/stream.js": { type: SCRIPT, body: PAGE_STREAM_SCRIPT },
   "/ui/runs.js": { type: SCRIPT, body: PAGE_RUNS_SCRIPT },
+  "/ui/drift.js": { type: SCRIPT, body: PAGE_DRIFT_SCRIPT },
+  "/ui/run-findings.js": { type: SCRIPT, body: PAGE_RUN_FINDINGS_SCRIPT },
   "/ui/overview.js": { type: SCRIPT, body: PAGE_OVERVIEW_SCRIPT },
+  "/ui/task-edit.js": { type: SCRIPT, body: PAGE_TASK_EDIT_SCRIPT },
+  "/ui/task-delete.js": { type: SCRIPT, body: PAGE_TASK_DELETE_SCRIPT },
   "/ui/task.js": { type: SCRIPT, body: PAGE_TASK_SCRIPT },
   "/ui/run.js": { type: SCRIPT, body: PAGE_RUN_SCRIPT },
   "/ui/app.js": { type: SCRIPT, body: PAGE_SCRIPT },

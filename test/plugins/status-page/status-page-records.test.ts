@@ -3,7 +3,8 @@
  * answers `GET /v1/tasks/nightly/runs` and `/runs/<id>` (ahead of the engine's routes) with fixed
  * records of the contract's shape: a failed run whose error is Terraform's whole output, an apply
  * whose change lists 100 instances and leaves 20 out, skips for each reason, a run in progress, an
- * inspection and a kind the page does not know. Pages of 2 with a total and a next cursor.
+ * inspection and a kind the page does not know; run pages of a run a hook cancelled, of one whose
+ * hook failed after the apply and of an outcome the page does not know. Pages of 2 with a total and a next cursor.
  */
 import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -37,6 +38,23 @@ const records: RunRecord[] = [
   },
 ];
 
+/** Records only their run pages show (not listed): a hook's veto, a hook failing after an apply, an outcome the page does not know. */
+const hookRecords: RunRecord[] = [
+  {
+    ...base, id: id(8), outcome: "cancelled", trigger: { kind: "dependency", detail: "/v1/health/service/web" }, started_at: started(8), ended_at: started(8), duration_ms: 40,
+    error: "pre_apply hook \"pre_apply\" said no: exit code 3",
+    hooks: [{ name: "pre_apply", outcome: "failed", exit_code: 3, output: "change window closed\n", output_omitted: 12, error: "exit code 3", duration_ms: 35 }],
+  },
+  {
+    ...base, id: id(9), outcome: "applied", trigger: { kind: "api", detail: "run=now" }, started_at: started(9), ended_at: started(9), duration_ms: 900, hooks_failed: true,
+    hooks: [
+      { name: "pre_apply", outcome: "ok", exit_code: 0, duration_ms: 10 },
+      { name: "post_apply[1]", outcome: "timed_out", error: "stopped at its time limit of 5s", duration_ms: 5000 },
+    ],
+  },
+  { ...base, id: id(10), outcome: "paused" as never, kind: "rollback" as never, trigger: { kind: "api" }, started_at: started(10) },
+];
+
 const standIn = definePlugin({
   id: "run-history-stand-in",
   kind: "api",
@@ -47,7 +65,7 @@ const standIn = definePlugin({
       if (url.pathname === "/v1/tasks/fallback/runs") return Response.json({ error: { message: "store unreachable" } }, { status: 500 });
       const one = /^\/v1\/tasks\/nightly\/runs\/(.+)$/.exec(url.pathname);
       if (one) {
-        const run = records.find((record) => record.id === one[1]);
+        const run = [...records, ...hookRecords].find((record) => record.id === one[1]);
         return run ? Response.json({ run }) : Response.json({ error: { message: "no such run" } }, { status: 404 });
       }
       if (url.pathname !== "/v1/tasks/nightly/runs") return undefined;
@@ -128,6 +146,28 @@ describe("status page: every kind of run record", () => {
     expect(await textOf(page, "pre[aria-label='Error']")).toContain("module.nightly.x will be created");
     await screenshot(page, "records-run-failed");
     expect(await seriousViolations(page)).toEqual([]);
+  }, 60_000);
+
+  it("a run page shows the hooks' reports, a hook's veto as a cancelled run, and outcomes and kinds it does not know by name", async () => {
+    const page = (await watchedPage(browser)).page;
+    await openPage(page, `${daemon.url}/ui/tasks/nightly/runs/${id(8)}`);
+    const cancelled = await textOf(page, "main");
+    expect(cancelled).toMatch(/Outcome\s+cancelled apply/);
+    expect(cancelled).toMatch(/Why it was cancelled\npre_apply hook "pre_apply" said no: exit code 3/);
+    expect(cancelled).toContain("A hook before the apply said no: the run was cancelled and nothing was applied.");
+    const row = await page.$eval("table.hooks tbody tr", (tr) => (tr as HTMLElement).innerText.replace(/\s+/g, " ").trim());
+    expect(row).toBe("pre_apply failed exit code 3 3 35 ms … 12 characters left out … change window closed");
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, "records-run-cancelled");
+
+    await openPage(page, `${daemon.url}/ui/tasks/nightly/runs/${id(9)}`);
+    expect(await textOf(page, "main")).toContain("A hook after the apply failed; the run's outcome stands.");
+    const rows = await page.$$eval("table.hooks tbody tr", (trs) => trs.map((tr) => (tr as HTMLElement).innerText.replace(/\s+/g, " ").trim()));
+    expect(rows).toEqual(["pre_apply ok 0 10 ms none", "post_apply[1] timed_out stopped at its time limit of 5s — 5.0 s none"]);
+
+    await openPage(page, `${daemon.url}/ui/tasks/nightly/runs/${id(10)}`);
+    expect(await textOf(page, "h1")).toBe("rollback of nightly");
+    expect(await textOf(page, "main")).toMatch(/Outcome\s+paused rollback/);
   }, 60_000);
 
   it("one tab goes from page to page many times: each page ends its event stream when the browser leaves it", async () => {

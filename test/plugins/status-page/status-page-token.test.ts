@@ -4,7 +4,8 @@
  * every `/v1` path and `/v1/events` answer 401 with `WWW-Authenticate: Bearer` unless
  * `Authorization: Bearer <token>` is right. The page asks for the token once, keeps it for the tab
  * (sessionStorage), sends it on every request including the event stream (read with fetch), and
- * resumes the stream with Last-Event-ID after a drop. Beyond CTS.
+ * resumes the stream with Last-Event-ID after a drop; the page's writes (inspect, delete) carry it.
+ * Beyond CTS.
  */
 import type { Browser, HTTPRequest } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -106,5 +107,15 @@ describe("status page with an API token", () => {
     expect((await patched).headers().authorization).toBe(`Bearer ${TOKEN}`);
     await page.waitForNavigation({ timeout: 20_000 });
     expect(new URL(page.url()).pathname).toMatch(/^\/ui\/tasks\/nightly\/runs\/\d{13}-/);
+
+    // And a delete from the task page, after its confirmation.
+    await page.goto(`${daemon.url}/ui/tasks/nightly`, { waitUntil: "domcontentloaded" });
+    await page.waitForSelector("#page[data-loaded]", { timeout: 20_000 });
+    await (await page.waitForSelector(`xpath///button[normalize-space()="Delete…"]`))!.click();
+    const deleted = page.waitForRequest((request) => request.method() === "DELETE");
+    await (await page.waitForSelector(`xpath///button[normalize-space()="Delete the task"]`))!.click();
+    expect((await deleted).headers().authorization).toBe(`Bearer ${TOKEN}`);
+    await page.waitForSelector("#page[data-gone]", { timeout: 20_000 });
+    expect(daemon.tasks.get("nightly")).toBeUndefined();
   }, 90_000);
 });

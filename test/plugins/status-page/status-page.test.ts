@@ -35,6 +35,10 @@ describe("status page", () => {
       ],
     });
     daemon = await startApiKernel({ config, extraPlugins: ["status-page"], recording: { fail_tasks: ["doomed"] } });
+    // The engine's start-up pass runs the config tasks one after another once the kernel started:
+    // an API run asked before doomed's start-up run was queued would end first, and the start-up
+    // run after it would be doomed's last run. Ask once the start-up run ended.
+    await eventually(() => daemon.tasks.get("doomed")?.events.some((event) => event.trigger?.kind === "startup") === true, "doomed's start-up run", 20_000);
     await daemon.tasks.runNow("doomed", { kind: "api" });
   });
   afterAll(async () => {
@@ -67,7 +71,7 @@ describe("status page", () => {
     expect((await fetch(`${daemon.url}/ui/tasks/nightly/runs/x/y`)).status).toBe(404);
     // Every script the shell loads is served and parses (a syntax error would blank every page).
     const scripts = [...html.matchAll(/<script src="([^"]+)"/g)].map((match) => match[1]!);
-    expect(scripts).toEqual(["dom", "api", "stream", "runs", "overview", "task", "run", "app"].map((name) => `/ui/${name}.js`));
+    expect(scripts).toEqual(["dom", "api", "stream", "runs", "drift", "run-findings", "overview", "task-edit", "task-delete", "task", "run", "app"].map((name) => `/ui/${name}.js`));
     for (const path of scripts) {
       const response = await fetch(`${daemon.url}${path}`);
       expect(response.headers.get("content-type"), path).toContain("text/javascript");
