@@ -4,7 +4,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
-import { type JsonSchema, MAX_NESTING, tooDeep } from "../../../core/plugin-api/mod.ts";
+import { isGoDuration, type JsonSchema, MAX_NESTING, tooDeep } from "../../../core/plugin-api/mod.ts";
 import { HttpError } from "./api-errors.ts";
 import { schemaErrorText } from "./schema-error-text.ts";
 
@@ -18,6 +18,8 @@ export type BodyValidator<T> = (body: unknown) => T;
 export function createAjv(): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: true });
   addFormats(ajv);
+  // The kernel gives plugin schemas this format (a task block's `timeout = "30s"`): requests use them too.
+  ajv.addFormat("go-duration", { type: "string", validate: isGoDuration });
   return ajv;
 }
 

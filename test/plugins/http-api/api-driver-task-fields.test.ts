@@ -20,7 +20,11 @@ const created = new Map<string, TaskConfig>();
 const stampSettingsSchema: JsonSchema = {
   type: "object",
   additionalProperties: false,
-  properties: { colour: { type: "string" }, copies: { type: "integer", minimum: 1 } },
+  properties: {
+    colour: { type: "string" }, copies: { type: "integer", minimum: 1 },
+    // The kernel's duration format (run hooks' `timeout`): the API's checks know it too.
+    every: { type: "string", format: "go-duration" },
+  },
 };
 
 function create(task: TaskConfig): Promise<Driver> {
@@ -140,6 +144,15 @@ describe("task-level fields drivers add, in the HTTP API", () => {
     expect(daemon.logs.filter((line) => line.includes("ignoring the invalid schema of a driver's task field"))).toEqual([
       expect.stringContaining("field=smudge_settings"),
     ]);
+  });
+
+  it("a driver field using the go-duration format is checked by the API as by the kernel", async () => {
+    const bad = await post(daemon.url, { name: "timed_bad", module: "./m", condition: schedule, stamp_settings: { every: "soon" } });
+    expect(bad.status).toBe(400);
+    expect(await errorOf(bad)).toContain("every");
+    const good = await post(daemon.url, { name: "timed", module: "./m", condition: schedule, stamp_settings: { every: "90s" } });
+    expect(good.status, await good.clone().text()).toBe(201);
+    expect(daemon.logs.some((line) => line.includes("field=stamp_settings"))).toBe(false);
   });
 
   it("/v1/openapi.json describes each driver's task fields by its driver's schema", async () => {
