@@ -8,6 +8,7 @@ import { nodesDeclaration, NODES_VARIABLE } from "./nodes-value.ts";
 export const nodesConditionFactory: ConditionFactory = Object.freeze({
   name: "nodes",
   publishes: NODES_VARIABLE,
+  publishesFor: (block: Readonly<Record<string, unknown>>) => readNodesOptions(block).use_as_module_input ? NODES_VARIABLE : undefined,
   variableDeclaration: nodesDeclaration,
   optionsSchema: nodesConditionSchema,
   template: (block: Readonly<Record<string, unknown>>) => {
@@ -20,6 +21,7 @@ export const nodesConditionFactory: ConditionFactory = Object.freeze({
 export const nodesModuleInputFactory: ModuleInputFactory = Object.freeze({
   name: "nodes",
   publishes: NODES_VARIABLE,
+  publishesFor: () => NODES_VARIABLE,
   variableDeclaration: nodesDeclaration,
   optionsSchema: nodesModuleInputSchema,
   template: (block: Readonly<Record<string, unknown>>) => nodesTemplate(readNodesOptions(block), true),

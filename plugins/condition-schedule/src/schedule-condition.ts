@@ -17,6 +17,8 @@ export const scheduleConditionFactory: ConditionFactory = Object.freeze({
   optionsSchema: scheduleConditionSchema,
   api: scheduleConditionApi,
   unbuffered: true,
+  // A schedule only triggers; it renders no variable.
+  publishesFor: () => undefined,
   validate(options: Readonly<Record<string, unknown>>) {
     const why = cronProblem(String(options.cron));
     return why === undefined ? [] : [{ path: "cron", message: `is not a valid cron expression: ${why}` }];

@@ -9,6 +9,7 @@ import { catalogServicesTemplate } from "./tfvars-template-text.ts";
 export const catalogServicesConditionFactory: ConditionFactory = Object.freeze({
   name: "catalog-services",
   publishes: "catalog_services",
+  publishesFor: (options: Readonly<Record<string, unknown>>) => useAsModuleInput(options) ? "catalog_services" : undefined,
   renamedFields: conditionRenames,
   validate: regexpProblems,
   optionsSchema: catalogServicesConditionSchema,

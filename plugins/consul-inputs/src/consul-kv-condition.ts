@@ -8,6 +8,7 @@ import { consulKvTemplate } from "./tfvars-template-text.ts";
 export const consulKvConditionFactory: ConditionFactory = Object.freeze({
   name: "consul-kv",
   publishes: "consul_kv",
+  publishesFor: (options: Readonly<Record<string, unknown>>) => useAsModuleInput(options) ? "consul_kv" : undefined,
   renamedFields: conditionRenames,
   optionsSchema: consulKvConditionSchema,
   api: consulKvConditionApi,

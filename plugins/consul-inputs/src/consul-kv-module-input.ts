@@ -8,6 +8,7 @@ import { consulKvTemplate } from "./tfvars-template-text.ts";
 export const consulKvModuleInputFactory: ModuleInputFactory = Object.freeze({
   name: "consul-kv",
   publishes: "consul_kv",
+  publishesFor: () => "consul_kv",
   optionsSchema: consulKvModuleInputSchema,
   api: consulKvModuleInputApi,
   template: (options: Readonly<Record<string, unknown>>) => consulKvTemplate(options, true),

@@ -5,6 +5,7 @@
  * schema and hands the factory the result, defaults applied; the readers turn it into typed options.
  */
 import { CtsError, type JsonSchema } from "../../../core/plugin-api/mod.ts";
+import { selectorConflict } from "./selector-rules.ts";
 
 const stringMap: JsonSchema = { type: "object", additionalProperties: { type: "string" } };
 /**
@@ -92,9 +93,8 @@ type Config = Readonly<Record<string, unknown>>;
 export function readServicesOptions(config: Config, what: string): ServicesOptions {
   const names = (config.names as readonly string[] | undefined) ?? [];
   const regexp = config.regexp === undefined || config.regexp === null ? undefined : String(config.regexp);
-  if ((names.length > 0) === (regexp !== undefined)) {
-    throw invalid(what, "exactly one of regexp and names must be set");
-  }
+  // The kernel ran the factory's `validate` already; a hand-written block (tests, a testkit) meets the same rule here.
+  if (selectorConflict(config) !== undefined) throw invalid(what, "exactly one of regexp and names must be set");
   if (names.some((name) => name === "")) throw invalid(what, "names must not contain an empty string");
   const byService = config.cts_user_defined_meta_by_service as ServicesOptions["userMetaByService"] | null | undefined;
   return {

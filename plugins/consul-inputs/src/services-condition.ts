@@ -10,6 +10,7 @@ import { fromDeprecatedServices } from "./deprecated-services-body.ts";
 export const servicesConditionFactory: ConditionFactory = Object.freeze({
   name: "services",
   publishes: "services",
+  publishesFor: (options: Readonly<Record<string, unknown>>) => useAsModuleInput(options) ? "services" : undefined,
   renamedFields: conditionRenames,
   validate: servicesSelectorProblems,
   optionsSchema: servicesConditionSchema,

@@ -10,6 +10,7 @@ import { fromDeprecatedServices } from "./deprecated-services-body.ts";
 export const servicesModuleInputFactory: ModuleInputFactory = Object.freeze({
   name: "services",
   publishes: "services",
+  publishesFor: () => "services",
   validate: servicesSelectorProblems,
   optionsSchema: servicesModuleInputSchema,
   api: servicesModuleInputApi,
