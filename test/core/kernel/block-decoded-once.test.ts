@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test, vi } from "vitest";
 import { createKernel } from "../../../core/kernel/kernel.ts";
 import { Ajv, type AnySchema, type ValidateFunction } from "ajv";
 import {
-  conditionRegistryToken, configToken, moduleInputRegistryToken, type TaskConfig,
+  conditionRegistryToken, configToken, definePlugin, moduleInputRegistryToken, type ConditionFactory, type OptionsOf, type TaskConfig,
 } from "../../../core/plugin-api/mod.ts";
 import { taskInputSpecs } from "../../../plugins/task-engine/src/task-input-specs.ts";
 import { taskInputTemplates } from "../../../plugins/task-engine/src/task-input-templates.ts";
@@ -85,6 +85,50 @@ describe("a block is decoded once between config load and the first run", () => 
       }).toEqual({ services: 1, "consul-kv": 1, flag: 1 });
     } finally {
       validations.restore();
+      await kernel.stop();
+    }
+  });
+
+  test("a typed third-party condition gets one frozen options object, defaults filled in, in validate, publishesFor, template and create", async () => {
+    const schema = {
+      type: "object", additionalProperties: false, required: ["key"],
+      properties: { key: { type: "string" }, colour: { type: "string", enum: ["blue", "red"], default: "blue" } },
+    } as const;
+    const seen: { hook: string; options: OptionsOf<typeof schema> }[] = [];
+    const lampFactory: ConditionFactory<OptionsOf<typeof schema>> = {
+      name: "lamp",
+      optionsSchema: schema,
+      validate: (options) => (seen.push({ hook: "validate", options }), []),
+      publishesFor: (options) => (seen.push({ hook: "publishesFor", options }), `lamp_${options.colour}`),
+      template: (options) => (seen.push({ hook: "template", options }), `lamp = "${options.key}"`),
+      create: (options) => (seen.push({ hook: "create", options }), { variable: `lamp_${options.colour}`, start: async () => {}, stop: () => {} }),
+    };
+    const lampPlugin = definePlugin({
+      id: "condition-lamp", kind: "condition", deps: { conditions: conditionRegistryToken },
+      init({ conditions }) {
+        conditions.register(lampFactory);
+      },
+    });
+    const loaded = await loadFiles({ "a.hcl": `task {\n  name = "l"\n  module = "./m"\n  condition "lamp" {\n    key = "k"\n  }\n}\n` });
+    const kernel = await createKernel({
+      config: loaded.config, runOptions: { mode: "validate", inspectTasks: [], resetStorage: false }, logSink: recordingLogSink(),
+      plugins: [lampPlugin],
+    });
+    try {
+      await kernel.init();
+      expect(kernel.blockIssues(loaded.config, loaded.fileOf)).toEqual([]);
+      const conditions = kernel.resolve(conditionRegistryToken);
+      const task = kernel.resolve(configToken).tasks[0]!;
+      const specs = taskInputSpecs(task, conditions, kernel.resolve(moduleInputRegistryToken));
+      taskInputTemplates(task, conditions, kernel.resolve(moduleInputRegistryToken));
+      conditions.get("lamp")!.create(task.condition, task.name, task);
+      expect(specs.map((spec) => spec.variable)).toEqual(["lamp_blue"]);
+      expect(seen.map((entry) => entry.hook)).toEqual(["validate", "publishesFor", "template", "publishesFor", "create"]);
+      expect(seen[0]!.options).toEqual({ type: "lamp", key: "k", colour: "blue" });
+      expect(Object.isFrozen(seen[0]!.options)).toBe(true);
+      // The block the kernel completed is the very object every hook received.
+      for (const entry of seen) expect(entry.options).toBe(task.condition);
+    } finally {
       await kernel.stop();
     }
   });
