@@ -8,7 +8,8 @@ import { afterAll, describe, expect, test, vi } from "vitest";
 import { createKernel } from "../../../core/kernel/kernel.ts";
 import { Ajv, type AnySchema, type ValidateFunction } from "ajv";
 import {
-  conditionRegistryToken, configToken, definePlugin, moduleInputRegistryToken, type ConditionFactory, type OptionsOf, type TaskConfig,
+  conditionRegistryToken, configToken, definePlugin, moduleInputRegistryToken, type ConditionFactory, type OptionsOf, type PluginDefinition,
+  type TaskConfig,
 } from "../../../core/plugin-api/mod.ts";
 import { taskInputSpecs } from "../../../plugins/task-engine/src/task-input-specs.ts";
 import { taskInputTemplates } from "../../../plugins/task-engine/src/task-input-templates.ts";
@@ -56,18 +57,22 @@ task {
 }
 `;
 
+/** A kernel initialised on `hcl` with `plugins`, its config checked as the CLI checks it at load. */
+async function initialised(hcl: string, plugins: readonly PluginDefinition[]) {
+  const loaded = await loadFiles({ "a.hcl": hcl });
+  const kernel = await createKernel({
+    config: loaded.config, runOptions: { mode: "validate", inspectTasks: [], resetStorage: false }, logSink: recordingLogSink(), plugins,
+  });
+  await kernel.init();
+  expect(kernel.blockIssues(loaded.config, loaded.fileOf)).toEqual([]);
+  return kernel;
+}
+
 describe("a block is decoded once between config load and the first run", () => {
   test("one schema check per condition and module_input block, with built-in and third-party owners", async () => {
     const validations = countValidations();
-    const loaded = await loadFiles({ "a.hcl": HCL });
-    const kernel = await createKernel({
-      config: loaded.config, runOptions: { mode: "validate", inspectTasks: [], resetStorage: false }, logSink: recordingLogSink(),
-      plugins: [flagPlugin],
-    });
+    const kernel = await initialised(HCL, [flagPlugin]);
     try {
-      await kernel.init();
-      // Config load: the CLI checks every block against its owner before the daemon starts.
-      expect(kernel.blockIssues(loaded.config, loaded.fileOf)).toEqual([]);
       const conditions = kernel.resolve(conditionRegistryToken);
       const moduleInputs = kernel.resolve(moduleInputRegistryToken);
       // What the engine does with a task before its first run.
@@ -109,14 +114,8 @@ describe("a block is decoded once between config load and the first run", () => 
         conditions.register(lampFactory);
       },
     });
-    const loaded = await loadFiles({ "a.hcl": `task {\n  name = "l"\n  module = "./m"\n  condition "lamp" {\n    key = "k"\n  }\n}\n` });
-    const kernel = await createKernel({
-      config: loaded.config, runOptions: { mode: "validate", inspectTasks: [], resetStorage: false }, logSink: recordingLogSink(),
-      plugins: [lampPlugin],
-    });
+    const kernel = await initialised(`task {\n  name = "l"\n  module = "./m"\n  condition "lamp" {\n    key = "k"\n  }\n}\n`, [lampPlugin]);
     try {
-      await kernel.init();
-      expect(kernel.blockIssues(loaded.config, loaded.fileOf)).toEqual([]);
       const conditions = kernel.resolve(conditionRegistryToken);
       const task = kernel.resolve(configToken).tasks[0]!;
       const specs = taskInputSpecs(task, conditions, kernel.resolve(moduleInputRegistryToken));
