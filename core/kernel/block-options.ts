@@ -51,9 +51,14 @@ export class BlockOptions {
    * (weak-decode.ts: block-syntax maps, one-element lists, `"true"` for a boolean).
    */
   check(owner: BlockOwner, fields: Fields, file: string, path: string, decode = false): CheckedBlock {
-    if (!decode) return this.#checked(owner, fields, file, path, false);
     const key = owner.optionsSchema ?? owner.renamedFields ?? NO_SCHEMA;
+    // A block this class checked for the same owner already (a completed task's, a driver's body).
     if (this.#decoded.get(fields) === key) return { ok: true, value: fields };
+    if (!decode) {
+      const result = this.#checked(owner, fields, file, path, false);
+      if (result.ok) this.#decoded.set(result.value, key);
+      return result;
+    }
     const known = this.#decodedFrom.get(fields)?.get(key);
     if (known !== undefined) return { ok: true, value: known };
     const result = this.#checked(owner, renamed(fields, owner.renamedFields), file, path, true);
