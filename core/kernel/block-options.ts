@@ -2,6 +2,10 @@
  * @module Checks a block a plugin owns (the `driver` body, a `condition` or `module_input` block)
  * against the owner's JSON Schema with the kernel's ajv (the one plugin options use): every problem
  * with its file and CTS-style field path, the owner's defaults applied, the result deep-frozen.
+ * A block is decoded once: the decoded result is remembered by the block as written (config blocks
+ * are frozen, so the same object is the same block), and a block this class decoded passes through
+ * as it is, so the config check, the task's completion and every hook that receives the completed
+ * block share one decoding.
  */
 import type { Ajv, ValidateFunction } from "ajv";
 import type { JsonSchema } from "../plugin-api/mod.ts";
@@ -24,10 +28,16 @@ export type CheckedBlock =
   | { readonly ok: true; readonly value: Fields }
   | { readonly ok: false; readonly issues: readonly ConfigIssue[] };
 
+/** The decoding key of an owner with neither a schema nor renamed fields (its decoding is a frozen copy). */
+const NO_SCHEMA = Object.freeze({});
+
 export class BlockOptions {
   readonly #ajv: Ajv;
   // By schema object: a schema is compiled once however many tasks use it.
   readonly #compiled = new WeakMap<object, ValidateFunction | string>();
+  // Block as written → owner (by schema) → its decoded block; and each decoded block handed out → its owner.
+  readonly #decodedFrom = new WeakMap<object, WeakMap<object, Fields>>();
+  readonly #decoded = new WeakMap<object, object>();
 
   constructor(ajv: Ajv) {
     this.#ajv = ajv;
@@ -41,7 +51,28 @@ export class BlockOptions {
    * (weak-decode.ts: block-syntax maps, one-element lists, `"true"` for a boolean).
    */
   check(owner: BlockOwner, fields: Fields, file: string, path: string, decode = false): CheckedBlock {
-    if (decode) fields = renamed(fields, owner.renamedFields);
+    const key = owner.optionsSchema ?? owner.renamedFields ?? NO_SCHEMA;
+    // A block this class checked for the same owner already (a completed task's, a driver's body).
+    if (this.#decoded.get(fields) === key) return { ok: true, value: fields };
+    if (!decode) {
+      const result = this.#checked(owner, fields, file, path, false);
+      if (result.ok) this.#decoded.set(result.value, key);
+      return result;
+    }
+    const known = this.#decodedFrom.get(fields)?.get(key);
+    if (known !== undefined) return { ok: true, value: known };
+    const result = this.#checked(owner, renamed(fields, owner.renamedFields), file, path, true);
+    if (result.ok && Object.isFrozen(fields)) {
+      // Only a frozen block can be remembered: a mutable one could change before it is read again.
+      let byOwner = this.#decodedFrom.get(fields);
+      if (byOwner === undefined) this.#decodedFrom.set(fields, byOwner = new WeakMap());
+      byOwner.set(key, result.value);
+    }
+    if (result.ok) this.#decoded.set(result.value, key);
+    return result;
+  }
+
+  #checked(owner: BlockOwner, fields: Fields, file: string, path: string, decode: boolean): CheckedBlock {
     const schema = owner.optionsSchema;
     if (schema === undefined) return { ok: true, value: deepFreeze(structuredClone(fields) as Fields) };
     const validate = this.#compile(schema);

@@ -2,16 +2,14 @@
  * @module The kernel: loads and checks plugins (createKernel), sets them up in dependency order
  * (init), runs their start hooks and serves HTTP (start), and undoes it all in reverse (stop).
  * It knows nothing about Consul or Terraform; it never exits the process or handles signals.
+ * Its interface is kernel-contract.ts; the blocks plugins own are checked and completed in kernel-blocks.ts.
  */
-import type {
-  CtsConfig, FileSystem, Logger, PluginDefinition, ProcessRunner, RunOptions, SecretMasker, ServiceFactory, Shutdown, Token,
-} from "../plugin-api/mod.ts";
+import type { CtsConfig, Logger, Token } from "../plugin-api/mod.ts";
 import { CtsError, driverRegistryToken } from "../plugin-api/mod.ts";
-import type { LogSink } from "../logging/log-sink.ts";
-import type { HttpServerHandle, ServeHttpTls } from "../runtime/serve-http.ts";
+import type { HttpServerHandle } from "../runtime/serve-http.ts";
 import { serveApi } from "./lifecycle/serve-api.ts";
 import { currentDirectory, parentDirectory } from "../runtime/file-system.ts";
-import { builtinPlugins, type BuiltinPlugin } from "./builtin-plugins.ts";
+import { builtinPlugins } from "./builtin-plugins.ts";
 import { coreTokens, createCoreServices, createRecordingShutdown, type CoreServices } from "./core-services.ts";
 import { ShutdownStack, shutdownError, type ShutdownFailure } from "./lifecycle/shutdown-stack.ts";
 import { startupError } from "./lifecycle/startup-error.ts";
@@ -21,60 +19,11 @@ import { buildPluginGraph } from "./plugin-graph.ts";
 import { loadPlugins, type LoadedPlugin } from "./plugin-loader.ts";
 import { validatePluginOptions } from "./plugin-options.ts";
 import type { ConfigIssue } from "../config/config-error.ts";
-import { configBlockIssues } from "./task-blocks.ts";
-import { completeTask, renamedFieldWarnings } from "./complete-task.ts";
-import { unbufferedWarnings } from "./unbuffered-condition.ts";
-import { driverTaskFieldWarnings } from "./driver-task-fields.ts";
-import { completeDriverBlock } from "./driver-body.ts";
-import { withServicesField, withServicesFields } from "./services-field.ts";
+import type { Kernel, KernelOptions, KernelState } from "./kernel-contract.ts";
+import { completedByOwners, ownedBlockIssues, ownedBlockWarnings } from "./kernel-blocks.ts";
 import { setUpPlugin, tokensNeeded, type ScopedFactory, type StartHook } from "./plugin-setup.ts";
 
-export interface KernelOptions {
-  readonly config: CtsConfig;
-  readonly runOptions: RunOptions;
-  readonly logSink: LogSink;
-  /** Extra plugins (tests add recording drivers here); configured by a source-less plugin block. */
-  readonly plugins?: readonly PluginDefinition[];
-  /** Replaces the built-in list (tests boot only a few). */
-  readonly builtins?: readonly BuiltinPlugin[];
-  /** Provided as shutdownToken. @default a recorder that ends nothing */
-  readonly shutdown?: Shutdown;
-  /** Serve the router here once started (daemon mode), if some plugin mounted something. */
-  readonly httpListen?: { readonly hostname: string; readonly port: number; readonly tls?: ServeHttpTls } | false;
-  /** Where relative plugin paths resolve. @default the directory of the first config file, else the CWD */
-  readonly baseDir?: string;
-  /** How long one plugin's services and init may take. @default 60000 */
-  readonly initTimeoutMs?: number;
-  /** Replace the real adapters (a plugin testkit may pass recording ones). */
-  readonly processRunner?: ProcessRunner;
-  readonly fileSystem?: FileSystem;
-  /** What environmentToken provides. @default the process environment */
-  readonly environment?: Readonly<Record<string, string | undefined>>;
-  /** What secretMaskerToken provides (the CLI shares it with the log sink). @default an empty list */
-  readonly secrets?: SecretMasker;
-}
-
-export type KernelState = "created" | "initialized" | "running" | "stopping" | "stopped" | "failed";
-
-export interface Kernel {
-  readonly state: KernelState;
-  init(): Promise<void>;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  resolve<T>(token: Token<T>): T;
-  readonly plugins: readonly { readonly id: string; readonly kind: string; readonly source: string }[];
-  readonly httpUrl: string | undefined;
-  /**
-   * After init: every plugin-owned block of `config` (driver, conditions, module inputs) checked
-   * against its registered owner; `fileOf` names the file of a CTS-style path.
-   */
-  blockIssues(config: CtsConfig, fileOf?: (path: string) => string | undefined): ConfigIssue[];
-  /**
-   * After init: deprecated fields of plugin-owned blocks that their owners rename, and buffer periods
-   * a condition that never buffers ignores (to log at WARN).
-   */
-  blockWarnings(config: CtsConfig, fileOf?: (path: string) => string | undefined): ConfigIssue[];
-}
+export type { Kernel, KernelOptions, KernelState } from "./kernel-contract.ts";
 
 /** The config plugins receive: its tasks are completed by their blocks' owners at the end of init. */
 type PendingConfig = { -readonly [K in keyof CtsConfig]: CtsConfig[K] };
@@ -164,17 +113,11 @@ class PluginKernel implements Kernel {
   }
 
   blockIssues(config: CtsConfig, fileOf: (path: string) => string | undefined = () => undefined): ConfigIssue[] {
-    const withServices = withServicesFields(config, fileOf, this.#core.blockRegistries).config;
-    return configBlockIssues(withServices, fileOf, this.#core.blockRegistries, this.#core.blocks);
+    return ownedBlockIssues(config, fileOf, this.#core);
   }
 
   blockWarnings(config: CtsConfig, fileOf: (path: string) => string | undefined = () => undefined): ConfigIssue[] {
-    return [
-      ...withServicesFields(config, fileOf, this.#core.blockRegistries).warnings,
-      ...renamedFieldWarnings(config, fileOf, this.#core.blockRegistries),
-      ...unbufferedWarnings(config, fileOf, this.#core.blockRegistries.conditions),
-      ...driverTaskFieldWarnings(config.tasks, fileOf, this.#core.blockRegistries.drivers, this.#core.blocks),
-    ];
+    return ownedBlockWarnings(config, fileOf, this.#core);
   }
 
   init(): Promise<void> {
@@ -204,13 +147,8 @@ class PluginKernel implements Kernel {
         throw await this.#fail(`initialize plugin "${id}"`, error);
       }
     }
-    // Every owner is registered now; plugins read tasks from start on (core/kernel/complete-task.ts).
-    this.#config.driver = completeDriverBlock(this.#options.config, this.#core.blockRegistries.drivers.get(this.#config.driver.name), this.#core.blocks);
-    this.#config.tasks = this.#options.config.tasks.map((task) => completeTask(
-      withServicesField(task, this.#options.config.service_blocks ?? [], this.#core.blockRegistries),
-      this.#core.blockRegistries, this.#core.blocks,
-    ));
-    Object.freeze(this.#config);
+    // Every owner is registered now; plugins read tasks from start on (kernel-blocks.ts).
+    Object.freeze(Object.assign(this.#config, completedByOwners(this.#options.config, this.#core)));
     this.#state = "initialized";
   }
 

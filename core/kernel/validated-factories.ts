@@ -1,8 +1,10 @@
 /**
- * @module Registered factories as the kernel hands them out: each `create` (and a condition's
- * `template`, a driver's `verify`) receives its block checked against the factory's own schema,
- * defaults applied and frozen, whoever calls it (the engine, the API's task create, a testkit). A block that does not pass is a clear
- * error naming the task and field, never a half-read object inside the plugin.
+ * @module Registered factories as the kernel hands them out: each `create` (and a block's
+ * `template` and `publishesFor`, a driver's `verify`) receives its block checked against the
+ * factory's own schema, defaults applied and frozen, whoever calls it (the engine, the API's task
+ * create, a testkit). A block the kernel already completed is that same object (decoded once,
+ * block-options.ts). A block that does not pass is a clear error naming the task and field, never
+ * a half-read object inside the plugin.
  */
 import {
   CtsError, type ConditionFactory, type DriverConfig, type DriverFactory, type ModuleInputFactory,
@@ -34,10 +36,9 @@ export function withValidatedInput<T extends InputFactory>(factory: T, kind: str
   const create: InputFactory["create"] = (config, taskName, task) =>
     factory.create(checked(blocks, factory, config, `task "${taskName}"`, `${kind}.${factory.name}`, true), taskName, task);
   const overrides: Partial<InputFactory> = { create };
-  if (factory.template) {
-    overrides.template = (config) =>
-      factory.template!(checked(blocks, factory, config, `${kind} "${factory.name}"`, `${kind}.${factory.name}`, true));
-  }
+  const block = (config: Fields) => checked(blocks, factory, config, `${kind} "${factory.name}"`, `${kind}.${factory.name}`, true);
+  if (factory.template) overrides.template = (config) => factory.template!(block(config));
+  if (factory.publishesFor) overrides.publishesFor = (config) => factory.publishesFor!(block(config));
   return derived(factory, overrides as Partial<T>);
 }
 

@@ -26,7 +26,7 @@ export { workspaceNameProblems } from "./src/workspace-name.ts";
 export type { TooDeep } from "./src/nesting-depth.ts";
 export type { TlsMaterial } from "./src/tls-files.ts";
 export type { CtsErrorCode } from "./src/errors.ts";
-export type { BlockProblem, JsonSchema } from "./src/json-schema.ts";
+export type { BlockProblem, DeepReadonly, JsonSchema, OptionsOf } from "./src/json-schema.ts";
 export type { Named, Registry } from "./src/registry.ts";
 export type * from "./src/config.ts";
 export type * from "./src/task-inputs.ts";

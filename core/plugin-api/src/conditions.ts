@@ -115,18 +115,25 @@ export interface BlockApiFace {
   represent?(block: Readonly<Record<string, unknown>>): Record<string, unknown>;
 }
 
-/** Registered by condition plugins; `name` is the `condition "<name>"` label. */
-export interface ConditionFactory extends Named {
-  /** Validates the condition block's fields (after normalisation). */
+/** A block's fields as the kernel hands them to its owner when the owner names no type. */
+export type BlockFields = Readonly<Record<string, unknown>>;
+
+/**
+ * What condition and module-input factories share: a block owner. `O` is the block's options as
+ * the kernel hands them over: checked against `optionsSchema` once when the task is completed
+ * (renamed fields moved, weakly decoded as CTS decodes config, defaults applied), frozen, and the
+ * same object in every hook. Derive it from the schema with `OptionsOf<typeof schema>` so the
+ * schema is the one description of the block. @default untyped fields (`BlockFields`)
+ */
+export interface InputBlockFactory<O extends object = BlockFields> extends Named {
+  /** Validates the block's fields (after normalisation). */
   readonly optionsSchema?: JsonSchema;
-  /** True when the condition ignores buffer periods (CTS: schedule). */
-  readonly unbuffered?: boolean;
   /**
    * Rules of the block a JSON Schema cannot say (one of two fields, a
    * pattern's syntax), run by the kernel once the block passed `optionsSchema` (defaults applied),
    * for config files and API-created tasks alike.
    */
-  validate?(options: Readonly<Record<string, unknown>>): readonly BlockProblem[];
+  validate?(options: O): readonly BlockProblem[];
   /** The block in the HTTP API. */
   readonly api?: BlockApiFace;
   /**
@@ -135,6 +142,12 @@ export interface ConditionFactory extends Named {
    * the kernel refuses a condition and a module_input (or two module_inputs) that publish the same one.
    */
   readonly publishes?: InputVariable;
+  /**
+   * The variable a block with these options renders, or undefined when it only watches (CTS:
+   * `use_as_module_input = false`). The engine tells the task's driver which variables to declare
+   * from it before any source exists. @default the `variable` of a source created only to ask
+   */
+  publishesFor?(options: O): InputVariable | undefined;
   /**
    * How a Terraform driver declares the variable this block publishes (variables.tf: type,
    * description). For a variable of a third-party block; CTS's own are declared as CTS does.
@@ -153,7 +166,7 @@ export interface ConditionFactory extends Named {
    * kernel completed it (defaults applied). The engine hands each block's text to the task's driver
    * (`DriverContext.templates`), so no driver reads a block's fields. @default the block has none
    */
-  template?(options: Readonly<Record<string, unknown>>): string;
+  template?(options: O): string;
   /**
    * The body this block stands for when a task uses CTS's deprecated task
    * field `services` (CTS: the list becomes a `condition "services"`, or a `module_input "services"`
@@ -166,25 +179,18 @@ export interface ConditionFactory extends Named {
     serviceBlocks: readonly Readonly<Record<string, unknown>>[],
     warn: (message: string) => void,
   ): Record<string, unknown>;
-  create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig): InputSource;
+  /**
+   * A source for one task. `task` lets a source honour cross-block rules (e.g. a services module
+   * input takes `cts_user_defined_meta` from the task's services condition); engines should pass it.
+   */
+  create(options: O, taskName: string, task?: TaskConfig): InputSource;
 }
 
-/** Registered by module-input plugins; `name` is the `module_input "<name>"` label. */
-export interface ModuleInputFactory extends Named {
-  readonly optionsSchema?: JsonSchema;
-  /** As `ConditionFactory.validate`. */
-  validate?(options: Readonly<Record<string, unknown>>): readonly BlockProblem[];
-  /** As `ConditionFactory.api`. */
-  readonly api?: BlockApiFace;
-  /** As `ConditionFactory.publishes`. */
-  readonly publishes?: InputVariable;
-  /** As `ConditionFactory.variableDeclaration`. */
-  readonly variableDeclaration?: InputVariableDeclaration;
-  /** As `ConditionFactory.renamedFields`. */
-  readonly renamedFields?: Readonly<Record<string, string>>;
-  /** As `ConditionFactory.template`. */
-  template?(options: Readonly<Record<string, unknown>>): string;
-  /** As `ConditionFactory.fromDeprecatedServices`. */
-  fromDeprecatedServices?: ConditionFactory["fromDeprecatedServices"];
-  create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig): InputSource;
+/** Registered by condition plugins; `name` is the `condition "<name>"` label. */
+export interface ConditionFactory<O extends object = BlockFields> extends InputBlockFactory<O> {
+  /** True when the condition ignores buffer periods (CTS: schedule). */
+  readonly unbuffered?: boolean;
 }
+
+/** Registered by module-input plugins; `name` is the `module_input "<name>"` label. A module input never triggers. */
+export interface ModuleInputFactory<O extends object = BlockFields> extends InputBlockFactory<O> {}

@@ -1,19 +1,7 @@
 /** @module The `nodes` block: its JSON Schema (the kernel checks it) and the options a source reads. */
-import type { JsonSchema } from "@cts-runtime/plugin-api";
+import type { JsonSchema, OptionsOf } from "@cts-runtime/plugin-api";
 
-/** The block as the kernel hands it over: checked, defaults applied. */
-export interface NodesOptions {
-  /** Consul datacenter; "" is the agent's. */
-  readonly datacenter: string;
-  /** A Consul filter expression over the catalog's node fields (`Meta.rack == "r1"`). */
-  readonly filter: string;
-  /** Node metadata every node must carry, `key = value`. */
-  readonly node_meta: Readonly<Record<string, string>>;
-  /** Conditions only: false watches without filling the `nodes` variable. */
-  readonly use_as_module_input: boolean;
-}
-
-const fields: Readonly<Record<string, JsonSchema>> = {
+const fields = {
   datacenter: { type: "string", default: "", description: "Consul datacenter to watch; the agent's when empty." },
   filter: {
     type: "string", default: "",
@@ -23,27 +11,37 @@ const fields: Readonly<Record<string, JsonSchema>> = {
     type: "object", additionalProperties: { type: "string" }, default: {},
     description: "Node metadata every watched node must carry.",
   },
-};
+} as const;
 
-export const nodesConditionSchema: JsonSchema = {
+export const nodesConditionSchema = {
   type: "object",
   additionalProperties: false,
   properties: {
     ...fields,
     use_as_module_input: { type: "boolean", default: true, description: "Fill the task's `nodes` variable." },
   },
-};
+} as const satisfies JsonSchema;
 
-export const nodesModuleInputSchema: JsonSchema = { type: "object", additionalProperties: false, properties: fields };
+export const nodesModuleInputSchema = { type: "object", additionalProperties: false, properties: fields } as const satisfies JsonSchema;
 
-/** Reads the checked block; a module input always fills its variable. */
-export function readNodesOptions(block: Readonly<Record<string, unknown>>): NodesOptions {
-  const text = (value: unknown): string => (typeof value === "string" ? value : "");
-  const meta = typeof block.node_meta === "object" && block.node_meta !== null ? block.node_meta : {};
+/**
+ * The block as the kernel hands it over (checked, defaults applied), typed by its schema:
+ * `datacenter` ("" is the agent's), `filter` (a Consul filter over the catalog's node fields),
+ * `node_meta` (metadata every node must carry) and, for a condition, `use_as_module_input`.
+ */
+export type NodesOptions = OptionsOf<typeof nodesConditionSchema>;
+/** A module input's block: the same fields without `use_as_module_input` (it always fills the variable). */
+export type NodesModuleInputOptions = OptionsOf<typeof nodesModuleInputSchema>;
+
+/**
+ * The options with the schema's defaults for fields a block leaves out: the kernel has filled them
+ * in already; a block handed to `create` directly (a conformance suite's case) may lack them.
+ */
+export function readNodesOptions(block: Partial<NodesOptions>): NodesOptions {
   return {
-    datacenter: text(block.datacenter),
-    filter: text(block.filter),
-    node_meta: meta as Readonly<Record<string, string>>,
+    datacenter: block.datacenter ?? "",
+    filter: block.filter ?? "",
+    node_meta: block.node_meta ?? {},
     use_as_module_input: block.use_as_module_input !== false,
   };
 }

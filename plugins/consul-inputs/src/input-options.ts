@@ -4,26 +4,27 @@
  * The schemas are the blocks' one description: the kernel checks each block against its owner's
  * schema and hands the factory the result, defaults applied; the readers turn it into typed options.
  */
-import { CtsError, type JsonSchema } from "../../../core/plugin-api/mod.ts";
+import { CtsError, type JsonSchema, type OptionsOf } from "../../../core/plugin-api/mod.ts";
+import { selectorConflict } from "./selector-rules.ts";
 
-const stringMap: JsonSchema = { type: "object", additionalProperties: { type: "string" } };
+const stringMap = { type: "object", additionalProperties: { type: "string" } } as const;
 /**
  * The block label (`type`) is not a field: the kernel keeps it out of the check, so an unknown field's
  * message lists only what users write. `source_includes_var` is CTS's deprecated alias of
  * `use_as_module_input`; the kernel renames it (conditionRenames) before checking.
  */
-const common: Readonly<Record<string, JsonSchema>> = {
+const common = {
   datacenter: { type: "string", default: "" },
   namespace: { type: "string", default: "" },
-};
+} as const;
 /** The conditions' `renamedFields`: the kernel moves a deprecated `source_includes_var` before checking. */
 export const conditionRenames: Readonly<Record<string, string>> = Object.freeze({ source_includes_var: "use_as_module_input" });
-const asModuleInput: Readonly<Record<string, JsonSchema>> = {
+const asModuleInput = {
   use_as_module_input: { type: "boolean", default: true },
   source_includes_var: { type: "boolean" },
-};
+} as const;
 
-const servicesFields: Readonly<Record<string, JsonSchema>> = {
+const servicesFields = {
   ...common,
   names: { type: "array", items: { type: "string", minLength: 1 } },
   regexp: { type: "string" },
@@ -31,28 +32,39 @@ const servicesFields: Readonly<Record<string, JsonSchema>> = {
   cts_user_defined_meta: { ...stringMap, default: {} },
   // Set by core from CTS's deprecated `service` blocks, never written in a condition block.
   cts_user_defined_meta_by_service: { type: "object", additionalProperties: stringMap, readOnly: true },
-};
+} as const;
 
-export const servicesConditionSchema: JsonSchema = {
+export const servicesConditionSchema = {
   type: "object", additionalProperties: false, properties: { ...servicesFields, ...asModuleInput },
-};
-export const servicesModuleInputSchema: JsonSchema = {
+} as const satisfies JsonSchema;
+export const servicesModuleInputSchema = {
   type: "object", additionalProperties: false, properties: servicesFields,
-};
-export const catalogServicesConditionSchema: JsonSchema = {
+} as const satisfies JsonSchema;
+export const catalogServicesConditionSchema = {
   type: "object", additionalProperties: false, required: ["regexp"],
   properties: { ...common, regexp: { type: "string" }, node_meta: { ...stringMap, default: {} }, ...asModuleInput },
-};
-const kvFields: Readonly<Record<string, JsonSchema>> = {
+} as const satisfies JsonSchema;
+const kvFields = {
   ...common, path: { type: "string", minLength: 1 }, recurse: { type: "boolean", default: false },
-};
-export const consulKvConditionSchema: JsonSchema = {
+} as const;
+export const consulKvConditionSchema = {
   type: "object", additionalProperties: false, required: ["path"], properties: { ...kvFields, ...asModuleInput },
-};
-export const consulKvModuleInputSchema: JsonSchema = {
+} as const satisfies JsonSchema;
+export const consulKvModuleInputSchema = {
   type: "object", additionalProperties: false, required: ["path"], properties: kvFields,
-};
+} as const satisfies JsonSchema;
 
+/** Each block as the kernel hands it to its factory (checked, defaults applied), typed by its schema. */
+export type ServicesConditionBlock = OptionsOf<typeof servicesConditionSchema>;
+export type ServicesModuleInputBlock = OptionsOf<typeof servicesModuleInputSchema>;
+export type CatalogServicesConditionBlock = OptionsOf<typeof catalogServicesConditionSchema>;
+export type ConsulKvConditionBlock = OptionsOf<typeof consulKvConditionSchema>;
+export type ConsulKvModuleInputBlock = OptionsOf<typeof consulKvModuleInputSchema>;
+
+/**
+ * What the sources read (the readers below make it from a block): CTS's one-of selector resolved,
+ * `cts_user_defined_meta` under the name the services map builder uses, and whether it renders.
+ */
 export interface ServicesOptions {
   /** Set in the names form (deduplicated); exactly one of `names`/`regexp` is set. */
   readonly names?: readonly string[];
@@ -92,9 +104,8 @@ type Config = Readonly<Record<string, unknown>>;
 export function readServicesOptions(config: Config, what: string): ServicesOptions {
   const names = (config.names as readonly string[] | undefined) ?? [];
   const regexp = config.regexp === undefined || config.regexp === null ? undefined : String(config.regexp);
-  if ((names.length > 0) === (regexp !== undefined)) {
-    throw invalid(what, "exactly one of regexp and names must be set");
-  }
+  // The kernel ran the factory's `validate` already; a hand-written block (tests, a testkit) meets the same rule here.
+  if (selectorConflict(config) !== undefined) throw invalid(what, "exactly one of regexp and names must be set");
   if (names.some((name) => name === "")) throw invalid(what, "names must not contain an empty string");
   const byService = config.cts_user_defined_meta_by_service as ServicesOptions["userMetaByService"] | null | undefined;
   return {

@@ -15,12 +15,22 @@ export function regexpProblems(options: Options): BlockProblem[] {
   return why === undefined ? [] : [{ path: "regexp", message: `is not a valid RE2 regular expression: ${cutText(why, 200)}` }];
 }
 
-/** A services selector (condition or module input) names its services or matches them, not both. */
-export function servicesSelectorProblems(options: Options): BlockProblem[] {
+/**
+ * CTS's one-of rule of a services selector, the one place it is decided: "both" or "neither" when
+ * the block does not select its services exactly one way (a null regexp is an unset one).
+ */
+export function selectorConflict(options: Options): "both" | "neither" | undefined {
   const names = options.names as readonly string[] | undefined;
   const hasNames = names !== undefined && names.length > 0;
-  const hasRegexp = options.regexp !== undefined;
-  if (hasNames && hasRegexp) return [{ path: "regexp", message: "regexp and names are both set: configure exactly one of them" }];
-  if (!hasNames && !hasRegexp) return [{ path: "", message: "needs either names or regexp" }];
+  const hasRegexp = options.regexp !== undefined && options.regexp !== null;
+  if (hasNames && hasRegexp) return "both";
+  return hasNames || hasRegexp ? undefined : "neither";
+}
+
+/** A services selector (condition or module input) names its services or matches them, not both. */
+export function servicesSelectorProblems(options: Options): BlockProblem[] {
+  const conflict = selectorConflict(options);
+  if (conflict === "both") return [{ path: "regexp", message: "regexp and names are both set: configure exactly one of them" }];
+  if (conflict === "neither") return [{ path: "", message: "needs either names or regexp" }];
   return regexpProblems(options);
 }

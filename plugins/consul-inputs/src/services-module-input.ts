@@ -1,25 +1,28 @@
 /** @module The `module_input "services"` factory: the same data as the services condition, never a trigger. */
 import type { ModuleInputFactory, TaskConfig } from "../../../core/plugin-api/mod.ts";
-import { readServicesOptions, servicesModuleInputSchema } from "./input-options.ts";
+import { readServicesOptions, servicesModuleInputSchema, type ServicesModuleInputBlock } from "./input-options.ts";
 import { servicesModuleInputApi } from "./cts-api-faces.ts";
 import { ServicesSource } from "./services-source.ts";
 import { servicesSelectorProblems } from "./selector-rules.ts";
 import { servicesTemplate } from "./tfvars-template-text.ts";
 import { fromDeprecatedServices } from "./deprecated-services-body.ts";
 
+// Typed by its schema (`satisfies`); exported as registries see it, so a caller that hands it a
+// block directly (a conformance case) need not spell the defaults the kernel fills in.
 export const servicesModuleInputFactory: ModuleInputFactory = Object.freeze({
   name: "services",
   publishes: "services",
+  publishesFor: () => "services",
   validate: servicesSelectorProblems,
   optionsSchema: servicesModuleInputSchema,
   api: servicesModuleInputApi,
-  template: (options: Readonly<Record<string, unknown>>) => servicesTemplate(options, true),
+  template: (options: ServicesModuleInputBlock) => servicesTemplate(options, true),
   fromDeprecatedServices,
-  create(config: Readonly<Record<string, unknown>>, taskName: string, task?: TaskConfig) {
+  create(config: ServicesModuleInputBlock, taskName: string, task?: TaskConfig) {
     const options = readServicesOptions(config, `task "${taskName}" module_input "services"`);
     return new ServicesSource({ ...options, userMeta: userMetaFor(options.userMeta, task), render: true }, false);
   },
-});
+} satisfies ModuleInputFactory<ServicesModuleInputBlock>);
 
 /**
  * CTS's precedence for `cts_user_defined_meta`: a services condition's map (even one that does

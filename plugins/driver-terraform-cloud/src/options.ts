@@ -11,12 +11,11 @@ export const DEFAULT_HOSTNAME = "https://app.terraform.io";
 /** HCP Terraform's tag rule (CTS GH-934 was a stale stricter check). */
 const TAG = "^[A-Za-z0-9:_-]{1,255}$";
 
-/** Nested blocks: the kernel shapes `workspaces {}` and `tls {}` into objects by this schema (core/kernel/driver-body.ts). */
-const block = (properties: Record<string, JsonSchema>): JsonSchema =>
-  ({ type: "object", additionalProperties: false, properties }) as JsonSchema;
-const tags = { type: "array", items: { type: "string", pattern: TAG } } as JsonSchema;
+// The one check of a tag: the kernel checks the block against this schema before the driver reads it.
+const tags = { type: "array", items: { type: "string", pattern: TAG } } as const;
 
-export const terraformCloudOptionsSchema: JsonSchema = {
+/** Nested blocks: the kernel shapes `workspaces {}` and `tls {}` into objects by this schema (core/kernel/driver-body.ts). */
+export const terraformCloudOptionsSchema = {
   type: "object",
   additionalProperties: false,
   properties: {
@@ -24,14 +23,20 @@ export const terraformCloudOptionsSchema: JsonSchema = {
     organization: { type: "string" },
     token: { type: "string", writeOnly: true },
     workspace_prefix: { type: "string" },
-    workspaces: block({ prefix: { type: "string" }, tags, tags_allowlist: tags, tags_denylist: tags }),
+    workspaces: {
+      type: "object", additionalProperties: false,
+      properties: { prefix: { type: "string" }, tags, tags_allowlist: tags, tags_denylist: tags },
+    },
     required_providers: { type: "object" },
-    tls: block({
-      enabled: { type: "boolean" }, ca_cert: { type: "string" }, ca_path: { type: "string" }, cert: { type: "string" },
-      key: { type: "string" }, server_name: { type: "string" }, verify: { type: "boolean" },
-    }),
+    tls: {
+      type: "object", additionalProperties: false,
+      properties: {
+        enabled: { type: "boolean" }, ca_cert: { type: "string" }, ca_path: { type: "string" }, cert: { type: "string" },
+        key: { type: "string" }, server_name: { type: "string" }, verify: { type: "boolean" },
+      },
+    },
   },
-} as JsonSchema;
+} as const satisfies JsonSchema;
 
 export interface TerraformCloudTls {
   readonly enabled: boolean;
@@ -92,8 +97,16 @@ export function normalizeHostname(value: string): string {
  * initialises so that `validate` reports them; the schema's own checks run right after.
  */
 export function checkRequiredOptions(options: Readonly<Record<string, unknown>>, env: Env): void {
-  if (!text(options.organization) && !env.TFC_ORGANIZATION) throw invalid("organization is required (or set TFC_ORGANIZATION)");
-  if (!tokenOf(options, env)) throw invalid("token is required (or set TFC_TOKEN)");
+  requiredOptions(options, env);
+}
+
+/** The organization and token, written or from the environment; the one place they are required. */
+function requiredOptions(options: Readonly<Record<string, unknown>>, env: Env): { organization: string; token: string } {
+  const organization = text(options.organization) || env.TFC_ORGANIZATION || "";
+  if (organization === "") throw invalid("organization is required (or set TFC_ORGANIZATION)");
+  const token = tokenOf(options, env);
+  if (token === "") throw invalid("token is required (or set TFC_TOKEN)");
+  return { organization, token };
 }
 
 /** The token as written, `{{ env "X" }}` resolved (as CTS does at load), else TFC_TOKEN. */
@@ -103,10 +116,7 @@ function tokenOf(options: Readonly<Record<string, unknown>>, env: Env): string {
 
 export function normalizeTerraformCloudOptions(options: Readonly<Record<string, unknown>>, env: Env): TerraformCloudOptions {
   const hostname = normalizeHostname(text(options.hostname) || env.TFC_HOSTNAME || DEFAULT_HOSTNAME);
-  const organization = text(options.organization) || env.TFC_ORGANIZATION || "";
-  if (organization === "") throw invalid("organization is required (or set TFC_ORGANIZATION)");
-  const token = tokenOf(options, env);
-  if (token === "") throw invalid("token is required (or set TFC_TOKEN)");
+  const { organization, token } = requiredOptions(options, env);
   const workspaces = unwrap(options.workspaces);
   const deprecated = text(options.workspace_prefix);
   const prefix = text(workspaces.prefix);
@@ -114,14 +124,7 @@ export function normalizeTerraformCloudOptions(options: Readonly<Record<string, 
     throw invalid("workspace_prefix (deprecated) and workspaces.prefix are both set: keep workspaces.prefix");
   }
   const tls = unwrap(options.tls);
-  const tagsOf = (name: string): string[] => {
-    const values = list(workspaces[name]);
-    const bad = values.find((tag) => !new RegExp(TAG).test(tag));
-    if (bad !== undefined) {
-      throw invalid(`workspaces.${name}: tag ${JSON.stringify(bad)} may only hold letters, digits, ':', '-' and '_' (at most 255)`);
-    }
-    return values;
-  };
+  const tagsOf = (name: string): string[] => list(workspaces[name]);
   return {
     hostname,
     organization,

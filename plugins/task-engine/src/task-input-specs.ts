@@ -1,16 +1,15 @@
 /**
- * @module What a task's blocks render, for its driver (`DriverContext.inputs`): each factory's source
- * says which variable it publishes, so a driver declares exactly those variables, also for a
- * third-party condition, instead of guessing from type names.
+ * @module What a task's blocks render, for its driver (`DriverContext.inputs`): each block's owner
+ * says which variable it publishes (rendered-variable.ts), so a driver declares exactly those
+ * variables, also for a third-party condition, instead of guessing from type names.
  */
 import type {
-  ConditionFactory, InputSource, ModuleInputFactory, Registry, TaskConfig, TaskInputSpec,
+  ConditionFactory, InputVariable, ModuleInputFactory, Registry, TaskConfig, TaskInputSpec,
 } from "../../../core/plugin-api/mod.ts";
+import { renderedVariable } from "./rendered-variable.ts";
 
 /**
- * Creating a source only reads its block (watching starts in `start`), so the engine asks each
- * factory for a throwaway source. Unknown types and blocks a factory rejects are left out: starting
- * the sources reports them, as before.
+ * Unknown types and blocks a factory rejects are left out: starting the sources reports them, as before.
  */
 export function taskInputSpecs(
   task: TaskConfig,
@@ -20,11 +19,11 @@ export function taskInputSpecs(
   const specs: TaskInputSpec[] = [];
   const add = (
     block: TaskInputSpec["block"], type: string, owner: ConditionFactory | ModuleInputFactory | undefined,
-    create: (() => InputSource) | undefined,
+    variableOf: (() => InputVariable | undefined) | undefined,
   ): void => {
     let variable: TaskInputSpec["variable"] | undefined;
     try {
-      variable = create?.().variable;
+      variable = variableOf?.();
     } catch {
       return;
     }
@@ -33,10 +32,10 @@ export function taskInputSpecs(
     specs.push({ variable, block, type, triggers: block === "condition", ...(declaration ? { declaration } : {}) });
   };
   const condition = conditions.get(task.condition.type);
-  add("condition", task.condition.type, condition, condition && (() => condition.create(task.condition as Record<string, unknown>, task.name, task)));
+  add("condition", task.condition.type, condition, condition && (() => renderedVariable(condition, task.condition, task)));
   for (const input of task.module_input) {
     const factory = moduleInputs.get(input.type);
-    add("module_input", input.type, factory, factory && (() => factory.create(input as unknown as Record<string, unknown>, task.name, task)));
+    add("module_input", input.type, factory, factory && (() => renderedVariable(factory, input as unknown as Record<string, unknown>, task)));
   }
   return specs;
 }

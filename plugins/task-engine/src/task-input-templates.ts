@@ -4,16 +4,16 @@
  * without reading any block's fields, and a third-party condition brings its own text.
  */
 import type {
-  ConditionFactory, InputSource, ModuleInputFactory, Registry, TaskConfig, TaskInputTemplate,
+  ConditionFactory, InputBlockFactory, InputVariable, ModuleInputFactory, Registry, TaskConfig, TaskInputTemplate,
 } from "../../../core/plugin-api/mod.ts";
+import { renderedVariable } from "./rendered-variable.ts";
 
 type Block = Readonly<Record<string, unknown>>;
-type Owner = Pick<ConditionFactory, "template" | "create">;
 
 /**
- * In block order, condition first. The variable is the one a throwaway source says it renders
- * (creating a source only reads its block). A block with no owner, no template, or one its owner
- * rejects is left out: starting the sources reports the rejection, as for `DriverContext.inputs`.
+ * In block order, condition first. The variable is the one the owner says the block renders
+ * (rendered-variable.ts). A block with no owner, no template, or one its owner rejects is left
+ * out: starting the sources reports the rejection, as for `DriverContext.inputs`.
  */
 export function taskInputTemplates(
   task: TaskConfig,
@@ -21,18 +21,18 @@ export function taskInputTemplates(
   moduleInputs: Registry<ModuleInputFactory>,
 ): TaskInputTemplate[] {
   const templates: TaskInputTemplate[] = [];
-  const add = (block: TaskInputTemplate["block"], config: Block, owner: Owner | undefined): void => {
+  const add = (block: TaskInputTemplate["block"], config: Block, owner: InputBlockFactory | undefined): void => {
     if (owner?.template === undefined) return;
     let text: string;
-    let source: InputSource;
+    let variable: InputVariable | undefined;
     try {
       text = owner.template(config);
-      source = owner.create(config, task.name, task);
+      variable = renderedVariable(owner, config, task);
     } catch {
       return;
     }
     const type = String(config.type);
-    templates.push(source.variable === undefined ? { block, type, text } : { block, type, variable: source.variable, text });
+    templates.push(variable === undefined ? { block, type, text } : { block, type, variable, text });
   };
   add("condition", task.condition as Block, conditions.get(task.condition.type));
   for (const input of task.module_input) add("module_input", input as unknown as Block, moduleInputs.get(input.type));

@@ -3,7 +3,7 @@
  * hook a command (an argument list, never a shell line) with a time limit. Several blocks of one
  * kind run in the order written. Checked by the kernel in every task, from files and the API alike.
  */
-import { type BlockProblem, type JsonSchema, parseGoDuration, type TaskOrigin } from "../../../core/plugin-api/mod.ts";
+import { type BlockProblem, type JsonSchema, type OptionsOf, parseGoDuration, type TaskOrigin } from "../../../core/plugin-api/mod.ts";
 
 /** The task field this plugin owns. */
 export const HOOKS_BLOCK = "hooks";
@@ -13,19 +13,10 @@ export type HookStage = "pre_apply" | "post_apply";
 
 export const HOOK_STAGES: readonly HookStage[] = ["pre_apply", "post_apply"];
 
-export interface HookConfig {
-  /** The program and its arguments; a relative program path is resolved against the daemon's directory. */
-  readonly command: readonly string[];
-  /** A Go duration. */
-  readonly timeout: string;
-}
-
-export type HooksBlock = Readonly<Partial<Record<HookStage, readonly HookConfig[]>>>;
-
 /** One hook's time limit when the block sets none. */
 export const DEFAULT_TIMEOUT = "60s";
 
-const hookSchema: JsonSchema = {
+const hookSchema = {
   type: "object",
   additionalProperties: false,
   required: ["command"],
@@ -39,18 +30,31 @@ const hookSchema: JsonSchema = {
       description: "How long the command may run; then it is stopped (SIGTERM, then SIGKILL) and counts as failed.",
     },
   },
-};
+} as const satisfies JsonSchema;
 
-const stageSchema = (description: string): JsonSchema => ({ type: "array", items: hookSchema, description });
-
-export const hooksBlockSchema: JsonSchema = {
+export const hooksBlockSchema = {
   type: "object",
   additionalProperties: false,
   properties: {
-    pre_apply: stageSchema("Commands run before the driver applies; the first that fails cancels the run."),
-    post_apply: stageSchema("Commands run after the apply (succeeded or failed); a failure marks the run."),
+    pre_apply: {
+      type: "array", items: hookSchema,
+      description: "Commands run before the driver applies; the first that fails cancels the run.",
+    },
+    post_apply: {
+      type: "array", items: hookSchema,
+      description: "Commands run after the apply (succeeded or failed); a failure marks the run.",
+    },
   },
-};
+} as const satisfies JsonSchema;
+
+/**
+ * One hook as the kernel hands it over, typed by its schema: `command` (the program and its
+ * arguments; a relative program path is resolved against the daemon's directory) and `timeout`
+ * (a Go duration, defaulted).
+ */
+export type HookConfig = OptionsOf<typeof hookSchema>;
+/** The `hooks` block, checked and defaulted by the kernel. */
+export type HooksBlock = OptionsOf<typeof hooksBlockSchema>;
 
 /** Why a task from the API may not set hooks unless the operator allowed it. */
 export const FROM_API_REFUSED = "runs commands on the daemon's host, so it may be set in config files only " +

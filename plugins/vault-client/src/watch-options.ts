@@ -2,15 +2,10 @@
  * @module The plugin's options: whether the secrets templates read are watched for rotation, and
  * how often a static one (KV) is read again. `plugin "vault-client" { options = { ... } }`.
  */
-import { CtsError, type JsonSchema, parseGoDuration } from "../../../core/plugin-api/mod.ts";
+import { CtsError, type JsonSchema, type OptionsOf, parseGoDuration } from "../../../core/plugin-api/mod.ts";
 import type { SecretWatching } from "./vault-secrets-service.ts";
 
-export interface VaultClientOptions {
-  readonly watch_secrets: boolean;
-  readonly check_interval: string;
-}
-
-export const vaultClientOptionsSchema: JsonSchema = {
+export const vaultClientOptionsSchema = {
   type: "object",
   additionalProperties: false,
   properties: {
@@ -23,7 +18,10 @@ export const vaultClientOptionsSchema: JsonSchema = {
       description: "How often a secret without a lease (KV) is read again to see whether it changed.",
     },
   },
-};
+} as const satisfies JsonSchema;
+
+/** The plugin's options as the kernel hands them over (checked, defaulted), typed by their schema. */
+export type VaultClientOptions = OptionsOf<typeof vaultClientOptionsSchema>;
 
 export function secretWatching(options: VaultClientOptions): SecretWatching {
   const ms = parseGoDuration(options.check_interval);
