@@ -32,7 +32,7 @@ import { createServer as createHttpServer, type ServerResponse } from "node:http
 import { type AddressInfo, connect, createServer, type Server, type Socket } from "node:net";
 import { createInterface } from "node:readline";
 import { serveHttp } from "../core/runtime/serve-http.ts";
-import { startConsulDevServer } from "../core/dev-servers/consul/mod.ts";
+import { startConsulDevServer } from "../dev-servers/consul/mod.ts";
 
 const IDLE_WINDOW_MS = 2000;
 

@@ -13,7 +13,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import process from "node:process";
 import { createInterface } from "node:readline";
-import type { ConsulState } from "../../core/dev-servers/consul/src/state/consul-state.ts";
+import type { ConsulState } from "../../dev-servers/consul/src/state/consul-state.ts";
 import { startConsulDevServer } from "../../test/helpers/consul-dev-server.ts";
 import { startCountingProxy } from "../../test/plugins/task-engine/counting-proxy.ts";
 

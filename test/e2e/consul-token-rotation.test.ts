@@ -10,9 +10,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AclRule } from "../../core/dev-servers/consul/mod.ts";
-import type { FaultRequest } from "../../core/dev-servers/consul/src/http/fault-hook.ts";
-import { startVaultDevServer, type VaultDevServer } from "../../core/dev-servers/vault/mod.ts";
+import type { AclRule } from "../../dev-servers/consul/mod.ts";
+import type { FaultRequest } from "../../dev-servers/consul/src/http/fault-hook.ts";
+import { startVaultDevServer, type VaultDevServer } from "../../dev-servers/vault/mod.ts";
 import type { RunRecord } from "../../core/plugin-api/mod.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
 import { type DaemonProcess, startDaemon, waitForDaemon } from "../helpers/daemon-process.ts";

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startVaultDevServer, type VaultDevServer } from "../../core/dev-servers/vault/mod.ts";
+import { startVaultDevServer, type VaultDevServer } from "../../dev-servers/vault/mod.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { answers, type DaemonProcess, startDaemon, waitForDaemon } from "../helpers/daemon-process.ts";

@@ -11,7 +11,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startVaultDevServer, type VaultDevServer } from "../../core/dev-servers/vault/mod.ts";
+import { startVaultDevServer, type VaultDevServer } from "../../dev-servers/vault/mod.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { runCli, spawnCli } from "../helpers/run-cli.ts";

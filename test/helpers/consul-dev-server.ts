@@ -11,8 +11,8 @@ import {
   type ConsulDevServer,
   type ConsulDevServerOptions,
   startConsulDevServer as startServer,
-} from "../../core/dev-servers/consul/mod.ts";
-import type { ConsulState } from "../../core/dev-servers/consul/src/state/consul-state.ts";
+} from "../../dev-servers/consul/mod.ts";
+import type { ConsulState } from "../../dev-servers/consul/src/state/consul-state.ts";
 
 export type { ConsulDevServerOptions };
 

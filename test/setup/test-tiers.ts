@@ -3,7 +3,7 @@
  * fast inner loop, `npm run test:unit`) or `integration` (everything else). No list to keep up.
  *
  * A test file is `integration` when it, or a file it imports under test/, core/plugin-testkit/ or
- * core/dev-servers/ (followed transitively), imports a module that starts processes or servers:
+ * dev-servers/ (followed transitively), imports a module that starts processes or servers:
  * see INTEGRATION_IMPORTS. Other product modules (core/, plugins/) are not followed: the kernel can
  * reach its process runner from anywhere, and a unit test that builds a kernel stays a unit test. The
  * unit tier's setup file (no-processes-or-servers.ts) fails a test that starts one all the same, so
@@ -35,7 +35,7 @@ export const INTEGRATION_IMPORTS: readonly string[] = [
 export const INTEGRATION_TAG = /^\s*(?:\/\*\*|\*|\/\/)\s*@integration\b/m;
 
 /** Followed transitively: test code, and the dev servers (tools for tests; their pure parts are unit-testable). */
-const FOLLOWED = ["test/", "core/plugin-testkit/", "core/dev-servers/"];
+const FOLLOWED = ["test/", "core/plugin-testkit/", "dev-servers/"];
 const SPECIFIER = /(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+|^\s*export\s+\*\s+from\s+)["']([^"']+)["']/gm;
 /** The testkit imports its peers by package name; in-tree they are these sources (as in vitest.config.ts). */
 const PEERS: Readonly<Record<string, string>> = {

@@ -4,7 +4,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startVaultDevServer, type VaultDevServer } from "../../../core/dev-servers/vault/mod.ts";
+import { startVaultDevServer, type VaultDevServer } from "../../../dev-servers/vault/mod.ts";
 import { freePort } from "../../helpers/free-port.ts";
 import { type Runtime, runCli, spawnCli } from "../../helpers/run-cli.ts";
 import { until } from "../../helpers/until.ts";

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { RunRecord } from "../../../core/plugin-api/mod.ts";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import { FILE_MODULE } from "../../helpers/file-module.ts";
 import { type DaemonProcess, startDaemonProcess } from "../../helpers/api-daemon-process.ts";

@@ -3,7 +3,7 @@
  * do, run against the real kernel), with the embedded HCP Terraform server behind it.
  */
 import { afterAll, expect } from "vitest";
-import { startTfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
+import { startTfcDevServer } from "../../../dev-servers/tfc/mod.ts";
 import { describeDriverConformance } from "../../../core/plugin-testkit/mod.ts";
 import driverTerraform from "../../../plugins/driver-terraform/mod.ts";
 import driverTerraformCloud from "../../../plugins/driver-terraform-cloud/mod.ts";

@@ -8,7 +8,7 @@ import type { ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import { freePort } from "../../helpers/free-port.ts";
 import { runCli, spawnCli } from "../../helpers/run-cli.ts";

@@ -6,7 +6,7 @@
  * Operators see CTS's own lines, levels and fields (ha-log-lines.md) on leader, followers and new leader.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import {
   type HaInstance, registerService, startCluster, stopCluster, until, waitForLeader,

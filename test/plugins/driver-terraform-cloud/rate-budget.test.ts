@@ -5,7 +5,7 @@
  * Against the embedded server, which enforces the same limit with 429s and runs the real terraform.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
 import { terraformRootModule } from "../../../plugins/driver-terraform/mod.ts";

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { driverRegistryToken, type DriverFactory } from "../../../core/plugin-api/mod.ts";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
 import { createTestKernel, type TestKernel } from "../../../core/plugin-testkit/mod.ts";
 import driverTerraform from "../../../plugins/driver-terraform/mod.ts";
 import driverTerraformCloud from "../../../plugins/driver-terraform-cloud/mod.ts";

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DriverContext, ProviderConfig } from "../../../core/plugin-api/mod.ts";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
 import { terraformRootModule } from "../../../plugins/driver-terraform/mod.ts";

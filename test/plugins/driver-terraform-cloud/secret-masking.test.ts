@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
 import { SecretList } from "../../../core/kernel/secret-list.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";

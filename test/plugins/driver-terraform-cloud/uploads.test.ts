@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
 import { listTarGz } from "../../../core/runtime/tar-archive.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";

@@ -7,8 +7,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
-import { startVaultDevServer, type VaultDevServer } from "../../../core/dev-servers/vault/mod.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
+import { startVaultDevServer, type VaultDevServer } from "../../../dev-servers/vault/mod.ts";
 import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
 import { runCli } from "../../helpers/run-cli.ts";
 import { registerService } from "../driver-terraform/e2e-support.ts";

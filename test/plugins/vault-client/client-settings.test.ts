@@ -5,7 +5,7 @@
  */
 import { createServer, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startVaultDevServer, type VaultDevServer } from "../../../core/dev-servers/vault/mod.ts";
+import { startVaultDevServer, type VaultDevServer } from "../../../dev-servers/vault/mod.ts";
 import type { VaultConfig } from "../../../core/plugin-api/mod.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";

@@ -7,7 +7,7 @@
  * behaviour: read once), never rotates; a failed check keeps the value in use.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startVaultDevServer, type VaultDevServer } from "../../../core/dev-servers/vault/mod.ts";
+import { startVaultDevServer, type VaultDevServer } from "../../../dev-servers/vault/mod.ts";
 import { SecretList } from "../../../core/kernel/secret-list.ts";
 import type { SecretRotation, VaultConfig } from "../../../core/plugin-api/mod.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";

@@ -4,7 +4,7 @@
  * unknown path reported plainly, and nothing secret in any log line.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startVaultDevServer, type VaultDevServer } from "../../../core/dev-servers/vault/mod.ts";
+import { startVaultDevServer, type VaultDevServer } from "../../../dev-servers/vault/mod.ts";
 import type { VaultConfig } from "../../../core/plugin-api/mod.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { VaultSecretsService } from "../../../plugins/vault-client/src/vault-secrets-service.ts";

@@ -4,7 +4,7 @@
  * Output streams into the phase's log, which starts with the three lines HCP Terraform's logs
  * start with (the Terraform CLI skips them when it prints an apply log).
  */
-import type { ProcessRunner } from "../../../../plugin-api/mod.ts";
+import type { ProcessRunner } from "../../../../core/plugin-api/mod.ts";
 import type { RunRecord } from "../state/records.ts";
 import { PlanOutputFilter } from "./log-lines.ts";
 import { applyCounts, planCounts, type ResourceCounts } from "./plan-counts.ts";

@@ -1,6 +1,6 @@
 /** @module Vault's time fields: RFC 3339 timestamps with nanoseconds, and TTLs in whole seconds. */
 import { badRequest } from "../http/vault-answer.ts";
-import { parseGoDuration } from "../../../../plugin-api/mod.ts";
+import { parseGoDuration } from "../../../../core/plugin-api/mod.ts";
 
 /** Vault writes `2026-11-26T03:00:00.123456789Z`; JavaScript has milliseconds, padded here. */
 export function vaultTimestamp(ms: number): string {

@@ -3,12 +3,12 @@
  * foreground until SIGINT/SIGTERM, printing its address, organization and token, so the Terraform
  * CLI's `cloud` block, go-tfe or cts-runtime's terraform-cloud driver can use it.
  */
-import type { CliCommand } from "../../../cli/command.ts";
-import { serveDevServer } from "../../../cli/serve-dev-server.ts";
-import { tlsFlags, tlsFromFlags } from "../../../cli/tls-flags.ts";
-import { parseGoDuration } from "../../../plugin-api/mod.ts";
-import { describeFaults, faultFlags, faultsFromFlags } from "./fault-flags.ts";
-import { startTfcDevServer, type TfcDevServer, type TfcDevServerOptions } from "./tfc-dev-server.ts";
+import type { CliCommand } from "../command.ts";
+import { serveDevServer } from "../serve-dev-server.ts";
+import { tlsFlags, tlsFromFlags } from "../tls-flags.ts";
+import { parseGoDuration } from "../../plugin-api/mod.ts";
+import { describeFaults, faultFlags, faultsFromFlags } from "./tfc-dev-faults.ts";
+import { startTfcDevServer, type TfcDevServer, type TfcDevServerOptions } from "../../../dev-servers/tfc/src/tfc-dev-server.ts";
 
 const tfcDevCommand: CliCommand = {
   name: "tfc-dev",

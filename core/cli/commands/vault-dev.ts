@@ -3,10 +3,10 @@
  * SIGINT/SIGTERM, printing its address and root token as `vault server -dev` does, so that
  * VAULT_ADDR/VAULT_TOKEN, hvac or cts-runtime's `vault {}` block can use it.
  */
-import type { CliCommand } from "../../../cli/command.ts";
-import { serveDevServer } from "../../../cli/serve-dev-server.ts";
-import { tlsFlags, tlsFromFlags } from "../../../cli/tls-flags.ts";
-import { startVaultDevServer, type VaultDevServerOptions } from "./vault-dev-server.ts";
+import type { CliCommand } from "../command.ts";
+import { serveDevServer } from "../serve-dev-server.ts";
+import { tlsFlags, tlsFromFlags } from "../tls-flags.ts";
+import { startVaultDevServer, type VaultDevServerOptions } from "../../../dev-servers/vault/src/vault-dev-server.ts";
 
 const vaultDevCommand: CliCommand = {
   name: "vault-dev",

@@ -2,8 +2,8 @@
  * @module startConsulDevServer: the embedded Consul-compatible server as a library — in-memory state,
  * optional ACLs and snapshot file, served over real HTTP on 127.0.0.1.
  */
-import { CtsError, type FileSystem } from "../../../plugin-api/mod.ts";
-import { serveHttp } from "../../../runtime/serve-http.ts";
+import { CtsError, type FileSystem } from "../../../core/plugin-api/mod.ts";
+import { serveHttp } from "../../../core/runtime/serve-http.ts";
 import { AclTokens, type AclRules } from "./acl.ts";
 import { AgentChecks } from "./agent/agent-checks.ts";
 import { createConsulApp } from "./http/consul-app.ts";

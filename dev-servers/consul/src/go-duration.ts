@@ -2,7 +2,7 @@
  * @module Go `time.Duration` text in nanoseconds, Consul's own unit: the contract's parser and printer
  * (milliseconds) rescaled, so that the dev server reads and prints durations as CTS and Consul do.
  */
-import { formatGoDuration as formatMs, parseGoDuration as parseMs } from "../../../plugin-api/mod.ts";
+import { formatGoDuration as formatMs, parseGoDuration as parseMs } from "../../../core/plugin-api/mod.ts";
 
 /** Nanoseconds, or undefined when `text` is not a Go duration. "0" alone is valid. */
 export function parseGoDuration(text: string): number | undefined {

@@ -3,7 +3,7 @@
  * `source` is this file serves a Consul HTTP API in-process from kernel start to stop. It is a dev
  * tool, not a built-in plugin; code that wants the handle directly uses mod.ts beside this file.
  */
-import { definePlugin, errorMessage, fileSystemToken, loggerToken } from "../../plugin-api/mod.ts";
+import { definePlugin, errorMessage, fileSystemToken, loggerToken } from "../../core/plugin-api/mod.ts";
 import { type ConsulDevServer, startConsulDevServer } from "./src/consul-dev-server.ts";
 
 export interface ConsulDevServerPluginOptions {

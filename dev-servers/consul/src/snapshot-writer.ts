@@ -4,7 +4,7 @@
  * while it fails the server refuses writes (`failure`), so no further write is acknowledged that
  * cannot be kept, and the owner is told once when it starts failing and once when it recovers.
  */
-import { errorMessage, type FileSystem } from "../../../plugin-api/mod.ts";
+import { errorMessage, type FileSystem } from "../../../core/plugin-api/mod.ts";
 
 export type SnapshotFiles = Pick<FileSystem, "readText" | "writeText" | "exists">;
 

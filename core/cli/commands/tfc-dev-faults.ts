@@ -1,6 +1,6 @@
 /** @module The `tfc-dev` command's fault-injection flags, to and from TfcDevFaults. */
-import type { FlagSpec } from "../../../cli/command.ts";
-import type { TfcDevFaults } from "./http/faults.ts";
+import type { FlagSpec } from "../command.ts";
+import type { TfcDevFaults } from "../../../dev-servers/tfc/src/http/faults.ts";
 
 export const faultFlags: readonly FlagSpec[] = [
   { name: "fault-429-every", type: "int", placeholder: "<n>", help: "Answer every nth API request with 429." },

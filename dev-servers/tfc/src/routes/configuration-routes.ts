@@ -5,8 +5,8 @@
  * else to `errored` with the reason.
  */
 import type { Context, Hono } from "hono";
-import { errorMessage } from "../../../../plugin-api/mod.ts";
-import { listTarGz } from "../../../../runtime/tar-archive.ts";
+import { errorMessage } from "../../../../core/plugin-api/mod.ts";
+import { listTarGz } from "../../../../core/runtime/tar-archive.ts";
 import { notFound } from "../http/api-error.ts";
 import { many, single } from "../http/json-api.ts";
 import { paginate } from "../http/paging.ts";

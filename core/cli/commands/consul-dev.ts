@@ -2,11 +2,11 @@
  * @module `cts-runtime consul-dev`: runs the embedded Consul-compatible server in the foreground
  * (like `consul agent -dev`) until SIGINT/SIGTERM, so any client — CTS, Terraform, curl — can use it.
  */
-import { type CliCommand, ExitCode } from "../../../cli/command.ts";
-import { errorMessage } from "../../../plugin-api/mod.ts";
-import { createFileSystem } from "../../../runtime/file-system.ts";
-import { waitForShutdownSignal } from "../../../runtime/signals.ts";
-import { startConsulDevServer } from "./consul-dev-server.ts";
+import { type CliCommand, ExitCode } from "../command.ts";
+import { errorMessage } from "../../plugin-api/mod.ts";
+import { createFileSystem } from "../../runtime/file-system.ts";
+import { waitForShutdownSignal } from "../../runtime/signals.ts";
+import { startConsulDevServer } from "../../../dev-servers/consul/src/consul-dev-server.ts";
 
 /** `host:port` → parts; the host may be bracketed IPv6. */
 function parseHttpAddr(text: string): { hostname: string; port: number } | undefined {

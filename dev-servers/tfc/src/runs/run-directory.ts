@@ -4,8 +4,8 @@
  * `cloud` or `backend` block, as HCP Terraform does), the variables files, and the workspace's
  * current state. The saved plan lives beside it until the apply.
  */
-import type { FileSystem } from "../../../../plugin-api/mod.ts";
-import { extractTarGz } from "../../../../runtime/tar-archive.ts";
+import type { FileSystem } from "../../../../core/plugin-api/mod.ts";
+import { extractTarGz } from "../../../../core/runtime/tar-archive.ts";
 import type { RunVariable, VariableRecord } from "../state/records.ts";
 import { variableFiles } from "./variable-files.ts";
 

@@ -2,7 +2,7 @@
  * @module Turning Terraform state files into state versions: the outputs and resource count
  * HCP Terraform extracts, and the workspace's current state pointer.
  */
-import { md5Hex } from "../../../../runtime/digest.ts";
+import { md5Hex } from "../../../../core/runtime/digest.ts";
 import { newId, newSecret, now } from "./ids.ts";
 import type { StateVersionOutputRecord, StateVersionRecord, WorkspaceRecord } from "./records.ts";
 import type { TfcState } from "./tfc-state.ts";

@@ -4,8 +4,8 @@
  * apply and cost estimate, and the workspace's state versions. Scheduling and the user's actions
  * live in RunEngine; this file only executes.
  */
-import type { FileSystem } from "../../../../plugin-api/mod.ts";
-import { errorMessage, sleep } from "../../../../plugin-api/mod.ts";
+import type { FileSystem } from "../../../../core/plugin-api/mod.ts";
+import { errorMessage, sleep } from "../../../../core/plugin-api/mod.ts";
 import { now } from "../state/ids.ts";
 import type { PhaseRecord, RunRecord, WorkspaceRecord } from "../state/records.ts";
 import { addStateVersion, parseState } from "../state/state-versions.ts";

@@ -3,10 +3,10 @@
  * in memory; runs execute for real with the local `terraform` (or `tofu`) in a scratch directory
  * that stop() removes. Served over HTTP, or HTTPS with a given certificate.
  */
-import { CtsError } from "../../../plugin-api/mod.ts";
-import { createFileSystem, createTempDirectory } from "../../../runtime/file-system.ts";
-import { createProcessRunner } from "../../../runtime/process-runner.ts";
-import { serveHttp } from "../../../runtime/serve-http.ts";
+import { CtsError } from "../../../core/plugin-api/mod.ts";
+import { createFileSystem, createTempDirectory } from "../../../core/runtime/file-system.ts";
+import { createProcessRunner } from "../../../core/runtime/process-runner.ts";
+import { serveHttp } from "../../../core/runtime/serve-http.ts";
 import { FaultInjector, type TfcDevFaults } from "./http/faults.ts";
 import { HCP_TERRAFORM_RATE_LIMIT, RateLimiter } from "./http/rate-limiter.ts";
 import type { ServerContext } from "./http/server-context.ts";

@@ -1,5 +1,5 @@
 /** @module Finds the local `terraform` (or `tofu`) that runs execute with, and its version. */
-import type { ProcessRunner } from "../../../../plugin-api/mod.ts";
+import type { ProcessRunner } from "../../../../core/plugin-api/mod.ts";
 
 export interface TerraformBinary {
   /** Absolute path of the binary. */

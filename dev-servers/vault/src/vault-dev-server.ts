@@ -3,7 +3,7 @@
  * memory and gone at stop(). Served over HTTP, or HTTPS with a given certificate. Leases expire on
  * its clock: a timer revokes each one whose time is up.
  */
-import { serveHttp } from "../../../runtime/serve-http.ts";
+import { serveHttp } from "../../../core/runtime/serve-http.ts";
 import { createVaultApp } from "./http/vault-app.ts";
 import { newToken } from "./state/ids.ts";
 import { VaultState } from "./state/vault-state.ts";

@@ -4,7 +4,7 @@
  * runs go straight on — and carries out the run actions (apply, discard, cancel, force-cancel).
  * RunPhases does the executing.
  */
-import type { FileSystem } from "../../../../plugin-api/mod.ts";
+import type { FileSystem } from "../../../../core/plugin-api/mod.ts";
 import { conflict } from "../http/api-error.ts";
 import { newId, newSecret, now } from "../state/ids.ts";
 import type { PhaseRecord, RunRecord, WorkspaceRecord } from "../state/records.ts";

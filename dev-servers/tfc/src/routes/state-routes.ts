@@ -4,7 +4,7 @@
  * (no token), and their outputs.
  */
 import type { Context, Hono } from "hono";
-import { md5Hex } from "../../../../runtime/digest.ts";
+import { md5Hex } from "../../../../core/runtime/digest.ts";
 import { conflict, invalidAttribute, notFound } from "../http/api-error.ts";
 import { many, type Resource, single } from "../http/json-api.ts";
 import { paginate } from "../http/paging.ts";
