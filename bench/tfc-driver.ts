@@ -24,7 +24,7 @@ import { createFileSystem } from "../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../core/runtime/http-client.ts";
 import { terraformRootModule } from "../plugins/driver-terraform/mod.ts";
 import { createTerraformCloudDriverFactory } from "../plugins/driver-terraform-cloud/src/driver-factory.ts";
-import { driverBlock, inputsOf, task, writeModule } from "../test/plugins/driver-terraform-cloud/tfc-fixtures.ts";
+import { driverBlock, inputsOf, task, writeModule } from "../harness/driver-terraform-cloud/tfc-fixtures.ts";
 
 const changes = Number(process.env.TFC_BENCH_CHANGES) || 100;
 const taskCount = Number(process.env.TFC_BENCH_TASKS) || 1000;

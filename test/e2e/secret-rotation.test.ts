@@ -13,12 +13,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startVaultDevServer, type VaultDevServer } from "../../dev-servers/vault/mod.ts";
 import type { RunRecord } from "../../core/plugin-api/mod.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
 import { type DaemonProcess, startDaemon, waitForDaemon } from "../helpers/daemon-process.ts";
-import { freePort } from "../helpers/free-port.ts";
-import { until } from "../helpers/until.ts";
-import { registerService } from "../plugins/driver-terraform/e2e-support.ts";
-import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
+import { freePort } from "../../harness/free-port.ts";
+import { until } from "../../harness/until.ts";
+import { registerService } from "../../harness/driver-terraform/e2e-support.ts";
+import { tempDir, terraformTestEnv } from "../../harness/driver-terraform/terraform-env.ts";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const tmp = tempDir("secret-rotation");

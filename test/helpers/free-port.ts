@@ -1,14 +1,5 @@
-/** @module A TCP port free on 127.0.0.1 right now, for processes that must be told their port up front. */
-import { createServer } from "node:net";
-
-export async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/**
+ * @module Moved to harness/free-port.ts (shared by test/ and bench/). Kept only for test/plugins/status-page/,
+ * which another branch changes at the same time: delete once its imports point at harness/.
+ */
+export * from "../../harness/free-port.ts";

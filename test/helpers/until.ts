@@ -1,15 +1,5 @@
 /**
- * @module Polls until `probe` returns something other than undefined and returns that value; throws
- * after `limitMs` naming `what` (a bound for a hang, never a timing assertion).
+ * @module Moved to harness/until.ts (shared by test/ and bench/). Kept only for test/plugins/status-page/,
+ * which another branch changes at the same time: delete once its imports point at harness/.
  */
-export async function until<T>(
-  what: string, probe: () => T | undefined | Promise<T | undefined>, limitMs = 60_000, everyMs = 25,
-): Promise<T> {
-  const deadline = Date.now() + limitMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
+export * from "../../harness/until.ts";

@@ -33,7 +33,7 @@ beforeAll(() => {
   write("test/a/kernel.test.ts", `import { createKernel } from "../../core/kernel/kernel.ts";\nimport { here } from "../helpers/pure.ts";\n`);
   write("test/a/tagged.test.ts", `/**\n * Boots a kernel that listens.\n * @integration: the kernel serves on a port.\n */\nimport { createKernel } from "../../core/kernel/kernel.ts";\n`);
   write("test/a/mentions-in-comments.test.ts", `// import { spawn } from "node:child_process";\n/* import "node:net"; */\nexport {};\n`);
-  write("test/a/terraform.test.ts", `import { terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";\n`);
+  write("test/a/terraform.test.ts", `import { terraformTestEnv } from "../../harness/driver-terraform/terraform-env.ts";\n`);
   write("test/a/not-a-test.ts", `import { spawn } from "node:child_process";\n`);
 });
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileFilter } from "../../../dev-servers/consul/src/bexpr/filter.ts";
 import { SERVICE_ENTRY_SCHEMA } from "../../../dev-servers/consul/src/bexpr/schemas.ts";
 import { ApiError } from "../../../dev-servers/consul/src/api-error.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { client } from "./http-client.ts";
 
 const entry = (id: string, extra: { tags?: string[]; meta?: Record<string, string>; port?: number; statuses?: string[] }) => ({

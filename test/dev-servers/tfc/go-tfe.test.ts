@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { $ } from "zx";
 import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
-import { repoRoot } from "../../helpers/run-cli.ts";
+import { repoRoot } from "../../../harness/run-cli.ts";
 
 $.verbose = false;
 

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
 import { RateLimiter } from "../../../dev-servers/tfc/src/http/rate-limiter.ts";
-import { until } from "../../helpers/until.ts";
+import { until } from "../../../harness/until.ts";
 
 let server: TfcDevServer;
 let archive: Uint8Array;

@@ -15,10 +15,10 @@ import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
 import { type ClosableConsulClient, createConsulClient } from "../../../plugins/consul-client/mod.ts";
 import { VaultSecretsService } from "../../../plugins/vault-client/src/vault-secrets-service.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { until } from "../../helpers/until.ts";
-import { createCaptureLogger } from "./capture-logger.ts";
-import { consulConfig } from "./client-options.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { until } from "../../../harness/until.ts";
+import { createCaptureLogger } from "../../../harness/consul-client/capture-logger.ts";
+import { consulConfig } from "../../../harness/consul-client/client-options.ts";
 
 const RULES: readonly AclRule[] = [
   { resource: "service", prefix: "", policy: "read" },

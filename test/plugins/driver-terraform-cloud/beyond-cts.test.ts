@@ -11,13 +11,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { RunRecord } from "../../../core/plugin-api/mod.ts";
 import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { FILE_MODULE } from "../../helpers/file-module.ts";
 import { type DaemonProcess, startDaemonProcess } from "../../helpers/api-daemon-process.ts";
-import { until } from "../../helpers/until.ts";
-import { registerService } from "../driver-terraform/e2e-support.ts";
-import { tempDir } from "../driver-terraform/terraform-env.ts";
-import { runsOf, workspace } from "./tfc-fixtures.ts";
+import { until } from "../../../harness/until.ts";
+import { registerService } from "../../../harness/driver-terraform/e2e-support.ts";
+import { tempDir } from "../../../harness/driver-terraform/terraform-env.ts";
+import { runsOf, workspace } from "../../../harness/driver-terraform-cloud/tfc-fixtures.ts";
 
 let consul: TestConsulDevServer;
 let tfc: TfcDevServer;

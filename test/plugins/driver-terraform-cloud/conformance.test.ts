@@ -8,7 +8,7 @@ import { describeDriverConformance } from "../../../core/plugin-testkit/mod.ts";
 import driverTerraform from "../../../plugins/driver-terraform/mod.ts";
 import driverTerraformCloud from "../../../plugins/driver-terraform-cloud/mod.ts";
 import vaultClient from "../../../plugins/vault-client/mod.ts";
-import { driverBlock, inputsOf, stateIds, task, workspace, writeModule } from "./tfc-fixtures.ts";
+import { driverBlock, inputsOf, stateIds, task, workspace, writeModule } from "../../../harness/driver-terraform-cloud/tfc-fixtures.ts";
 
 const server = await startTfcDevServer();
 const module = writeModule();

@@ -12,8 +12,8 @@ import { terraformRootModule } from "../../../plugins/driver-terraform/mod.ts";
 import { createTerraformCloudDriverFactory } from "../../../plugins/driver-terraform-cloud/src/driver-factory.ts";
 import { RequestBudget } from "../../../plugins/driver-terraform-cloud/src/request-budget.ts";
 import { TfcClient } from "../../../plugins/driver-terraform-cloud/src/tfc-client.ts";
-import { captureLogger } from "../driver-terraform/capture-logger.ts";
-import { driverBlock, inputsOf, stateIds, task, workspace, writeModule } from "./tfc-fixtures.ts";
+import { captureLogger } from "../../../harness/driver-terraform/capture-logger.ts";
+import { driverBlock, inputsOf, stateIds, task, workspace, writeModule } from "../../../harness/driver-terraform-cloud/tfc-fixtures.ts";
 
 let server: TfcDevServer;
 let slow: TfcDevServer;

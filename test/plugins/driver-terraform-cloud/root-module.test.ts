@@ -18,10 +18,10 @@ import driverTerraform from "../../../plugins/driver-terraform/mod.ts";
 import driverTerraformCloud from "../../../plugins/driver-terraform-cloud/mod.ts";
 import vaultClient from "../../../plugins/vault-client/mod.ts";
 import { taskInputSpecsOf } from "../../helpers/task-input-specs.ts";
-import { until } from "../../helpers/until.ts";
-import { captureLogger } from "../driver-terraform/capture-logger.ts";
+import { until } from "../../../harness/until.ts";
+import { captureLogger } from "../../../harness/driver-terraform/capture-logger.ts";
 import { goldenCases } from "../driver-terraform/golden-cases.ts";
-import { driverBlock, writeModule } from "./tfc-fixtures.ts";
+import { driverBlock, writeModule } from "../../../harness/driver-terraform-cloud/tfc-fixtures.ts";
 
 const goldenDir = join(import.meta.dirname, "../driver-terraform/golden");
 const signal = new AbortController().signal;

@@ -15,8 +15,8 @@ import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
 import { terraformRootModule } from "../../../plugins/driver-terraform/mod.ts";
 import { createTerraformCloudDriverFactory } from "../../../plugins/driver-terraform-cloud/src/driver-factory.ts";
-import { captureLogger } from "../driver-terraform/capture-logger.ts";
-import { driverBlock, inputsOf, task, tfcApi, workspace } from "./tfc-fixtures.ts";
+import { captureLogger } from "../../../harness/driver-terraform/capture-logger.ts";
+import { driverBlock, inputsOf, task, tfcApi, workspace } from "../../../harness/driver-terraform-cloud/tfc-fixtures.ts";
 
 const signal = new AbortController().signal;
 let server: TfcDevServer;

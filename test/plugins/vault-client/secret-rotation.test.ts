@@ -12,8 +12,8 @@ import { SecretList } from "../../../core/kernel/secret-list.ts";
 import type { SecretRotation, VaultConfig } from "../../../core/plugin-api/mod.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { VaultSecretsService } from "../../../plugins/vault-client/src/vault-secrets-service.ts";
-import { until } from "../../helpers/until.ts";
-import { createCaptureLogger } from "../consul-client/capture-logger.ts";
+import { until } from "../../../harness/until.ts";
+import { createCaptureLogger } from "../../../harness/consul-client/capture-logger.ts";
 
 const noTls = { enabled: true, verify: true, ca_cert: "", ca_path: "", cert: "", key: "", server_name: "" };
 const vaultConfig = (address: string, token: string): VaultConfig => ({

@@ -1,9 +1,9 @@
 /** @module Task, Consul and input fixtures for the Terraform driver tests. */
 import type {
   ConsulConfig, ProviderConfig, ServiceInstance, TaskConfig, TaskInputs,
-} from "../../../core/plugin-api/mod.ts";
+} from "../../core/plugin-api/mod.ts";
 // The config module alone: benches import these fixtures outside vitest.
-import { testConsulConfig, testTask } from "../../../core/plugin-testkit/src/test-config.ts";
+import { testConsulConfig, testTask } from "../../core/plugin-testkit/src/test-config.ts";
 
 /** The consul block the driver renders from (backend, environment): the testkit's defaults. */
 export const consulConfig: (overrides?: Partial<ConsulConfig>) => ConsulConfig = testConsulConfig;

@@ -6,9 +6,9 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { freePort } from "../../helpers/free-port.ts";
-import { repoRoot, type Runtime, spawnCli } from "../../helpers/run-cli.ts";
-import { until } from "../../helpers/until.ts";
+import { freePort } from "../free-port.ts";
+import { repoRoot, type Runtime, spawnCli } from "../run-cli.ts";
+import { until } from "../until.ts";
 
 /**
  * Node 20 cannot import the .ts recording driver fixture, so it is bundled to one ESM file with the
@@ -17,7 +17,7 @@ import { until } from "../../helpers/until.ts";
 export async function bundleRecordingDriver(dir: string): Promise<string> {
   const out = join(dir, "driver-recording.mjs");
   const script = `import { build } from "rolldown";
-await build({ input: ${JSON.stringify(join(repoRoot, "test/fixtures/plugins/driver-recording/mod.ts"))}, platform: "node",
+await build({ input: ${JSON.stringify(join(repoRoot, "harness/driver-recording/mod.ts"))}, platform: "node",
   external: [/^node:/], write: true, logLevel: "silent", output: { file: ${JSON.stringify(out)}, format: "esm" } });`;
   await new Promise<void>((resolve, reject) => {
     execFile("node", ["--input-type=module", "-e", script], { cwd: repoRoot }, (error, _stdout, stderr) =>
@@ -223,7 +223,7 @@ export async function stopCluster(instances: readonly HaInstance[]): Promise<voi
   await Promise.all(instances.map((instance) => instance.kill("SIGTERM")));
 }
 
-export { until } from "../../helpers/until.ts";
+export { until } from "../until.ts";
 
 /** The running instances that answer as leader right now. */
 export async function currentLeaders(instances: readonly HaInstance[]): Promise<HaInstance[]> {

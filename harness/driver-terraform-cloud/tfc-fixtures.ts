@@ -2,9 +2,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { DriverConfig, ServiceInstance, TaskConfig, TaskInputs } from "../../../core/plugin-api/mod.ts";
-import type { TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
-import { testConfig } from "../../../core/plugin-testkit/src/test-config.ts";
+import type { DriverConfig, ServiceInstance, TaskConfig, TaskInputs } from "../../core/plugin-api/mod.ts";
+import type { TfcDevServer } from "../../dev-servers/tfc/mod.ts";
+import { testConfig } from "../../core/plugin-testkit/src/test-config.ts";
 
 /** One API call; a 429 (the server enforces HCP Terraform's rate limit, which the driver shares) is waited out as clients do. */
 export async function tfcApi(server: TfcDevServer, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {

@@ -2,7 +2,7 @@
  * @module Helpers for the shared cluster mode tests and bench: task blocks, the owners as Consul
  * holds them, and overlapping runs of one task across instances.
  */
-import { rendezvousOwner } from "../../../plugins/ha-consul/src/rendezvous.ts";
+import { rendezvousOwner } from "../../plugins/ha-consul/src/rendezvous.ts";
 import type { RecordEntry } from "./ha-cluster.ts";
 
 /** One task per name, all watching `service`. */

@@ -1,5 +1,5 @@
 /** @module A Logger that records lines, for asserting what the driver logged. */
-import type { LogFields, Logger } from "../../../core/plugin-api/mod.ts";
+import type { LogFields, Logger } from "../../core/plugin-api/mod.ts";
 
 export interface LoggedLine {
   readonly level: string;

@@ -1,10 +1,10 @@
 /** @module Builds a Consul client for tests: plain config, real file system, fast backoff. */
-import type { ConsulConfig } from "../../../core/plugin-api/mod.ts";
-import { testConsulConfig } from "../../../core/plugin-testkit/src/test-config.ts";
-import { createFileSystem } from "../../../core/runtime/file-system.ts";
-import { type ClosableConsulClient, createConsulClient } from "../../../plugins/consul-client/mod.ts";
+import type { ConsulConfig } from "../../core/plugin-api/mod.ts";
+import { testConsulConfig } from "../../core/plugin-testkit/src/test-config.ts";
+import { createFileSystem } from "../../core/runtime/file-system.ts";
+import { type ClosableConsulClient, createConsulClient } from "../../plugins/consul-client/mod.ts";
 import { type CaptureLogger, createCaptureLogger } from "./capture-logger.ts";
-import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
+import { createHttpClientFactory } from "../../core/runtime/http-client.ts";
 
 export type TestConsulConfig = Pick<ConsulConfig, "address" | "token" | "auth" | "tls" | "transport">;
 

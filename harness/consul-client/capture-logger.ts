@@ -1,5 +1,5 @@
 /** @module A Logger that records every line (level, name, message, fields) for assertions. */
-import type { LogFields, Logger, LogLevel } from "../../../core/plugin-api/mod.ts";
+import type { LogFields, Logger, LogLevel } from "../../core/plugin-api/mod.ts";
 
 export interface LogLine {
   readonly level: LogLevel;

@@ -4,9 +4,9 @@
  */
 import { mkdirSync, readdirSync, readlinkSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { outputFile } from "./e2e-support.ts";
+import { outputFile, testModules } from "./e2e-support.ts";
 
-export const slowModule = join(import.meta.dirname, "modules", "slow");
+export const slowModule = join(testModules, "slow");
 
 export interface SlowTaskConfig {
   readonly dir: string;

@@ -1,0 +1,14 @@
+/** @module A TCP port free on 127.0.0.1 right now, for processes that must be told their port up front. */
+import { createServer } from "node:net";
+
+export async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
