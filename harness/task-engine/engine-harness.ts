@@ -22,7 +22,7 @@ const ENGINE_PLUGINS = [
   "task-engine", "task-store-memory", "leadership-standalone",
 ];
 
-export const builtins: BuiltinPlugin[] = ENGINE_PLUGINS.map((id) => ({ id, load: () => import(`../../../plugins/${id}/mod.ts`) }));
+export const builtins: BuiltinPlugin[] = ENGINE_PLUGINS.map((id) => ({ id, load: () => import(`../../plugins/${id}/mod.ts`) }));
 
 export function servicesTask(name: string, services: string[], overrides: Partial<TaskConfig> = {}): TaskConfig {
   const base = testTask(name);
