@@ -13,9 +13,9 @@
  * old token could not be revoked before then. Three rounds; median and slowest.
  */
 import process from "node:process";
-import { startConsulDevServer } from "../core/dev-servers/consul/mod.ts";
-import type { FaultRequest } from "../core/dev-servers/consul/src/http/fault-hook.ts";
-import { startVaultDevServer } from "../core/dev-servers/vault/mod.ts";
+import { startConsulDevServer } from "../dev-servers/consul/mod.ts";
+import type { FaultRequest } from "../dev-servers/consul/src/http/fault-hook.ts";
+import { startVaultDevServer } from "../dev-servers/vault/mod.ts";
 import { consulQuery, type Logger } from "../core/plugin-api/mod.ts";
 import { testConfig } from "../core/plugin-testkit/src/test-config.ts";
 import { createFileSystem } from "../core/runtime/file-system.ts";

@@ -16,14 +16,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import process from "node:process";
-import { startConsulDevServer } from "../test/helpers/consul-dev-server.ts";
-import { freePort } from "../test/helpers/free-port.ts";
-import { repoRoot } from "../test/helpers/run-cli.ts";
+import { startConsulDevServer } from "../harness/consul-dev-server.ts";
+import { freePort } from "../harness/free-port.ts";
+import { repoRoot } from "../harness/run-cli.ts";
 import {
   processesUnder, startedApplies, taskStatus, writeSlowConfig,
-} from "../test/plugins/driver-terraform/crash-support.ts";
-import { readServiceLines, registerService } from "../test/plugins/driver-terraform/e2e-support.ts";
-import { tempDir, terraformTestEnv } from "../test/plugins/driver-terraform/terraform-env.ts";
+} from "../harness/driver-terraform/crash-support.ts";
+import { readServiceLines, registerService } from "../harness/driver-terraform/e2e-support.ts";
+import { tempDir, terraformTestEnv } from "../harness/driver-terraform/terraform-env.ts";
 
 function arg(name: string, fallback: string): string {
   const found = process.argv.find((value) => value.startsWith(`--${name}=`));

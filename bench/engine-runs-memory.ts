@@ -27,8 +27,8 @@
 import { readFileSync } from "node:fs";
 import process from "node:process";
 import { startConsulProcess } from "./support/consul-process.ts";
-import { engineConfig, servicesTask, startEngine } from "../test/plugins/task-engine/engine-harness.ts";
-import { clearRecordingLog } from "../test/fixtures/plugins/driver-recording/mod.ts";
+import { engineConfig, servicesTask, startEngine } from "../harness/task-engine/engine-harness.ts";
+import { clearRecordingLog } from "../harness/driver-recording/mod.ts";
 
 const TASKS = 10;
 const INSTANCES = 1000;

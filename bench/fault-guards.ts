@@ -14,7 +14,7 @@
  */
 import { closeSync, openSync } from "node:fs";
 import { DescriptorGuard, openFileLimit } from "../core/runtime/descriptor-guard.ts";
-import { wildcardMatcher } from "../core/dev-servers/tfc/src/http/wildcard-name.ts";
+import { wildcardMatcher } from "../dev-servers/tfc/src/http/wildcard-name.ts";
 
 function perCall(calls: number, work: () => unknown): number {
   const started = performance.now();

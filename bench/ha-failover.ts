@@ -17,11 +17,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startConsulDevServer } from "../test/helpers/consul-dev-server.ts";
+import { startConsulDevServer } from "../harness/consul-dev-server.ts";
 import {
   bundleRecordingDriver, failover, type HaInstance, leaderLockChecks, readRecords, recordingDriverHcl, registerService, startCluster,
   stopCluster, until, waitForLeader,
-} from "../test/plugins/ha-consul/ha-cluster.ts";
+} from "../harness/ha-consul/ha-cluster.ts";
 
 interface Row {
   ttl: string;

@@ -16,9 +16,9 @@ import { MemoryTaskStore } from "../plugins/task-store-memory/mod.ts";
 import { ConsulTaskStore } from "../plugins/ha-consul/src/consul-task-store.ts";
 import { diffInputs, digestInputs } from "../plugins/task-engine/src/input-change.ts";
 import { newRunId } from "../plugins/task-engine/src/run-recorder.ts";
-import { startConsulDevServer } from "../test/helpers/consul-dev-server.ts";
-import { testClient } from "../test/plugins/consul-client/client-options.ts";
-import { layoutOf } from "../test/plugins/ha-consul/ha-harness.ts";
+import { startConsulDevServer } from "../harness/consul-dev-server.ts";
+import { testClient } from "../harness/consul-client/client-options.ts";
+import { layoutOf } from "../harness/ha-consul/ha-harness.ts";
 
 const WRITES = 1000;
 const RETENTION = { maxRunsPerTask: 100, maxAgeMs: 168 * 3600_000 };

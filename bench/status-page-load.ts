@@ -25,9 +25,9 @@
 import process from "node:process";
 import puppeteer, { type Page } from "puppeteer-core";
 import type { CtsConfig, RunRecord, TaskStore } from "../core/plugin-api/mod.ts";
-import { startConsulDevServer } from "../test/helpers/consul-dev-server.ts";
-import { startRecordingProxy } from "../test/plugins/ha-consul/recording-proxy.ts";
-import { seededSummary, seedRunHistory } from "../test/plugins/status-page/seed-run-history.ts";
+import { startConsulDevServer } from "../harness/consul-dev-server.ts";
+import { startRecordingProxy } from "../harness/ha-consul/recording-proxy.ts";
+import { seededSummary, seedRunHistory } from "../harness/status-page/seed-run-history.ts";
 
 const TASKS = Number(process.env.BENCH_TASKS ?? 200);
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 1000);
@@ -38,7 +38,7 @@ const taskName = (n: number) => `task_${String(n).padStart(3, "0")}`;
 
 const { createTestKernel } = await import(`${ROOT}/core/plugin-testkit/src/create-test-kernel.ts`);
 const { testConfig, testConsulConfig, testTask } = await import(`${ROOT}/core/plugin-testkit/src/test-config.ts`);
-const { recordingDriverPlugin } = await import(`${ROOT}/test/fixtures/plugins/driver-recording/mod.ts`);
+const { recordingDriverPlugin } = await import(`${ROOT}/harness/driver-recording/mod.ts`);
 const { kvLayoutOf } = await import(`${ROOT}/plugins/ha-consul/src/kv-layout.ts`);
 const tokens = await import(`${ROOT}/core/plugin-api/mod.ts`);
 

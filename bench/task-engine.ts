@@ -19,8 +19,8 @@
  * Without arguments every scenario runs in its own Deno process, so memory figures do not mix.
  */
 import { startConsulProcess } from "./support/consul-process.ts";
-import { engineConfig, servicesTask, startEngine } from "../test/plugins/task-engine/engine-harness.ts";
-import { clearRecordingLog, recorded, recordingLog } from "../test/fixtures/plugins/driver-recording/mod.ts";
+import { engineConfig, servicesTask, startEngine } from "../harness/task-engine/engine-harness.ts";
+import { clearRecordingLog, recorded, recordingLog } from "../harness/driver-recording/mod.ts";
 
 const CHANGES = 40;
 

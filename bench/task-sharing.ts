@@ -18,12 +18,12 @@
  */
 import { kvLayoutOf } from "../plugins/ha-consul/src/kv-layout.ts";
 import { SharedCluster } from "../plugins/ha-consul/src/shared-cluster.ts";
-import { startConsulDevServer } from "../test/helpers/consul-dev-server.ts";
-import { createCaptureLogger } from "../test/plugins/consul-client/capture-logger.ts";
-import { testClient } from "../test/plugins/consul-client/client-options.ts";
-import { haConfig } from "../test/plugins/ha-consul/ha-harness.ts";
-import { startRecordingProxy } from "../test/plugins/ha-consul/recording-proxy.ts";
-import { settledOwners, taskOwners } from "../test/plugins/ha-consul/shared-cluster-support.ts";
+import { startConsulDevServer } from "../harness/consul-dev-server.ts";
+import { createCaptureLogger } from "../harness/consul-client/capture-logger.ts";
+import { testClient } from "../harness/consul-client/client-options.ts";
+import { haConfig } from "../harness/ha-consul/ha-harness.ts";
+import { startRecordingProxy } from "../harness/ha-consul/recording-proxy.ts";
+import { settledOwners, taskOwners } from "../harness/ha-consul/shared-cluster-support.ts";
 
 interface Row {
   tasks: number;

@@ -19,10 +19,10 @@ import { createProcessRunner } from "../core/runtime/process-runner.ts";
 import { createTerraformDriverFactory } from "../plugins/driver-terraform/src/driver-factory.ts";
 import { applyArgs, terraformEnvironment } from "../plugins/driver-terraform/src/terraform-commands.ts";
 import { consulEnvironment } from "../plugins/driver-terraform/src/backend.ts";
-import { startConsulDevServer } from "../test/helpers/consul-dev-server.ts";
-import { captureLogger } from "../test/plugins/driver-terraform/capture-logger.ts";
-import { consulConfig, inputsFor, instance, taskConfig } from "../test/plugins/driver-terraform/fixtures.ts";
-import { terraformTestEnv } from "../test/plugins/driver-terraform/terraform-env.ts";
+import { startConsulDevServer } from "../harness/consul-dev-server.ts";
+import { captureLogger } from "../harness/driver-terraform/capture-logger.ts";
+import { consulConfig, inputsFor, instance, taskConfig } from "../harness/driver-terraform/fixtures.ts";
+import { terraformTestEnv } from "../harness/driver-terraform/terraform-env.ts";
 
 const runs = Number(process.argv[2]) || 10;
 

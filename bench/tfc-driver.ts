@@ -19,12 +19,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Driver, LogFields, Logger } from "../core/plugin-api/mod.ts";
-import { startTfcDevServer, type TfcDevServer } from "../core/dev-servers/tfc/mod.ts";
+import { startTfcDevServer, type TfcDevServer } from "../dev-servers/tfc/mod.ts";
 import { createFileSystem } from "../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../core/runtime/http-client.ts";
 import { terraformRootModule } from "../plugins/driver-terraform/mod.ts";
 import { createTerraformCloudDriverFactory } from "../plugins/driver-terraform-cloud/src/driver-factory.ts";
-import { driverBlock, inputsOf, task, writeModule } from "../test/plugins/driver-terraform-cloud/tfc-fixtures.ts";
+import { driverBlock, inputsOf, task, writeModule } from "../harness/driver-terraform-cloud/tfc-fixtures.ts";
 
 const changes = Number(process.env.TFC_BENCH_CHANGES) || 100;
 const taskCount = Number(process.env.TFC_BENCH_TASKS) || 1000;

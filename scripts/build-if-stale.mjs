@@ -14,7 +14,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const stamp = path.join(root, "dist", ".build-stamp");
 /** What the build compiles or reads (the package manifests carry versions the CLI prints). */
 const SOURCES = [
-  "main.ts", "core/**/*.ts", "plugins/**/*.ts", "**/tsconfig*.json", "package.json", "core/*/package.json",
+  "main.ts", "core/**/*.ts", "plugins/**/*.ts", "dev-servers/**/*.ts", "**/tsconfig*.json", "package.json", "core/*/package.json",
 ];
 
 /** The newest source file and its modification time in ms, or undefined when there is none. */

@@ -7,14 +7,16 @@
  * - a plugin is a package of its own: a file under plugins/<id>/ imports only the plugin contract
  *   (core/plugin-api/mod.ts or `@cts-runtime/plugin-api`), files under plugins/<id>/ and npm packages
  *   other than cts-runtime's own; shared code lives in the contract or in one plugin that provides it;
- * - core never imports a plugin, except the built-in plugin table (core/kernel/builtin-plugins.ts).
+ * - core never imports a plugin, except the built-in plugin table (core/kernel/builtin-plugins.ts);
+ * - the dev servers (dev-servers/) are libraries: they import neither plugins nor the CLI, which
+ *   wires their commands (core/cli/commands/*-dev.ts); core/runtime/ never imports the CLI either.
  * Prints each violation as `file:line: rule (import)` and exits 1 if there is any.
  * Usage: `node scripts/check-boundaries.mjs [root]` (default: this repository; tests pass a fixture tree).
  */
 import { fs, glob, path } from "zx";
 
 const root = process.argv[2] ? path.resolve(process.argv[2]) : path.resolve(import.meta.dirname, "..");
-const files = await glob(["main.ts", "core/**/*.ts", "plugins/**/*.ts"], {
+const files = await glob(["main.ts", "core/**/*.ts", "plugins/**/*.ts", "dev-servers/**/*.ts"], {
   cwd: root,
   ignore: ["**/dist/**", "**/node_modules/**"],
 });
@@ -52,6 +54,22 @@ const importRules = [
     outside: (file, specifier) => {
       const target = importTarget(file, specifier);
       return target.startsWith("plugins/") ? target : undefined;
+    },
+  },
+  {
+    name: "dev server imports a plugin or the CLI",
+    applies: (file) => file.startsWith("dev-servers/"),
+    outside: (file, specifier) => {
+      const target = importTarget(file, specifier);
+      return target.startsWith("plugins/") || target.startsWith("core/cli/") ? target : undefined;
+    },
+  },
+  {
+    name: "runtime imports the CLI",
+    applies: (file) => file.startsWith("core/runtime/"),
+    outside: (file, specifier) => {
+      const target = importTarget(file, specifier);
+      return target.startsWith("core/cli/") ? target : undefined;
     },
   },
 ];

@@ -13,9 +13,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import process from "node:process";
 import { createInterface } from "node:readline";
-import type { ConsulState } from "../../core/dev-servers/consul/src/state/consul-state.ts";
-import { startConsulDevServer } from "../../test/helpers/consul-dev-server.ts";
-import { startCountingProxy } from "../../test/plugins/task-engine/counting-proxy.ts";
+import type { ConsulState } from "../../dev-servers/consul/src/state/consul-state.ts";
+import { startConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { startCountingProxy } from "../../harness/task-engine/counting-proxy.ts";
 
 const NODES = 100;
 const BATCH = 5000;

@@ -3,7 +3,8 @@
  * TLS from CTS's flags and `CTS_*` variables, the API token (beyond CTS) from `-token` or
  * `CTS_TOKEN`, CTS's error bodies turned into readable errors.
  */
-import type { CliIo, FlagSpec, ParsedArgs } from "./command.ts";
+import type { FlagSpec, ParsedArgs } from "./command.ts";
+import type { CliIo } from "../runtime/cli-io.ts";
 import { CtsError } from "../plugin-api/mod.ts";
 import { httpRequest, loadClientTls, type ClientTls } from "../runtime/https-client.ts";
 import { transportFailureText } from "./transport-failure.ts";

@@ -2,7 +2,8 @@
  * @module Config → logging → kernel init → registry checks → start, with CTS's exit codes for each
  * failure. Nothing starts unless the whole config (including every plugin's options) is valid.
  */
-import { ExitCode, type CliIo } from "./command.ts";
+import { ExitCode } from "./command.ts";
+import type { CliIo } from "../runtime/cli-io.ts";
 import type { ConfigPath } from "./config-paths.ts";
 import { prepareKernel } from "./prepare-kernel.ts";
 import { redactConfig } from "../config/redact.ts";

@@ -1,5 +1,7 @@
 /** @module The shape of a CLI command: Go-style flags (single or double dash), help text, exit code. */
 
+import type { CliIo } from "../runtime/cli-io.ts";
+
 export type FlagType = "string" | "strings" | "bool" | "int";
 
 export interface FlagSpec {
@@ -23,16 +25,6 @@ export interface ParsedArgs {
   readonly positionals: readonly string[];
   /** Every flag occurrence in command-line order (-config-file/-config-dir interleave meaningfully). */
   readonly occurrences: readonly { readonly name: string; readonly value: string }[];
-}
-
-/** Where a command writes and reads; tests pass buffers, the CLI passes the process streams. */
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-  /** Reads one line from stdin (approval prompts); undefined at end of input. */
-  readLine(prompt: string): Promise<string | undefined>;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly cwd: string;
 }
 
 export interface CliCommand {

@@ -15,7 +15,7 @@ export const commandLoaders: Readonly<Record<string, () => Promise<{ default: Cl
   "task disable": () => import("./commands/task-disable.ts"),
   "task delete": () => import("./commands/task-delete.ts"),
   "task update": () => import("./commands/task-update.ts"),
-  "consul-dev": () => import("../dev-servers/consul/src/consul-dev-command.ts"),
-  "tfc-dev": () => import("../dev-servers/tfc/src/tfc-dev-command.ts"),
-  "vault-dev": () => import("../dev-servers/vault/src/vault-dev-command.ts"),
+  "consul-dev": () => import("./commands/consul-dev.ts"),
+  "tfc-dev": () => import("./commands/tfc-dev.ts"),
+  "vault-dev": () => import("./commands/vault-dev.ts"),
 };

@@ -3,7 +3,7 @@
  * TFC-compatible server beside the embedded Consul, the driver block naming it, and what to print.
  * The token reaches the daemon through TFC_TOKEN, so the demo config on disk holds no secret.
  */
-import { startTfcDevServer, type TfcDevServer } from "../dev-servers/tfc/mod.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../dev-servers/tfc/mod.ts";
 
 export const DEV_DRIVERS = ["terraform", "terraform-cloud"] as const;
 export type DevDriver = typeof DEV_DRIVERS[number];

@@ -4,7 +4,7 @@
  * environment, as a CTS user writes them. The token reaches the daemon through VAULT_TOKEN, so the
  * demo config on disk holds no secret.
  */
-import { startVaultDevServer, type VaultDevServer } from "../dev-servers/vault/mod.ts";
+import { startVaultDevServer, type VaultDevServer } from "../../dev-servers/vault/mod.ts";
 
 /** Where the demo secret lives (KV v2, read through CTS's path rule without `data/`). */
 const SECRET_PATH = "secret/demo";

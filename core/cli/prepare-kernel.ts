@@ -3,7 +3,8 @@
  * names (nothing started, nothing contacted), and check every block against the registered drivers,
  * conditions and module inputs. Any problem is printed with file and field; the result is exit 15.
  */
-import { ExitCode, type CliIo } from "./command.ts";
+import { ExitCode } from "./command.ts";
+import type { CliIo } from "../runtime/cli-io.ts";
 import type { ConfigPath } from "./config-paths.ts";
 import { kernelErrorIssues } from "./kernel-error-issues.ts";
 import { formatIssue, isConfigError, type ConfigIssue } from "../config/config-error.ts";

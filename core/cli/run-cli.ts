@@ -2,7 +2,8 @@
  * @module The CLI dispatcher: picks the command, parses its flags, runs it, returns CTS's exit code.
  * Behaves the same under Deno and Node because it only sees argv and a `CliIo`.
  */
-import { ExitCode, type CliCommand, type CliIo } from "./command.ts";
+import { ExitCode, type CliCommand } from "./command.ts";
+import type { CliIo } from "../runtime/cli-io.ts";
 import { commandLoaders } from "./commands.ts";
 import { formatCommandHelp, formatGeneralHelp, PROGRAM } from "./format-help.ts";
 import { FlagParseError, parseFlags } from "./parse-flags.ts";

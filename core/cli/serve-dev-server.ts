@@ -5,7 +5,8 @@
  */
 import { errorMessage } from "../plugin-api/mod.ts";
 import { waitForShutdownSignal } from "../runtime/signals.ts";
-import { type CliIo, ExitCode, type ParsedArgs } from "./command.ts";
+import { ExitCode, type ParsedArgs } from "./command.ts";
+import type { CliIo } from "../runtime/cli-io.ts";
 import { parseHttpAddr } from "./parse-http-addr.ts";
 
 export interface DevServerSpec<Options, Server extends { stop(): Promise<void> }> {

@@ -1,7 +1,7 @@
 /** @module The process's argv, streams, env and exit, as a `CliIo` (works on Node and Deno via node:process). */
 import process from "node:process";
 import { createInterface } from "node:readline";
-import type { CliIo } from "../cli/command.ts";
+import type { CliIo } from "./cli-io.ts";
 
 export function processArgs(): string[] {
   return process.argv.slice(2);

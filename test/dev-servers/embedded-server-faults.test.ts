@@ -11,9 +11,9 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../helpers/free-port.ts";
-import { spawnCli } from "../helpers/run-cli.ts";
-import { until } from "../helpers/until.ts";
+import { freePort } from "../../harness/free-port.ts";
+import { spawnCli } from "../../harness/run-cli.ts";
+import { until } from "../../harness/until.ts";
 
 const root = mkdtempSync(join(tmpdir(), "cts-dev-faults-"));
 

@@ -7,7 +7,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
 import { startApiDaemon, until, type ApiDaemon } from "../plugins/http-api/helpers/api-daemon.ts";
 
 async function registerService(consul: TestConsulDevServer, id: string, name: string, port: number): Promise<void> {

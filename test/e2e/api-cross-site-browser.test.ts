@@ -14,9 +14,9 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { freePort } from "../helpers/free-port.ts";
-import { repoRoot } from "../helpers/run-cli.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { freePort } from "../../harness/free-port.ts";
+import { repoRoot } from "../../harness/run-cli.ts";
 import { startApiDaemon, type ApiDaemon } from "../plugins/http-api/helpers/api-daemon.ts";
 
 const CHROMIUM = "/usr/bin/chromium";

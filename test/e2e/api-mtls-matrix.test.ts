@@ -13,12 +13,12 @@ import { request } from "node:https";
 import { connect } from "node:tls";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { freePort } from "../helpers/free-port.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { freePort } from "../../harness/free-port.ts";
 import { CLIENT_CASES, type ClientCase, makeMtlsCerts, type MtlsCerts } from "../helpers/mtls-certs.ts";
 import { startDaemon, waitForDaemon } from "../helpers/daemon-process.ts";
-import { repoRoot, type Runtime } from "../helpers/run-cli.ts";
-import { until } from "../helpers/until.ts";
+import { repoRoot, type Runtime } from "../../harness/run-cli.ts";
+import { until } from "../../harness/until.ts";
 
 const ROUTES = ["/v1/status", "/ui/", "/v1/events", "/metrics"] as const;
 type Bundle = "one CA" | "two same-subject CAs";

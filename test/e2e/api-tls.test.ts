@@ -6,7 +6,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
 import { makeTestCerts, type TestCerts } from "../plugins/http-api/helpers/certs.ts";
 import { startApiDaemon, type ApiDaemon } from "../plugins/http-api/helpers/api-daemon.ts";
 

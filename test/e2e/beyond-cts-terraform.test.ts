@@ -11,12 +11,12 @@ import { join } from "node:path";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunRecord } from "../../core/plugin-api/mod.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
 import { type DaemonProcess, startDaemonProcess } from "../helpers/api-daemon-process.ts";
-import { runCli } from "../helpers/run-cli.ts";
-import { until } from "../helpers/until.ts";
-import { registerService } from "../plugins/driver-terraform/e2e-support.ts";
-import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
+import { runCli } from "../../harness/run-cli.ts";
+import { until } from "../../harness/until.ts";
+import { registerService } from "../../harness/driver-terraform/e2e-support.ts";
+import { tempDir, terraformTestEnv } from "../../harness/driver-terraform/terraform-env.ts";
 import { FILE_MODULE } from "../helpers/file-module.ts";
 
 const tmp = tempDir("beyond-cts");

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot, runCli, type Runtime } from "../helpers/run-cli.ts";
+import { repoRoot, runCli, type Runtime } from "../../harness/run-cli.ts";
 
 const fixtures = path.join(repoRoot, "test", "fixtures", "configs");
 const { cases } = JSON.parse(readFileSync(path.join(fixtures, "broken-expected.json"), "utf8")) as {

@@ -10,8 +10,8 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { repoRoot, runCli } from "../helpers/run-cli.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { repoRoot, runCli } from "../../harness/run-cli.ts";
 
 const stubModule = path.join(repoRoot, "test", "plugins", "driver-terraform", "modules", "stub");
 

@@ -7,7 +7,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot, runCli } from "../helpers/run-cli.ts";
+import { repoRoot, runCli } from "../../harness/run-cli.ts";
 
 const stubModule = path.join(repoRoot, "test", "plugins", "driver-terraform", "modules", "stub");
 

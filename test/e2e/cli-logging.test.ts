@@ -1,6 +1,6 @@
 /** The real CLI's logs: JSON lines on request, the effective config at DEBUG, secrets never printed. */
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.ts";
+import { runCli } from "../../harness/run-cli.ts";
 
 const config = "-config-file=test/fixtures/configs/exit-codes/debug-with-token.hcl";
 

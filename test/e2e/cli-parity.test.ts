@@ -3,7 +3,7 @@
  * same output, same exit codes, same config results.
  */
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.ts";
+import { runCli } from "../../harness/run-cli.ts";
 
 const referenceConfig = "examples/configs/cts-reference.hcl";
 

@@ -9,10 +9,10 @@ import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startVaultDevServer, type VaultDevServer } from "../../core/dev-servers/vault/mod.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { repoRoot, runCli } from "../helpers/run-cli.ts";
-import { type RecordingProxy, startRecordingProxy } from "../plugins/ha-consul/recording-proxy.ts";
+import { startVaultDevServer, type VaultDevServer } from "../../dev-servers/vault/mod.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { repoRoot, runCli } from "../../harness/run-cli.ts";
+import { type RecordingProxy, startRecordingProxy } from "../../harness/ha-consul/recording-proxy.ts";
 
 const stubModule = join(repoRoot, "test", "plugins", "driver-terraform", "modules", "stub");
 const dir = mkdtempSync(join(tmpdir(), "cts-client-settings-"));

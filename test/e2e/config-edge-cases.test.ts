@@ -12,9 +12,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
 import { type DaemonProcess, startDaemon } from "../helpers/daemon-with-api.ts";
-import { runCli } from "../helpers/run-cli.ts";
+import { runCli } from "../../harness/run-cli.ts";
 
 let dir: string;
 let consul: TestConsulDevServer;

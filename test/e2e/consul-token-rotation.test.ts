@@ -10,17 +10,17 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AclRule } from "../../core/dev-servers/consul/mod.ts";
-import type { FaultRequest } from "../../core/dev-servers/consul/src/http/fault-hook.ts";
-import { startVaultDevServer, type VaultDevServer } from "../../core/dev-servers/vault/mod.ts";
+import type { AclRule } from "../../dev-servers/consul/mod.ts";
+import type { FaultRequest } from "../../dev-servers/consul/src/http/fault-hook.ts";
+import { startVaultDevServer, type VaultDevServer } from "../../dev-servers/vault/mod.ts";
 import type { RunRecord } from "../../core/plugin-api/mod.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
 import { type DaemonProcess, startDaemon, waitForDaemon } from "../helpers/daemon-process.ts";
-import { freePort } from "../helpers/free-port.ts";
-import { runCli } from "../helpers/run-cli.ts";
-import { until } from "../helpers/until.ts";
-import { demoModule, readServiceLines } from "../plugins/driver-terraform/e2e-support.ts";
-import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
+import { freePort } from "../../harness/free-port.ts";
+import { runCli } from "../../harness/run-cli.ts";
+import { until } from "../../harness/until.ts";
+import { demoModule, readServiceLines } from "../../harness/driver-terraform/e2e-support.ts";
+import { tempDir, terraformTestEnv } from "../../harness/driver-terraform/terraform-env.ts";
 
 const tmp = tempDir("consul-token-rotation");
 const dir = tmp.path;

@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { freePort } from "../helpers/free-port.ts";
-import { runCli } from "../helpers/run-cli.ts";
+import { freePort } from "../../harness/free-port.ts";
+import { runCli } from "../../harness/run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cts-config-refusals-"));
 beforeAll(() => {

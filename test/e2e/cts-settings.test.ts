@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.ts";
+import { runCli } from "../../harness/run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cts-settings-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

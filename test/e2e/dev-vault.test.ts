@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { type DevDemo, startDevDemo } from "../helpers/dev-demo.ts";
-import { waitFor } from "../plugins/driver-terraform/e2e-support.ts";
+import { waitFor } from "../../harness/driver-terraform/e2e-support.ts";
 
 let dev: DevDemo | undefined;
 afterAll(async () => await dev?.stop());

@@ -14,9 +14,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../../core/plugin-testkit/src/eventually.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { freePort } from "../helpers/free-port.ts";
-import { repoRoot, spawnCli, type Runtime } from "../helpers/run-cli.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { freePort } from "../../harness/free-port.ts";
+import { repoRoot, spawnCli, type Runtime } from "../../harness/run-cli.ts";
 import { SseReader } from "../helpers/sse-reader.ts";
 import { DEFAULT_SSE_LIMITS } from "../../plugins/http-api/mod.ts";
 

@@ -9,11 +9,11 @@ import { mkdirSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
 import { type DaemonProcess, startDaemon } from "../helpers/daemon-with-api.ts";
-import { until } from "../helpers/until.ts";
-import { registerService } from "../plugins/driver-terraform/e2e-support.ts";
-import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
+import { until } from "../../harness/until.ts";
+import { registerService } from "../../harness/driver-terraform/e2e-support.ts";
+import { tempDir, terraformTestEnv } from "../../harness/driver-terraform/terraform-env.ts";
 
 const tmp = tempDir("fault-fds");
 const module = join(tmp.path, "module");

@@ -13,11 +13,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
 import {
   bundleRecordingDriver, failover, type HaInstance, leaderLockChecks, overlappingApplies, readRecords, recordingDriverHcl, registerService,
   startCluster, stopCluster, until, waitForLeader,
-} from "../plugins/ha-consul/ha-cluster.ts";
+} from "../../harness/ha-consul/ha-cluster.ts";
 
 const CLUSTER = "ha-check";
 const TTL_MS = 60_000;

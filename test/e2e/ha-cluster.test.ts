@@ -10,12 +10,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { runCli } from "../helpers/run-cli.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { runCli } from "../../harness/run-cli.ts";
 import {
   bundleRecordingDriver, currentLeaders, failover, type HaInstance, overlappingApplies, readRecords, recordingDriverHcl,
   registerService, startCluster, stopCluster, until, waitForLeader,
-} from "../plugins/ha-consul/ha-cluster.ts";
+} from "../../harness/ha-consul/ha-cluster.ts";
 
 const TTL_MS = 1000;
 const CLUSTER = "ha-e2e";

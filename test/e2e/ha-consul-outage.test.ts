@@ -11,11 +11,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
-import { startConsulDevServer as startServer, type ConsulDevServer } from "../../core/dev-servers/consul/mod.ts";
-import { nodeSnapshotFiles } from "../helpers/consul-dev-server.ts";
+import { startConsulDevServer as startServer, type ConsulDevServer } from "../../dev-servers/consul/mod.ts";
+import { nodeSnapshotFiles } from "../../harness/consul-dev-server.ts";
 import {
   bundleRecordingDriver, type HaInstance, recordingDriverHcl, registerService, startCluster, stopCluster, until, waitForLeader,
-} from "../plugins/ha-consul/ha-cluster.ts";
+} from "../../harness/ha-consul/ha-cluster.ts";
 
 const CLUSTER = "outage";
 let dir: string;

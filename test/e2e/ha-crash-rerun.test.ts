@@ -7,12 +7,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { freePort } from "../helpers/free-port.ts";
-import { repoRoot } from "../helpers/run-cli.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { freePort } from "../../harness/free-port.ts";
+import { repoRoot } from "../../harness/run-cli.ts";
 import {
   HaInstance, readRecords, recordingDriverHcl, registerService, stopCluster, until, waitForLeader,
-} from "../plugins/ha-consul/ha-cluster.ts";
+} from "../../harness/ha-consul/ha-cluster.ts";
 
 const CLUSTER = "ha-crash";
 const TASK = "crash-web";
@@ -37,7 +37,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "cts-ha-crash-"));
   records = join(dir, "records.jsonl");
   await registerService(consul.url, "web-1", "web", "10.3.0.1");
-  const driverPlugin = join(repoRoot, "test/fixtures/plugins/driver-recording/mod.ts");
+  const driverPlugin = join(repoRoot, "harness/driver-recording/mod.ts");
   instance = new HaInstance({
     consulAddress: consul.address,
     cluster: CLUSTER,

@@ -9,13 +9,13 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
 import {
   type HaInstance, registerService, startCluster, stopCluster, until, waitForLeader,
-} from "../plugins/ha-consul/ha-cluster.ts";
-import { markerFile, processesUnder, slowModule, startedApplies } from "../plugins/driver-terraform/crash-support.ts";
-import { readServiceLines } from "../plugins/driver-terraform/e2e-support.ts";
-import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
+} from "../../harness/ha-consul/ha-cluster.ts";
+import { markerFile, processesUnder, slowModule, startedApplies } from "../../harness/driver-terraform/crash-support.ts";
+import { readServiceLines } from "../../harness/driver-terraform/e2e-support.ts";
+import { tempDir, terraformTestEnv } from "../../harness/driver-terraform/terraform-env.ts";
 
 const task = "ha-slow";
 let consul: TestConsulDevServer;

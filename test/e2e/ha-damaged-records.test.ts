@@ -12,11 +12,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
 import {
   bundleRecordingDriver, type HaInstance, readRecords, recordingDriverHcl, registerService, startCluster, stopCluster, until, waitForLeader,
-} from "../plugins/ha-consul/ha-cluster.ts";
-import { liveMembers, settledOwners, taskOwners } from "../plugins/ha-consul/shared-cluster-support.ts";
+} from "../../harness/ha-consul/ha-cluster.ts";
+import { liveMembers, settledOwners, taskOwners } from "../../harness/ha-consul/shared-cluster-support.ts";
 
 let consul: TestConsulDevServer;
 let dir: string;

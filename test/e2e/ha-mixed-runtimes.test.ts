@@ -7,12 +7,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
 import {
   bundleRecordingDriver, failover, HaInstance, overlappingApplies, readRecords, recordingDriverHcl,
   registerService, stopCluster, until, waitForLeader,
-} from "../plugins/ha-consul/ha-cluster.ts";
-import { freePort } from "../helpers/free-port.ts";
+} from "../../harness/ha-consul/ha-cluster.ts";
+import { freePort } from "../../harness/free-port.ts";
 
 let consul: TestConsulDevServer;
 let dir: string;

@@ -10,12 +10,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { repoRoot } from "../helpers/run-cli.ts";
-import { freePort } from "../helpers/free-port.ts";
-import { until } from "../helpers/until.ts";
-import { HaInstance, waitForLeader } from "../plugins/ha-consul/ha-cluster.ts";
-import { type RecordingProxy, startRecordingProxy } from "../plugins/ha-consul/recording-proxy.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { repoRoot } from "../../harness/run-cli.ts";
+import { freePort } from "../../harness/free-port.ts";
+import { until } from "../../harness/until.ts";
+import { HaInstance, waitForLeader } from "../../harness/ha-consul/ha-cluster.ts";
+import { type RecordingProxy, startRecordingProxy } from "../../harness/ha-consul/recording-proxy.ts";
 
 const stubModule = join(repoRoot, "test", "plugins", "driver-terraform", "modules", "stub");
 let consul: TestConsulDevServer;

@@ -13,13 +13,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { freePort } from "../helpers/free-port.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { freePort } from "../../harness/free-port.ts";
 import {
   bundleRecordingDriver, type ClusterSpec, HaInstance, readRecords, recordingDriverHcl, registerService, startCluster,
   stopCluster, until,
-} from "../plugins/ha-consul/ha-cluster.ts";
-import { liveMembers, perTaskOverlaps, settledOwners, sharedTasksHcl, taskOwners } from "../plugins/ha-consul/shared-cluster-support.ts";
+} from "../../harness/ha-consul/ha-cluster.ts";
+import { liveMembers, perTaskOverlaps, settledOwners, sharedTasksHcl, taskOwners } from "../../harness/ha-consul/shared-cluster-support.ts";
 
 const CLUSTER = "ha-shared";
 const TASKS = 30;

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it, onTestFailed } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
 import {
   bundleRecordingDriver, failover, type HaInstance, readRecords, recordingDriverHcl, registerService, startCluster, stopCluster, until,
   waitForLeader,
-} from "../plugins/ha-consul/ha-cluster.ts";
+} from "../../harness/ha-consul/ha-cluster.ts";
 
 let consul: TestConsulDevServer;
 let dir: string;

@@ -7,12 +7,12 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
 import {
   currentLeaders, failover, type HaInstance, registerService, startCluster, stopCluster, until, waitForLeader,
-} from "../plugins/ha-consul/ha-cluster.ts";
-import { demoModule, demoStateLines, readServiceLines, readTerraformState } from "../plugins/driver-terraform/e2e-support.ts";
-import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
+} from "../../harness/ha-consul/ha-cluster.ts";
+import { demoModule, demoStateLines, readServiceLines, readTerraformState } from "../../harness/driver-terraform/e2e-support.ts";
+import { tempDir, terraformTestEnv } from "../../harness/driver-terraform/terraform-env.ts";
 
 const TTL_MS = 1000;
 

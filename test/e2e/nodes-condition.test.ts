@@ -10,10 +10,10 @@ import type { ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { spawnCli } from "../helpers/run-cli.ts";
-import { registerService, testModules, waitFor } from "../plugins/driver-terraform/e2e-support.ts";
-import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { spawnCli } from "../../harness/run-cli.ts";
+import { registerService, testModules, waitFor } from "../../harness/driver-terraform/e2e-support.ts";
+import { tempDir, terraformTestEnv } from "../../harness/driver-terraform/terraform-env.ts";
 
 async function registerNode(consulUrl: string, node: string, address: string, meta: Record<string, string>): Promise<void> {
   const response = await fetch(`${consulUrl}/v1/catalog/register`, {

@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
 import { type PanosApiServer, startPanosApiServer } from "../helpers/panos-api-server.ts";
-import { repoRoot, runCli } from "../helpers/run-cli.ts";
+import { repoRoot, runCli } from "../../harness/run-cli.ts";
 
 const stubModule = join(repoRoot, "test", "plugins", "driver-terraform", "modules", "stub");
 const PASSWORD = "panos-s3cret-pw";

@@ -10,8 +10,8 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { repoRoot, runCli } from "../helpers/run-cli.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { repoRoot, runCli } from "../../harness/run-cli.ts";
 import { startApiDaemon, until, type ApiDaemon } from "../plugins/http-api/helpers/api-daemon.ts";
 import type { FlagCreateLine } from "../fixtures/plugins/condition-flag/mod.ts";
 

@@ -9,10 +9,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
 import type { RunRecord } from "../../core/plugin-api/mod.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { failover, type HaInstance, registerService, startCluster, stopCluster, until, waitForLeader } from "../plugins/ha-consul/ha-cluster.ts";
-import { deregisterService } from "../plugins/driver-terraform/e2e-support.ts";
-import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { failover, type HaInstance, registerService, startCluster, stopCluster, until, waitForLeader } from "../../harness/ha-consul/ha-cluster.ts";
+import { deregisterService } from "../../harness/driver-terraform/e2e-support.ts";
+import { tempDir, terraformTestEnv } from "../../harness/driver-terraform/terraform-env.ts";
 
 const tmp = tempDir("run-history");
 let consul: TestConsulDevServer;

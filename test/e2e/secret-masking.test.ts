@@ -11,13 +11,13 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startVaultDevServer, type VaultDevServer } from "../../core/dev-servers/vault/mod.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { freePort } from "../helpers/free-port.ts";
+import { startVaultDevServer, type VaultDevServer } from "../../dev-servers/vault/mod.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { freePort } from "../../harness/free-port.ts";
 import { answers, type DaemonProcess, startDaemon, waitForDaemon } from "../helpers/daemon-process.ts";
-import { until } from "../helpers/until.ts";
-import { registerService } from "../plugins/driver-terraform/e2e-support.ts";
-import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
+import { until } from "../../harness/until.ts";
+import { registerService } from "../../harness/driver-terraform/e2e-support.ts";
+import { tempDir, terraformTestEnv } from "../../harness/driver-terraform/terraform-env.ts";
 
 /** A value Vault holds; the quote and backslash make its JSON spelling differ from its raw one. */
 const apiKey = `key-${randomBytes(8).toString("hex")}"q\\z`;

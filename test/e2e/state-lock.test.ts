@@ -9,12 +9,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { freePort } from "../helpers/free-port.ts";
-import { runCli, spawnCli } from "../helpers/run-cli.ts";
-import { startedApplies, taskStatus, writeSlowConfig } from "../plugins/driver-terraform/crash-support.ts";
-import { readServiceLines, registerService, waitFor } from "../plugins/driver-terraform/e2e-support.ts";
-import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { freePort } from "../../harness/free-port.ts";
+import { runCli, spawnCli } from "../../harness/run-cli.ts";
+import { startedApplies, taskStatus, writeSlowConfig } from "../../harness/driver-terraform/crash-support.ts";
+import { readServiceLines, registerService, waitFor } from "../../harness/driver-terraform/e2e-support.ts";
+import { tempDir, terraformTestEnv } from "../../harness/driver-terraform/terraform-env.ts";
 
 const env = terraformTestEnv();
 let consul: TestConsulDevServer;

@@ -10,9 +10,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort } from "../helpers/free-port.ts";
-import { runCli, spawnCli } from "../helpers/run-cli.ts";
-import { until } from "../helpers/until.ts";
+import { freePort } from "../../harness/free-port.ts";
+import { runCli, spawnCli } from "../../harness/run-cli.ts";
+import { until } from "../../harness/until.ts";
 
 const RSYSLOGD = "/usr/sbin/rsyslogd";
 const dir = mkdtempSync(join(tmpdir(), "cts-syslog-"));

@@ -10,9 +10,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { type HaInstance, registerService, startCluster, stopCluster, until, waitForLeader } from "../plugins/ha-consul/ha-cluster.ts";
-import { terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { type HaInstance, registerService, startCluster, stopCluster, until, waitForLeader } from "../../harness/ha-consul/ha-cluster.ts";
+import { terraformTestEnv } from "../../harness/driver-terraform/terraform-env.ts";
 
 const CLUSTER = "leftovers";
 let consul: TestConsulDevServer;

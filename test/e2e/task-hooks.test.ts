@@ -10,12 +10,12 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunRecord } from "../../core/plugin-api/mod.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
 import { type DaemonProcess, startDaemon, waitForDaemon } from "../helpers/daemon-process.ts";
-import { freePort } from "../helpers/free-port.ts";
-import { until } from "../helpers/until.ts";
-import { demoModule, registerService, readServiceLines } from "../plugins/driver-terraform/e2e-support.ts";
-import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
+import { freePort } from "../../harness/free-port.ts";
+import { until } from "../../harness/until.ts";
+import { demoModule, registerService, readServiceLines } from "../../harness/driver-terraform/e2e-support.ts";
+import { tempDir, terraformTestEnv } from "../../harness/driver-terraform/terraform-env.ts";
 
 const tmp = tempDir("task-hooks");
 const dir = tmp.path;

@@ -5,12 +5,12 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { spawnCli, type Runtime } from "../helpers/run-cli.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { spawnCli, type Runtime } from "../../harness/run-cli.ts";
 import {
   demoStateLines, deregisterService, readServiceLines, readTerraformState, registerService, waitFor, writeE2eConfig,
-} from "../plugins/driver-terraform/e2e-support.ts";
-import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
+} from "../../harness/driver-terraform/e2e-support.ts";
+import { tempDir, terraformTestEnv } from "../../harness/driver-terraform/terraform-env.ts";
 
 for (const runtime of ["node", "deno"] as Runtime[]) {
   describe(`daemon on ${runtime} with terraform and the embedded Consul`, () => {

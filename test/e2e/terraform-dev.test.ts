@@ -6,7 +6,7 @@
 import { networkInterfaces } from "node:os";
 import { afterAll, expect, test } from "vitest";
 import { type DevDemo, startDevDemo } from "../helpers/dev-demo.ts";
-import { registerService, waitFor } from "../plugins/driver-terraform/e2e-support.ts";
+import { registerService, waitFor } from "../../harness/driver-terraform/e2e-support.ts";
 
 let dev: DevDemo | undefined;
 afterAll(async () => await dev?.stop());

@@ -10,10 +10,10 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { repoRoot, runCli, type CliResult } from "../helpers/run-cli.ts";
-import { testModules } from "../plugins/driver-terraform/e2e-support.ts";
-import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { repoRoot, runCli, type CliResult } from "../../harness/run-cli.ts";
+import { testModules } from "../../harness/driver-terraform/e2e-support.ts";
+import { tempDir, terraformTestEnv } from "../../harness/driver-terraform/terraform-env.ts";
 
 const PLUGIN = join(repoRoot, "test", "fixtures", "plugins", "inputs-inventory", "mod.js");
 

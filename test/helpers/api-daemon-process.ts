@@ -6,8 +6,8 @@
 import type { ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { freePort } from "./free-port.ts";
-import { spawnCli } from "./run-cli.ts";
+import { freePort } from "../../harness/free-port.ts";
+import { spawnCli } from "../../harness/run-cli.ts";
 
 export interface DaemonProcess {
   readonly url: string;

@@ -4,8 +4,8 @@
  * awaited, and stopped with SIGTERM as an operator would.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { cliCommand, type CliOptions, type Runtime, spawnCli } from "./run-cli.ts";
-import { until } from "./until.ts";
+import { cliCommand, type CliOptions, type Runtime, spawnCli } from "../../harness/run-cli.ts";
+import { until } from "../../harness/until.ts";
 
 export interface DaemonProcess {
   readonly process: ChildProcess;

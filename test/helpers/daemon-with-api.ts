@@ -6,9 +6,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { freePort } from "./free-port.ts";
-import { cliCommand, repoRoot } from "./run-cli.ts";
-import { until } from "./until.ts";
+import { freePort } from "../../harness/free-port.ts";
+import { cliCommand, repoRoot } from "../../harness/run-cli.ts";
+import { until } from "../../harness/until.ts";
 
 export interface DaemonSpec {
   /** Its working directory; cts.hcl is written here. */

@@ -6,8 +6,8 @@
 import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir, terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
-import { spawnCli } from "./run-cli.ts";
+import { tempDir, terraformTestEnv } from "../../harness/driver-terraform/terraform-env.ts";
+import { spawnCli } from "../../harness/run-cli.ts";
 
 export interface DevDemo {
   /** The temporary directory; the demo writes into `<dir>/demo`. */

@@ -74,4 +74,23 @@ describe("check-boundaries", () => {
       "plugins/a/mod.ts:9: plugin imports outside its folder and the contract (cts-runtime → cts-runtime)",
     ]);
   });
+
+  it("keeps the dev servers free of the CLI and plugins, and the runtime free of the CLI (issue 27 item 4)", async () => {
+    const root = await tree({
+      "core/cli/command.ts": "export const c = 1;\n",
+      "core/cli/commands/consul-dev.ts": 'import { serve } from "../../../dev-servers/consul/mod.ts";\n',
+      "core/runtime/process-io.ts": 'import type { C } from "../cli/command.ts";\n',
+      "core/runtime/cli-io.ts": "export interface CliIo {}\n",
+      "dev-servers/consul/mod.ts": 'import { c } from "../../core/cli/command.ts";\nimport { s } from "../../core/runtime/cli-io.ts";\n',
+      "dev-servers/tfc/mod.ts": 'import { z } from "../../plugins/b/mod.ts";\n',
+      "plugins/b/mod.ts": "export const z = 1;\n",
+    });
+    const result = await check(root);
+    expect(result.code).toBe(1);
+    expect(result.out.trim().split("\n").sort()).toEqual([
+      "core/runtime/process-io.ts:1: runtime imports the CLI (../cli/command.ts → core/cli/command.ts)",
+      "dev-servers/consul/mod.ts:1: dev server imports a plugin or the CLI (../../core/cli/command.ts → core/cli/command.ts)",
+      "dev-servers/tfc/mod.ts:1: dev server imports a plugin or the CLI (../../plugins/b/mod.ts → plugins/b/mod.ts)",
+    ]);
+  });
 });

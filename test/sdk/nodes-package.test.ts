@@ -12,8 +12,8 @@ import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/pr
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { terraformTestEnv } from "../../harness/driver-terraform/terraform-env.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 const PACKAGE = "@example/cts-condition-nodes";

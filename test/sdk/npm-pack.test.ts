@@ -17,8 +17,8 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../helpers/consul-dev-server.ts";
-import { freePort } from "../helpers/free-port.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../harness/consul-dev-server.ts";
+import { freePort } from "../../harness/free-port.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 const packages = [".", "core/plugin-api", "core/plugin-testkit", "examples/cts-driver-echo"];

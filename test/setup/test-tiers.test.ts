@@ -23,17 +23,17 @@ beforeAll(() => {
   write("test/helpers/spawns.ts", `import { spawn } from "node:child_process";\nexport const run = spawn;\n`);
   write("test/helpers/uses-spawns.ts", `export { run } from "./spawns.ts";\nimport { run } from "./spawns.ts";\n`);
   write("test/helpers/pure.ts", `import { join } from "node:path";\nexport const here = join("a", "b");\n`);
-  write("core/dev-servers/x/mod.ts", `import { serveHttp } from "../../runtime/serve-http.ts";\nexport { serveHttp };\n`);
-  write("core/dev-servers/x/pure-part.ts", `export const parse = (text: string) => text;\n`);
+  write("dev-servers/x/mod.ts", `import { serveHttp } from "../../core/runtime/serve-http.ts";\nexport { serveHttp };\n`);
+  write("dev-servers/x/pure-part.ts", `export const parse = (text: string) => text;\n`);
   write("core/kernel/kernel.ts", `import { spawn } from "node:child_process";\nexport const createKernel = spawn;\n`);
   write("test/a/direct.test.ts", `import { execFile } from "node:child_process";\n`);
   write("test/a/through-helpers.test.ts", `import { it } from "vitest";\nimport { run } from "../helpers/uses-spawns.ts";\n`);
-  write("test/a/dev-server.test.ts", `import { serveHttp } from "../../core/dev-servers/x/mod.ts";\n`);
-  write("test/a/dev-server-pure-part.test.ts", `import { parse } from "../../core/dev-servers/x/pure-part.ts";\n`);
+  write("test/a/dev-server.test.ts", `import { serveHttp } from "../../dev-servers/x/mod.ts";\n`);
+  write("test/a/dev-server-pure-part.test.ts", `import { parse } from "../../dev-servers/x/pure-part.ts";\n`);
   write("test/a/kernel.test.ts", `import { createKernel } from "../../core/kernel/kernel.ts";\nimport { here } from "../helpers/pure.ts";\n`);
   write("test/a/tagged.test.ts", `/**\n * Boots a kernel that listens.\n * @integration: the kernel serves on a port.\n */\nimport { createKernel } from "../../core/kernel/kernel.ts";\n`);
   write("test/a/mentions-in-comments.test.ts", `// import { spawn } from "node:child_process";\n/* import "node:net"; */\nexport {};\n`);
-  write("test/a/terraform.test.ts", `import { terraformTestEnv } from "../plugins/driver-terraform/terraform-env.ts";\n`);
+  write("test/a/terraform.test.ts", `import { terraformTestEnv } from "../../harness/driver-terraform/terraform-env.ts";\n`);
   write("test/a/not-a-test.ts", `import { spawn } from "node:child_process";\n`);
 });
 
@@ -59,7 +59,7 @@ describe("test tiers", () => {
     expect(reasons["test/a/through-helpers.test.ts"])
       .toBe("test/a/through-helpers.test.ts → test/helpers/uses-spawns.ts → test/helpers/spawns.ts → node:child_process");
     expect(reasons["test/a/dev-server.test.ts"])
-      .toBe("test/a/dev-server.test.ts → core/dev-servers/x/mod.ts → core/runtime/serve-http.ts");
+      .toBe("test/a/dev-server.test.ts → dev-servers/x/mod.ts → core/runtime/serve-http.ts");
     expect(reasons["test/a/tagged.test.ts"]).toBe("tagged @integration");
     expect(reasons["test/a/kernel.test.ts"]).toBeUndefined();
   });

@@ -2,8 +2,8 @@
  * @module Which tier a test file runs in, from what it imports: `unit` (no process, no server: the
  * fast inner loop, `npm run test:unit`) or `integration` (everything else). No list to keep up.
  *
- * A test file is `integration` when it, or a file it imports under test/, core/plugin-testkit/ or
- * core/dev-servers/ (followed transitively), imports a module that starts processes or servers:
+ * A test file is `integration` when it, or a file it imports under test/, harness/,
+ * core/plugin-testkit/ or dev-servers/ (followed transitively), imports a module that starts processes or servers:
  * see INTEGRATION_IMPORTS. Other product modules (core/, plugins/) are not followed: the kernel can
  * reach its process runner from anywhere, and a unit test that builds a kernel stays a unit test. The
  * unit tier's setup file (no-processes-or-servers.ts) fails a test that starts one all the same, so
@@ -28,14 +28,14 @@ export const INTEGRATION_IMPORTS: readonly string[] = [
   "node:http2", "node:tls", "node:dgram", "node:cluster", "@hono/node-server", "puppeteer-core", "zx",
   "main.ts", "core/runtime/process-runner.ts", "core/runtime/process-supervisor.ts", "core/runtime/serve-http.ts",
   // Test helpers whose purpose is a real process: the terraform binary's environment.
-  "test/plugins/driver-terraform/terraform-env.ts",
+  "harness/driver-terraform/terraform-env.ts",
 ];
 
 /** A test file whose work starts a process or server the imports do not show carries this tag. */
 export const INTEGRATION_TAG = /^\s*(?:\/\*\*|\*|\/\/)\s*@integration\b/m;
 
-/** Followed transitively: test code, and the dev servers (tools for tests; their pure parts are unit-testable). */
-const FOLLOWED = ["test/", "core/plugin-testkit/", "core/dev-servers/"];
+/** Followed transitively: test code and its shared harness, and the dev servers (tools for tests; their pure parts are unit-testable). */
+const FOLLOWED = ["test/", "harness/", "core/plugin-testkit/", "dev-servers/"];
 const SPECIFIER = /(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+|^\s*export\s+\*\s+from\s+)["']([^"']+)["']/gm;
 /** The testkit imports its peers by package name; in-tree they are these sources (as in vitest.config.ts). */
 const PEERS: Readonly<Record<string, string>> = {

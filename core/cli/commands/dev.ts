@@ -3,15 +3,16 @@
  * registers a few services, writes a config whose task runs examples/demo/module (offline:
  * terraform_data + local-exec), boots the daemon and says what to change to see it run again.
  */
-import { ExitCode, type CliCommand, type CliIo } from "../command.ts";
+import { ExitCode, type CliCommand } from "../command.ts";
+import type { CliIo } from "../../runtime/cli-io.ts";
 import { runDaemon } from "./start.ts";
 import { createFileSystem } from "../../runtime/file-system.ts";
 import { errorMessage, type FileSystem } from "../../plugin-api/mod.ts";
-import { startConsulDevServer, type ConsulDevServer } from "../../dev-servers/consul/mod.ts";
-import type { TfcDevServer } from "../../dev-servers/tfc/mod.ts";
+import { startConsulDevServer, type ConsulDevServer } from "../../../dev-servers/consul/mod.ts";
+import type { TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
 import { DEV_DRIVERS, type DevDriver, startDevTfc, tfcDriverBlock, tfcInstructions } from "../dev-tfc.ts";
 import { startDevVault, vaultBlocks, vaultInstructions } from "../dev-vault.ts";
-import type { VaultDevServer } from "../../dev-servers/vault/mod.ts";
+import type { VaultDevServer } from "../../../dev-servers/vault/mod.ts";
 
 const TASK_NAME = "demo-services";
 

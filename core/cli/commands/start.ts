@@ -2,7 +2,8 @@
  * @module `cts-runtime start`: load config, boot the kernel, run until a signal or an exit request.
  * `runDaemon` is reused by `cts-runtime dev`.
  */
-import { ExitCode, type CliCommand, type CliIo } from "../command.ts";
+import { ExitCode, type CliCommand } from "../command.ts";
+import type { CliIo } from "../../runtime/cli-io.ts";
 import { configPathFlags, configPathsOf, type ConfigPath } from "../config-paths.ts";
 import { createShutdownRequest } from "../shutdown-request.ts";
 import { bootDaemon, type BootedDaemon } from "../boot-daemon.ts";

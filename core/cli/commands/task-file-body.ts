@@ -2,7 +2,8 @@
  * @module The task file a `task create` or `task update` reads, or CTS's error lines and exit code
  * when it cannot be read (`unable to <verb>`, then why).
  */
-import { ExitCode, type CliIo, type ParsedArgs } from "../command.ts";
+import { ExitCode, type ParsedArgs } from "../command.ts";
+import type { CliIo } from "../../runtime/cli-io.ts";
 import { PROGRAM } from "../format-help.ts";
 import { errorMessage } from "../../plugin-api/mod.ts";
 import { ui as makeUi } from "./task-shared.ts";

@@ -3,7 +3,8 @@
  * runbooks match them: the `==> ` / 4-space output style, the approval prompt (only a literal `yes`
  * proceeds), the argument and flag errors, and failures turned into CTS's exit codes.
  */
-import { ExitCode, type CliIo, type FlagSpec, type ParsedArgs } from "../command.ts";
+import { ExitCode, type FlagSpec, type ParsedArgs } from "../command.ts";
+import type { CliIo } from "../../runtime/cli-io.ts";
 import { ApiRequestError, clientFromFlags, type CtsApiClient } from "../api-client.ts";
 import { formatCommandHelp, PROGRAM } from "../format-help.ts";
 import { errorMessage } from "../../plugin-api/mod.ts";

@@ -3,7 +3,8 @@
  * anything (no Consul, no Terraform), checks every driver/condition/module_input name and block
  * against the registered plugins, and prints what it found, or every problem (exit 15).
  */
-import { ExitCode, type CliCommand, type CliIo } from "../command.ts";
+import { ExitCode, type CliCommand } from "../command.ts";
+import type { CliIo } from "../../runtime/cli-io.ts";
 import { configPathFlags, configPathsOf, type ConfigPath } from "../config-paths.ts";
 import { prepareKernel } from "../prepare-kernel.ts";
 import type { LoadedConfig } from "../../config/load-config.ts";

@@ -19,7 +19,7 @@ import type { Logger } from "./services/logger.ts";
 /** Why a run happened; recorded in the task's event. */
 export interface TriggerReason {
   /**
-   * Refinement (additive): `drift` for a drift check and the apply that corrects it
+   * `drift` for a drift check and the apply that corrects it
    * (`drift_detection`); a destroy is asked for through the API (`api`). `secret`: a Vault secret
    * the task's provider blocks read changed (`detail` names its path, never its value).
    */

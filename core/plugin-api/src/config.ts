@@ -64,7 +64,7 @@ export interface VaultConfig {
   readonly renew_token: boolean;
   readonly unwrap_token: boolean;
   readonly tls: TlsFilesConfig;
-  /** Refinement (additive): as `ConsulConfig.transport`; the loader always sets it. */
+  /** As `ConsulConfig.transport`; the loader always sets it. */
   readonly transport?: Readonly<Record<string, unknown>>;
 }
 

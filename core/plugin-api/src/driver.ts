@@ -11,7 +11,7 @@ import type { TaskInputs, TaskInputSpec, TaskInputTemplate } from "./task-inputs
 import type { PlanSummary, ResourceAction, ResourceChange, RunOutput, RunPhase } from "./services/run-history.ts";
 
 /**
- * Refinement (additive): what a driver may tell while it plans or applies, for the run's record
+ * What a driver may tell while it plans or applies, for the run's record
  * and its live view. Drivers that ignore it still work; the engine masks and bounds what it hears.
  */
 export interface RunObserver {
@@ -24,7 +24,7 @@ export interface RunObserver {
   findings?(findings: RunFindings): void;
 }
 
-/** Refinement (additive): what a plan or an apply touched, when the driver can tell. */
+/** What a plan or an apply touched, when the driver can tell. */
 export interface RunFindings {
   /** The resources the plan touches (from Terraform's JSON plan), no-ops left out. */
   readonly resources?: readonly ResourceChange[];
@@ -50,10 +50,10 @@ export interface ApplyResult extends RunFindings {
    * can tell; kept in the run's history record.
    */
   readonly summary?: PlanSummary;
-  /** Refinement (additive): the module's outputs after the apply (sensitive ones without value). */
+  /** The module's outputs after the apply (sensitive ones without value). */
   readonly outputs?: Readonly<Record<string, RunOutput>>;
   /**
-   * Refinement (additive): the run ended without applying, and that is not an error of the task
+   * The run ended without applying, and that is not an error of the task
    * (HCP Terraform: a run that waited for approval made way for newer inputs). The engine records
    * the run as failed with this text and `url`, and does not retry it.
    */
@@ -61,7 +61,7 @@ export interface ApplyResult extends RunFindings {
 }
 
 /**
- * Refinement (additive): what an error a driver's `apply` throws may carry besides its message.
+ * What an error a driver's `apply` throws may carry besides its message.
  * The engine puts `url` in the task's failed event, as it does for a success.
  */
 export interface DriverRunFailure {
@@ -70,7 +70,7 @@ export interface DriverRunFailure {
 }
 
 /**
- * Refinement (additive): what `Driver.checkDrift` found, planning with the inputs last applied.
+ * What `Driver.checkDrift` found, planning with the inputs last applied.
  * `resources` lists what differs: resources changed outside the driver (a refresh-only plan) and
  * resources an apply would change (a normal plan), each by address and action.
  */
@@ -81,7 +81,7 @@ export interface DriftReport {
   readonly url?: string;
 }
 
-/** Refinement (additive): what `Driver.destroy` may report. */
+/** What `Driver.destroy` may report. */
 export interface DestroyResult {
   readonly url?: string;
   /** Resources destroyed (`destroy`), when the driver can tell. */
@@ -94,24 +94,24 @@ export interface Driver {
   init(signal: AbortSignal): Promise<void>;
   /** Writes the task's inputs where `plan`/`apply` will read them. */
   render(inputs: TaskInputs, signal: AbortSignal): Promise<void>;
-  /** Plans without changing anything. `observer` (refinement, additive) hears its output. */
+  /** Plans without changing anything. `observer`, when given, hears its output. */
   plan(signal: AbortSignal, observer?: RunObserver): Promise<InspectPlan>;
-  /** Applies the rendered inputs. `observer` (refinement, additive) hears its output as it comes. */
+  /** Applies the rendered inputs. `observer`, when given, hears its output as it comes. */
   apply(signal: AbortSignal, observer?: RunObserver): Promise<void | ApplyResult>;
   /**
    * Destroys what the task created, with the rendered inputs (`DELETE /v1/tasks/{name}?destroy=true`;
-   * CTS never calls it). Refinement (additive): may report the run's URL and counts.
+   * CTS never calls it). May report the run's URL and counts.
    */
   destroy(signal: AbortSignal): Promise<void | DestroyResult>;
-  /** Refinement (optional): plans the destroy without changing anything (`?destroy=true&run=inspect`). */
+  /** Optional: plans the destroy without changing anything (`?destroy=true&run=inspect`). */
   planDestroy?(signal: AbortSignal): Promise<InspectPlan>;
   /**
-   * Refinement (optional): the addresses of the resources the task still manages (after a failed
+   * Optional: the addresses of the resources the task still manages (after a failed
    * destroy). Undefined when the driver cannot tell.
    */
   resources?(signal: AbortSignal): Promise<readonly string[] | undefined>;
   /**
-   * Refinement (optional; drift detection needs it): plans with the rendered inputs, changing
+   * Optional (drift detection needs it): plans with the rendered inputs, changing
    * nothing, and reports what differs from them. A driver without it has no drift detection.
    */
   checkDrift?(signal: AbortSignal): Promise<DriftReport>;
@@ -119,13 +119,13 @@ export interface Driver {
   version(): Promise<string>;
   dispose?(): Promise<void>;
   /**
-   * Refinement (optional): throws what `init` found wrong but keeps for the first plan or apply
+   * Optional: throws what `init` found wrong but keeps for the first plan or apply
    * (Terraform: `terraform validate`'s errors). The engine calls it for a task created through the
    * API, which CTS refuses (500) when its module does not validate.
    */
   check?(): void;
   /**
-   * Refinement (optional): the task is not created after all (a rejected API create, a dry run):
+   * Optional: the task is not created after all (a rejected API create, a dry run):
    * undo what `init` made outside the working directory and did not find there before (a Terraform
    * workspace that holds no resources). Never throws. The engine removes a working directory the
    * create made itself.
@@ -156,12 +156,12 @@ export interface DriverContext {
    */
   readonly templates?: readonly TaskInputTemplate[];
   /**
-   * Refinement (additive): a run that waits on something outside the driver (a workspace lock, an
+   * A run that waits on something outside the driver (a workspace lock, an
    * approval) says why; the task's status shows it until it is called with undefined or the run ends.
    */
   readonly waiting?: (reason: string | undefined) => void;
   /**
-   * Refinement (additive): true while newer inputs of the task wait for the current run to end. A
+   * True while newer inputs of the task wait for the current run to end. A
    * run waiting for a person may make way for them (CTS discards a run awaiting approval for a newer one).
    */
   readonly newerRunQueued?: () => boolean;

@@ -42,7 +42,7 @@ export function terraformErrorText(result: Pick<ProcessResult, "stdout" | "stder
   return relevant.length > 2000 ? `${relevant.slice(0, 2000)}…` : relevant || `exit code without output`;
 }
 
-/** Refinement: how one command's output is handled besides being returned. */
+/** How one command's output is handled besides being returned. */
 export interface RunOutputOptions {
   /** Hears stdout and stderr as they come (a run's live output). */
   readonly onOutput?: (chunk: string, stream: "stdout" | "stderr") => void;

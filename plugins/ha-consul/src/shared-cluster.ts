@@ -6,7 +6,7 @@
  * keys) and `owners/<task>` for each task it owns. On every change to the members or the owners
  * (ownership-watch.ts) it ranks the live members for each stored task by rendezvous hashing; it
  * acquires the free tasks it ranks first for, and releases the ones it no longer does, but only
- * after the engine let their current run end (TaskOwnership.subscribe). A task's lock is taken only
+ * after the engine let their current run end (task-locks.ts). A task's lock is taken only
  * when free (released, or deleted with a dead owner's session), so two runs of a task never overlap.
  *
  * Every instance "leads" (Leadership) while its member key is held: the engine loads and watches
@@ -23,6 +23,7 @@ import type { KvLayout } from "./kv-layout.ts";
 import { followOwnership, type OwnershipSnapshot } from "./ownership-watch.ts";
 import { instanceSessionName } from "./previous-sessions.ts";
 import { rendezvousOwner } from "./rendezvous.ts";
+import { TaskLocks } from "./task-locks.ts";
 
 export interface SharedClusterOptions {
   readonly consul: ConsulClient;
@@ -46,24 +47,14 @@ export interface SharedClusterOptions {
   readonly damaged?: DamagedRecords;
 }
 
-/** Consul's txn limit is 64 operations. */
-const ACQUIRE_BATCH = 64;
-
-type OwnershipListener = (task: string, owned: boolean) => void | Promise<void>;
-
 export class SharedCluster implements Leadership {
   readonly instanceId: string;
   readonly ownership: TaskOwnership;
   readonly #options: SharedClusterOptions;
   readonly #self: LeaderInfo;
   readonly #leaderListeners = new Set<(isLeader: boolean) => void>();
-  readonly #ownershipListeners = new Set<OwnershipListener>();
   readonly #stopping = new AbortController();
-  /** Tasks this instance holds and may run. */
-  readonly #owned = new Set<string>();
-  /** Tasks being let go: still held until their run ended. */
-  readonly #releasing = new Map<string, Promise<void>>();
-  #owners = new Map<string, LeaderInfo>();
+  readonly #locks: TaskLocks;
   #active = false;
   #session: InstanceSession | undefined;
   #running: Promise<void> | undefined;
@@ -72,14 +63,8 @@ export class SharedCluster implements Leadership {
     this.#options = options;
     this.instanceId = options.instanceId;
     this.#self = options.address ? { id: options.instanceId, address: options.address } : { id: options.instanceId };
-    this.ownership = {
-      owns: (task) => this.#owned.has(task),
-      ownerOf: (task) => this.#owners.get(task),
-      subscribe: (listener) => {
-        this.#ownershipListeners.add(listener);
-        return () => this.#ownershipListeners.delete(listener);
-      },
-    };
+    this.#locks = new TaskLocks(options.consul, options.layout, options.logger, this.#self);
+    this.ownership = this.#locks.ownership;
   }
 
   isLeader(): boolean {
@@ -98,7 +83,7 @@ export class SharedCluster implements Leadership {
 
   /** The owner of every task, as last read (for the cluster status). */
   owners(): ReadonlyMap<string, LeaderInfo> {
-    return this.#owners;
+    return this.#locks.owners;
   }
 
   /**
@@ -172,7 +157,7 @@ export class SharedCluster implements Leadership {
       logger,
       heldLocks: () => [
         { key: `${layout.membersPrefix}${instanceId}`, value },
-        ...[...this.#owned, ...this.#releasing.keys()].map((task) => ({ key: `${layout.ownersPrefix}${task}`, value })),
+        ...this.#locks.held().map((task) => ({ key: `${layout.ownersPrefix}${task}`, value })),
       ],
     });
   }
@@ -223,47 +208,25 @@ export class SharedCluster implements Leadership {
     const holders = new Map(snapshot.owners.map((entry) => [entry.key.slice(layout.ownersPrefix.length), entry]));
     const tasks = snapshot.tasks;
     if (!members.includes(instanceId)) return false;
-    this.#owners = new Map([...holders].filter(([, entry]) => entry.session).map(([task, entry]) => [task, this.#holder("owner", entry)]));
+    this.#locks.readOwners(new Map([...holders].filter(([, entry]) => entry.session).map(([task, entry]) => [task, this.#holder("owner", entry)])));
     for (const entry of snapshot.members) if (entry.session && !session.isOwn(entry.session)) this.#holder("member", entry);
     await repairOwnEntries(consul, session, snapshot.members, "member", JSON.stringify(this.#self), this.#options.damaged);
     await repairOwnEntries(consul, session, snapshot.owners, "owner", JSON.stringify(this.#self), this.#options.damaged);
-    for (const task of this.#owned) this.#owners.set(task, this.#self);
+    this.#locks.showOwned();
     const free: string[] = [];
     for (const task of tasks) {
       if (signal.aborted) return false;
       const wanted = rendezvousOwner(task, members) === instanceId;
       const holder = holders.get(task)?.session;
-      const settled = this.#owned.has(task) || this.#releasing.has(task);
+      const settled = this.#locks.settled(task);
       if (wanted && !holder && !settled) free.push(task);
       else if (wanted && session.isOwn(holder) && !settled) {
-        if (session.isOwn((await consul.kvGet(`${layout.ownersPrefix}${task}`))?.session)) this.#gain(task);
-      } else if (!wanted && this.#owned.has(task)) this.#release(session, task);
+        if (session.isOwn((await consul.kvGet(`${layout.ownersPrefix}${task}`))?.session)) this.#locks.gain(task);
+      } else if (!wanted && this.#locks.owns(task)) this.#locks.release(session, task);
     }
-    for (const task of this.#owned) if (!tasks.has(task)) this.#release(session, task);
-    if (free.length > 0 && !signal.aborted) await this.#acquire(session, free);
+    for (const task of this.#locks.owned()) if (!tasks.has(task)) this.#locks.release(session, task);
+    if (free.length > 0 && !signal.aborted) await this.#locks.acquire(session, free);
     return true;
-  }
-
-  /**
-   * Takes free tasks 64 to a transaction (one write, one wake-up of the other members, instead of
-   * one per task); when one of a batch was taken meanwhile the batch is tried key by key.
-   */
-  async #acquire(session: InstanceSession, tasks: readonly string[]): Promise<void> {
-    const { consul, layout } = this.#options;
-    const value = JSON.stringify(this.#self);
-    for (let at = 0; at < tasks.length; at += ACQUIRE_BATCH) {
-      const batch = tasks.slice(at, at + ACQUIRE_BATCH);
-      await session.exclusive(async () => {
-        const ops = batch.map((task) => ({ verb: "lock", key: `${layout.ownersPrefix}${task}`, value, session: session.id }) as const);
-        if (await consul.kvTxn(ops)) {
-          for (const task of batch) this.#gain(task);
-          return;
-        }
-        for (const task of batch) {
-          if (await consul.kvPut(`${layout.ownersPrefix}${task}`, value, { acquire: session.id })) this.#gain(task);
-        }
-      });
-    }
   }
 
   /** Who holds a member or owner lock; "unknown" (reported) when its value is damaged. */
@@ -271,40 +234,10 @@ export class SharedCluster implements Leadership {
     return decodeHolder(kind, entry.key, entry.value, this.#options.damaged) ?? { id: "unknown" };
   }
 
-  #gain(task: string): void {
-    this.#owned.add(task);
-    this.#owners.set(task, this.#self);
-    for (const listener of this.#ownershipListeners) {
-      void Promise.resolve().then(() => listener(task, true)).catch(() => {});
-    }
-  }
-
-  /** Stops runs from starting (owns() is false at once), waits for the engine, then frees the lock. */
-  #release(session: InstanceSession, task: string): void {
-    if (this.#releasing.has(task)) return;
-    this.#owned.delete(task);
-    const { consul, layout, logger } = this.#options;
-    const releasing = (async () => {
-      await Promise.allSettled([...this.#ownershipListeners].map((listener) => Promise.resolve().then(() => listener(task, false))));
-      // Not while the locks move to another session (instance-session.ts): a release naming the
-      // sessions read before the move would miss the lock, which would then stay held by nobody's wish.
-      await session.exclusive(async () => {
-        for (const id of session.sessions()) await consul.kvPut(`${layout.ownersPrefix}${task}`, "", { release: id }).catch(() => false);
-      });
-    })().catch((error) => logger.warn("cannot release task", { task_name: task, error: errorMessage(error) }))
-      .finally(() => this.#releasing.delete(task));
-    this.#releasing.set(task, releasing);
-  }
-
   /** Session gone or stopping: no task may start here; locks still held are released, then the session destroyed. */
   async #leave(session: InstanceSession): Promise<void> {
     const { consul, layout, instanceId } = this.#options;
-    const owned = [...this.#owned];
-    this.#owned.clear();
-    for (const task of owned) {
-      await Promise.allSettled([...this.#ownershipListeners].map((listener) => Promise.resolve().then(() => listener(task, false))));
-    }
-    await Promise.allSettled([...this.#releasing.values()]);
+    const owned = await this.#locks.letGoAll();
     // Only a stop has locks to hand back: otherwise the session is gone (its keys went with it) or
     // Consul is unreachable, and each release would only fail.
     if (this.#stopping.signal.aborted) {

@@ -1,14 +1,14 @@
 /**
  * @module The task engine: owns the task runtimes and drives them through the run modes
- * (daemon, once, inspect) and leadership changes. The TaskManager face is in task-manager.ts.
+ * (daemon here; once and inspect in one-shot-modes.ts) and leadership changes. The TaskManager
+ * face is in task-manager.ts.
  */
-import type {
-  CtsConfig, Leadership, Logger, RunOptions, Shutdown, StoredTask, TaskConfig, TaskStore,
-} from "../../../core/plugin-api/mod.ts";
-import { CtsError, errorMessage, formatGoDuration, isCtsError, isPermanentConsulError, sleep } from "../../../core/plugin-api/mod.ts";
+import type { CtsConfig, Leadership, Logger, RunOptions, Shutdown, StoredTask, TaskStore } from "../../../core/plugin-api/mod.ts";
+import { errorMessage, isPermanentConsulError } from "../../../core/plugin-api/mod.ts";
 import type { EngineContext } from "./engine-context.ts";
-import { lockedRetryDelayMs } from "./retry.ts";
 import { DamagedTask } from "./damaged-task.ts";
+import { retryWhileLocked, stateLocked } from "./locked-start-retry.ts";
+import { runInspectMode, runOnceMode, type OneShotParts } from "./one-shot-modes.ts";
 import { loadStoredTasks, loadStoredTasksRetrying } from "./stored-tasks.ts";
 import { RunPruner } from "./run-pruner.ts";
 import { TaskRuntime } from "./task-runtime.ts";
@@ -73,8 +73,8 @@ export class Engine {
   start(options?: EngineStartOptions): void {
     if (options) this.#oneShotConsulWaitMs = options.oneShotConsulWaitMs;
     const mode = this.#runOptions.mode;
-    if (mode === "once") this.#pass = this.track(this.#runOnceMode());
-    else if (mode === "inspect") this.#pass = this.track(this.#runInspectMode());
+    if (mode === "once") this.#pass = this.track(runOnceMode(this.#oneShotParts()));
+    else if (mode === "inspect") this.#pass = this.track(runInspectMode(this.#oneShotParts()));
     else if (mode === "daemon") {
       this.#unsubscribe = this.#leadership.subscribe((leader) => (leader ? this.#lead() : this.#stepDown()));
       if (this.#leadership.isLeader()) this.#lead();
@@ -189,7 +189,7 @@ export class Engine {
           // broken task: the daemon keeps going and retries this task in the background, until it works.
           runtime.cancelRetry();
           if (!runtime.lastErrorCode) await runtime.recordFailure({ kind: allowFail ? "leader" : "startup" }, error);
-          this.track(this.#retryWhileLocked(generation, runtime));
+          this.track(retryWhileLocked(runtime, () => generation === this.#generation, this.#logger, this.context.signal));
           continue;
         }
         if (!allowFail) {
@@ -206,128 +206,10 @@ export class Engine {
     }
   }
 
-  /** Start-up run retries, with backoff, of a task whose state lock stayed held; each is an event. */
-  async #retryWhileLocked(generation: number, runtime: TaskRuntime): Promise<void> {
-    const { signal } = this.context;
-    for (let retry = 1; ; retry++) {
-      const delay = lockedRetryDelayMs(retry);
-      this.#logger.warn("state lock still held, the start-up run will be retried", {
-        task_name: runtime.name, retry, in: formatGoDuration(delay),
-      });
-      await sleep(delay, signal);
-      if (generation !== this.#generation || signal.aborted) return;
-      const reason = { kind: "retry", detail: `start-up run, retry ${retry}: state locked` } as const;
-      try {
-        try {
-          await runtime.prepare();
-        } catch (error) {
-          await runtime.recordFailure(reason, error);
-          throw error;
-        }
-        if (generation !== this.#generation) return;
-        await runtime.startSources();
-        runtime.arm();
-        const event = await runtime.request({ reason, force: false, retries: false, followUp: false });
-        if (!event || event.success) {
-          this.#logger.info("start-up run completed after the state lock was released", { task_name: runtime.name, retry });
-          return;
-        }
-        if (runtime.lastErrorCode !== "CTS_ERR_STATE_LOCKED") return;
-      } catch (error) {
-        if (!stateLocked(error, runtime)) {
-          this.#logger.error("start-up run retry failed", { task_name: runtime.name, retry, error: errorMessage(error) });
-          return;
-        }
-      }
-    }
+  #oneShotParts(): OneShotParts {
+    return {
+      context: this.context, runOptions: this.#runOptions, shutdown: this.#shutdown, logger: this.#logger, ctrl: this.#ctrl,
+      consulWaitMs: this.#oneShotConsulWaitMs, stopped: () => this.#stopped,
+    };
   }
-
-  /** -once/-inspect: the task's Consul data must arrive in time; the daemon would keep retrying. */
-  async #startSourcesWithin(runtime: TaskRuntime, taskName: string): Promise<void> {
-    const ms = this.#oneShotConsulWaitMs;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const started = runtime.startSources();
-    // The caller stops the runtime on timeout, which ends this start; its outcome is then moot.
-    started.catch(() => {});
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const { consul } = this.context;
-        const why = consul.connectionState().lastError ?? "Consul did not answer";
-        reject(new CtsError("CTS_ERR_CONSUL", `Cannot read task "${taskName}"'s data from Consul at ${consul.address} within ${ms / 1000}s: ${why}`));
-      }, ms);
-    });
-    try {
-      await Promise.race([started, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  async #runOnceMode(): Promise<void> {
-    if (this.#config.tasks.length > 0) this.#ctrl.info("executing all tasks once through");
-    for (const config of this.#config.tasks) {
-      if (this.#stopping(config.name)) return;
-      const runtime = new TaskRuntime({ config }, this.context);
-      try {
-        await this.#store.putTask({ config });
-        await runtime.prepare();
-        if (!config.enabled) continue;
-        // CTS's once-mode lines (controller/once.go): this, the run's own lines, then `task completed`.
-        this.#ctrl.info("running task once", { task_name: config.name });
-        await this.#startSourcesWithin(runtime, config.name);
-        const event = await runtime.request({ reason: { kind: "startup", detail: "once" }, force: true, retries: false });
-        if (event && !event.success) throw new Error(event.error?.message ?? "apply failed");
-      } catch (error) {
-        if (this.#stopping(config.name)) return;
-        this.#logger.error("task failed", { task_name: config.name, error: errorMessage(error) });
-        this.#shutdown.requestExit(11, `Cannot run task "${config.name}": ${errorMessage(error)}`);
-        return;
-      } finally {
-        runtime.stopWatching();
-        await runtime.dispose();
-      }
-    }
-    this.#ctrl.info("all tasks completed once");
-    this.#shutdown.requestExit(0, "all tasks completed once");
-  }
-
-  /** A stop (signal) ended the pass: the signal's exit stands, and no later task may start. */
-  #stopping(taskName: string): boolean {
-    if (!this.#stopped && !this.context.signal.aborted) return false;
-    this.#logger.info("stopped before the task ran", { task_name: taskName });
-    return true;
-  }
-
-  async #runInspectMode(): Promise<void> {
-    const wanted = this.#runOptions.inspectTasks;
-    const unknown = wanted.filter((name) => !this.#config.tasks.some((task) => task.name === name));
-    if (unknown.length > 0) {
-      this.#shutdown.requestExit(15, `Cannot inspect task "${unknown[0]}": no task with that name is configured`);
-      return;
-    }
-    const tasks: TaskConfig[] = this.#config.tasks.filter((task) => wanted.length === 0 || wanted.includes(task.name));
-    for (const config of tasks) {
-      if (this.#stopping(config.name)) return;
-      const runtime = new TaskRuntime({ config }, this.context);
-      try {
-        await this.#startSourcesWithin(runtime, config.name);
-        const plan = await runtime.plan();
-        this.#logger.info("inspection results", { task_name: config.name, plan: plan.plan, ...(plan.url ? { url: plan.url } : {}) });
-      } catch (error) {
-        if (this.#stopping(config.name)) return;
-        this.#logger.error("inspection failed", { task_name: config.name, error: errorMessage(error) });
-        this.#shutdown.requestExit(11, `Cannot inspect task "${config.name}": ${errorMessage(error)}`);
-        return;
-      } finally {
-        runtime.stopWatching();
-        await runtime.dispose();
-      }
-    }
-    this.#shutdown.requestExit(0, "inspection complete");
-  }
-}
-
-/** The task could not get its state lock within the driver's wait (CTS_ERR_STATE_LOCKED). */
-function stateLocked(error: unknown, runtime: TaskRuntime): boolean {
-  return (isCtsError(error) && error.code === "CTS_ERR_STATE_LOCKED") || runtime.lastErrorCode === "CTS_ERR_STATE_LOCKED";
 }

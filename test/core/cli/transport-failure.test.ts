@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { transportFailureText } from "../../../core/cli/transport-failure.ts";
-import { freePort } from "../../helpers/free-port.ts";
+import { freePort } from "../../../harness/free-port.ts";
 import { makeTestCerts, type TestCerts } from "../../plugins/http-api/helpers/certs.ts";
 
 const fail = (message: string, more: Record<string, unknown> = {}) => Object.assign(new Error(message), more);

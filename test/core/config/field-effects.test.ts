@@ -19,7 +19,7 @@ import {
   conditionRegistryToken, driverRegistryToken, type JsonSchema, moduleInputRegistryToken, taskBlockRegistryToken,
 } from "../../../core/plugin-api/mod.ts";
 import { testConfig } from "../../../core/plugin-testkit/src/test-config.ts";
-import { repoRoot } from "../../helpers/run-cli.ts";
+import { repoRoot } from "../../../harness/run-cli.ts";
 import { recordingLogSink } from "../kernel/kernel-fixtures.ts";
 import { loadFiles, ownerIssuesOf, removeConfigDirs } from "./config-dir.ts";
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, latest, recordingContext } from "../../../core/plugin-testkit/mod.ts";
 import { catalogServicesConditionFactory } from "../../../plugins/consul-inputs/mod.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { startConsulHarness, type ConsulHarness } from "../../plugins/conditions/helpers/consul-harness.ts";
 import { loadFiles, ownerIssuesOf, removeConfigDirs } from "./config-dir.ts";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { runValidate } from "../../../core/cli/commands/validate.ts";
-import type { CliIo } from "../../../core/cli/command.ts";
+import type { CliIo } from "../../../core/runtime/cli-io.ts";
 
 const BROKEN = "test/fixtures/configs/broken";
 const expected = JSON.parse(readFileSync("test/fixtures/configs/broken-expected.json", "utf8")).cases as {

@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { runValidate } from "../../../core/cli/commands/validate.ts";
 import { taskRequestFromFile } from "../../../core/cli/commands/task-request.ts";
-import type { CliIo } from "../../../core/cli/command.ts";
+import type { CliIo } from "../../../core/runtime/cli-io.ts";
 import { loadConfig } from "../../../core/config/load-config.ts";
 import { BlockOptions } from "../../../core/kernel/block-options.ts";
 import { completeTask } from "../../../core/kernel/complete-task.ts";

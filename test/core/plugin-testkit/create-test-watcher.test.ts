@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type ConsulQueryResult, consulQuery } from "../../../core/plugin-api/mod.ts";
 import { createTestWatcher, eventually, type TestWatcher } from "../../../core/plugin-testkit/mod.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 
 let consul: TestConsulDevServer;
 let test: TestWatcher | undefined;

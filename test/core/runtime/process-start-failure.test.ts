@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../../helpers/run-cli.ts";
+import { repoRoot } from "../../../harness/run-cli.ts";
 
 const SCRIPT = `
 import { closeSync, openSync } from "node:fs";

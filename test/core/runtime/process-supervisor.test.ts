@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cliCommand, repoRoot, type Runtime } from "../../helpers/run-cli.ts";
+import { cliCommand, repoRoot, type Runtime } from "../../../harness/run-cli.ts";
 
 const holderSource = join(repoRoot, "test", "fixtures", "process-holder", "holder.ts");
 const tmp = mkdtempSync(join(tmpdir(), "cts-supervisor-"));

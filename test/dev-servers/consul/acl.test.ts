@@ -1,6 +1,6 @@
 /** Optional ACLs: management token, per-token prefix rules, token sources, 403 texts. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { client } from "./http-client.ts";
 
 let server: TestConsulDevServer;

@@ -1,7 +1,7 @@
 /** Agent checks: TTL expiry and updates, HTTP checks really polled, registration defaults and errors. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpServerHandle, serveHttp } from "../../../core/runtime/serve-http.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { client } from "./http-client.ts";
 
 let server: TestConsulDevServer;

@@ -1,7 +1,7 @@
 /** Blocking-query semantics of the dev server (§1 of the Consul API reference). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer as startBare } from "../../../core/dev-servers/consul/src/consul-dev-server.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer as startBare } from "../../../dev-servers/consul/src/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { client, until } from "./http-client.ts";
 
 let server: TestConsulDevServer;

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import Consul from "consul";
 import { afterEach, describe, expect, it } from "vitest";
-import { repoRoot, type Runtime, spawnCli } from "../../helpers/run-cli.ts";
+import { repoRoot, type Runtime, spawnCli } from "../../../harness/run-cli.ts";
 
 let child: ChildProcess | undefined;
 

@@ -1,8 +1,11 @@
-/** `cts-runtime consul-dev`: flags, banner, serving, and a clean stop on a shutdown signal. */
+/**
+ * `cts-runtime consul-dev`: flags, banner, serving, and a clean stop on a shutdown signal.
+ * @integration: the command serves HTTP in-process (the CLI's commands are not followed by the tiers).
+ */
 import { expect, it } from "vitest";
-import type { CliIo } from "../../../core/cli/command.ts";
+import type { CliIo } from "../../../core/runtime/cli-io.ts";
 import { parseFlags } from "../../../core/cli/parse-flags.ts";
-import command from "../../../core/dev-servers/consul/src/consul-dev-command.ts";
+import command from "../../../core/cli/commands/consul-dev.ts";
 import { until } from "./http-client.ts";
 
 function io(): CliIo & { output: string[]; errors: string[] } {

@@ -8,8 +8,8 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { compileFilter } from "../../../core/dev-servers/consul/src/bexpr/filter.ts";
-import { SERVICE_ENTRY_SCHEMA } from "../../../core/dev-servers/consul/src/bexpr/schemas.ts";
+import { compileFilter } from "../../../dev-servers/consul/src/bexpr/filter.ts";
+import { SERVICE_ENTRY_SCHEMA } from "../../../dev-servers/consul/src/bexpr/schemas.ts";
 
 interface Golden {
   readonly rows: { Service: { ID: string } }[];

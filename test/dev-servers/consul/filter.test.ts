@@ -1,9 +1,9 @@
 /** `?filter=` in the go-bexpr v0.1.2 grammar, on health entries and over HTTP (§4 of the reference). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileFilter } from "../../../core/dev-servers/consul/src/bexpr/filter.ts";
-import { SERVICE_ENTRY_SCHEMA } from "../../../core/dev-servers/consul/src/bexpr/schemas.ts";
-import { ApiError } from "../../../core/dev-servers/consul/src/api-error.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { compileFilter } from "../../../dev-servers/consul/src/bexpr/filter.ts";
+import { SERVICE_ENTRY_SCHEMA } from "../../../dev-servers/consul/src/bexpr/schemas.ts";
+import { ApiError } from "../../../dev-servers/consul/src/api-error.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { client } from "./http-client.ts";
 
 const entry = (id: string, extra: { tags?: string[]; meta?: Record<string, string>; port?: number; statuses?: string[] }) => ({

@@ -1,6 +1,6 @@
 /** KV and txn details real clients depend on (§2.5 of the Consul API reference). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { client } from "./http-client.ts";
 
 let server: TestConsulDevServer;

@@ -5,7 +5,7 @@
 import { EventEmitter } from "node:events";
 import Consul from "consul";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 
 let server: TestConsulDevServer;
 let consul: Consul;

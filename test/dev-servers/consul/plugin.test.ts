@@ -9,7 +9,7 @@ import { afterEach, expect, it } from "vitest";
 import { createKernel, type Kernel } from "../../../core/kernel/kernel.ts";
 import { daemonRun, recordingLogSink, testConfig } from "../../core/kernel/kernel-fixtures.ts";
 
-const modPath = resolve(import.meta.dirname, "../../../core/dev-servers/consul/plugin.ts");
+const modPath = resolve(import.meta.dirname, "../../../dev-servers/consul/plugin.ts");
 let kernel: Kernel | undefined;
 let dir: string | undefined;
 

@@ -1,7 +1,7 @@
 /** Sessions, lock-delay and invalidation (§2.6 and §3 of the Consul API reference). */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { ConsulState } from "../../../core/dev-servers/consul/src/state/consul-state.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { ConsulState } from "../../../dev-servers/consul/src/state/consul-state.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { client } from "./http-client.ts";
 
 let server: TestConsulDevServer;

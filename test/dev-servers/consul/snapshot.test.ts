@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { client } from "./http-client.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "consul-snap-"));

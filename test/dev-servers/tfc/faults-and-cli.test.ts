@@ -7,9 +7,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
-import { freePort } from "../../helpers/free-port.ts";
-import { runCli, spawnCli } from "../../helpers/run-cli.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
+import { freePort } from "../../../harness/free-port.ts";
+import { runCli, spawnCli } from "../../../harness/run-cli.ts";
 
 interface Api {
   (method: string, urlPath: string, body?: unknown): Promise<{ status: number; headers: Headers; body: any }>;

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { $ } from "zx";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
-import { repoRoot } from "../../helpers/run-cli.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
+import { repoRoot } from "../../../harness/run-cli.ts";
 
 $.verbose = false;
 

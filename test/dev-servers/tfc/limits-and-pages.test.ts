@@ -9,9 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
-import { RateLimiter } from "../../../core/dev-servers/tfc/src/http/rate-limiter.ts";
-import { until } from "../../helpers/until.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
+import { RateLimiter } from "../../../dev-servers/tfc/src/http/rate-limiter.ts";
+import { until } from "../../../harness/until.ts";
 
 let server: TfcDevServer;
 let archive: Uint8Array;

@@ -4,10 +4,10 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startVaultDevServer, type VaultDevServer } from "../../../core/dev-servers/vault/mod.ts";
-import { freePort } from "../../helpers/free-port.ts";
-import { type Runtime, runCli, spawnCli } from "../../helpers/run-cli.ts";
-import { until } from "../../helpers/until.ts";
+import { startVaultDevServer, type VaultDevServer } from "../../../dev-servers/vault/mod.ts";
+import { freePort } from "../../../harness/free-port.ts";
+import { type Runtime, runCli, spawnCli } from "../../../harness/run-cli.ts";
+import { until } from "../../../harness/until.ts";
 
 async function waitForBanner(child: ChildProcess): Promise<string> {
   let output = "";

@@ -7,7 +7,7 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import type { TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import {
   dbTask, dbTaskName, eventCount, makeTempDir, registerService, runSubcommand, startCtsConsul, startCtsDaemon,
   taskStatus, waitForEvents, type CtsDaemon,

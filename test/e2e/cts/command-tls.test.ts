@@ -9,7 +9,7 @@
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import type { TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { makeTestCerts, type TestCerts } from "../../plugins/http-api/helpers/certs.ts";
 import { dbTask, dbTaskName, makeTempDir, runSubcommand, startCtsConsul, startCtsDaemon, type CtsDaemon } from "./cts-e2e-harness.ts";
 

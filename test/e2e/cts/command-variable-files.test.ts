@@ -8,7 +8,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { type CtsDaemon, readFile, registerService, startCtsDaemon } from "./kv-schedule-support.ts";
 
 const TASK = "e2e_task_create_with_tf_vars_files";

@@ -6,7 +6,7 @@
  * scenarios are in command-create.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import type { TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import {
   dbTask, dbTaskName, disabledTask, disabledTaskName, eventCount, registerService, runSubcommand, startCtsConsul,
   startCtsDaemon, taskStatus, waitForEvents, type CtsDaemon,

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import {
   deregisterCtsService, registerCtsService, resourceFile, runCtsOnce, seedCtsServices, startCtsDaemon, tfvarsVariable,
   eventIds, waitForEvents, waitForNewEvent, type CtsDaemon,

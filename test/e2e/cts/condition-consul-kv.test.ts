@@ -6,7 +6,7 @@
  * it, without a fixed sleep: the task's next expected run must be exactly one event more.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import {
   type CtsDaemon, deleteKv, deregisterService, putKv, readFile, registerService, runOnce, startCtsDaemon,
 } from "./kv-schedule-support.ts";

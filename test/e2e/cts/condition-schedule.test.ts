@@ -9,7 +9,7 @@
  * a remaining task, not a fixed sleep.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import {
   type CtsDaemon, type CtsEvent, deregisterService, putKv, readFile, registerService, startCtsDaemon, waitFor,
 } from "./kv-schedule-support.ts";

@@ -6,7 +6,7 @@
  * is the barrier: once it ran, the others had their chance too.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import {
   registerCtsService, resourceFile, runCtsOnce, startCtsDaemon, tfvarsVariable, eventIds, waitForEvents, waitForNewEvent, type CtsDaemon,
 } from "./services-e2e-harness.ts";

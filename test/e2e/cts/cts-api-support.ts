@@ -5,9 +5,9 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
-import { repoRoot, spawnCli } from "../../helpers/run-cli.ts";
-import { until as pollUntil } from "../../helpers/until.ts";
-import { terraformTestEnv } from "../../plugins/driver-terraform/terraform-env.ts";
+import { repoRoot, spawnCli } from "../../../harness/run-cli.ts";
+import { until as pollUntil } from "../../../harness/until.ts";
+import { terraformTestEnv } from "../../../harness/driver-terraform/terraform-env.ts";
 
 /** The stand-ins for CTS's e2e/test_modules (terraform_data + local-exec only: no registry here). */
 export const ctsModules = join(repoRoot, "test", "fixtures", "cts-e2e-api");

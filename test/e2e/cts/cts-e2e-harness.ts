@@ -10,11 +10,11 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { freePort } from "../../helpers/free-port.ts";
-import { repoRoot, spawnCli } from "../../helpers/run-cli.ts";
-import { waitFor } from "../../plugins/driver-terraform/e2e-support.ts";
-import { terraformTestEnv } from "../../plugins/driver-terraform/terraform-env.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { freePort } from "../../../harness/free-port.ts";
+import { repoRoot, spawnCli } from "../../../harness/run-cli.ts";
+import { waitFor } from "../../../harness/driver-terraform/e2e-support.ts";
+import { terraformTestEnv } from "../../../harness/driver-terraform/terraform-env.ts";
 
 /** CTS's e2e task names (e2e/config.go). */
 export const dbTaskName = "e2e_task_api_db";

@@ -9,8 +9,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { waitFor } from "../../plugins/driver-terraform/e2e-support.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { waitFor } from "../../../harness/driver-terraform/e2e-support.ts";
 import { deregisterService, eventCount, registerService, startCtsDaemon, waitForEvents, type CtsDaemon } from "./cts-e2e-harness.ts";
 
 const delayedTask = (name: string, service: string) => `

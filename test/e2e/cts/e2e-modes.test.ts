@@ -6,7 +6,7 @@
 import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import type { TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { makeTempDir, startCtsConsul, startToEnd, webTask, webTaskName, writeCtsConfig } from "./cts-e2e-harness.ts";
 
 describe("CTS e2e e2e_test.go: -once, -inspect and start-up", () => {

@@ -10,8 +10,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { waitFor } from "../../plugins/driver-terraform/e2e-support.ts";
+import type { TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { waitFor } from "../../../harness/driver-terraform/e2e-support.ts";
 import {
   dbTask, dbTaskName, deregisterService, eventCount, makeTempDir, registerService, runSubcommand, startCtsConsul,
   startCtsDaemon, taskStatus, waitForEvents, webTask, webTaskName, type CtsDaemon,

@@ -7,12 +7,12 @@
 import type { ChildProcess } from "node:child_process";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { freePort } from "../../helpers/free-port.ts";
+import type { TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { freePort } from "../../../harness/free-port.ts";
 import type { CtsEvent } from "./cts-api-support.ts";
-import { repoRoot, runCli, spawnCli, type CliResult } from "../../helpers/run-cli.ts";
-import { waitFor } from "../../plugins/driver-terraform/e2e-support.ts";
-import { tempDir, terraformTestEnv } from "../../plugins/driver-terraform/terraform-env.ts";
+import { repoRoot, runCli, spawnCli, type CliResult } from "../../../harness/run-cli.ts";
+import { waitFor } from "../../../harness/driver-terraform/e2e-support.ts";
+import { tempDir, terraformTestEnv } from "../../../harness/driver-terraform/terraform-env.ts";
 
 export { waitFor };
 

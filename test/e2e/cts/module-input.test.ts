@@ -8,7 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { type CtsDaemon, putKv, readFile, registerService, runOnce, startCtsDaemon } from "./kv-schedule-support.ts";
 
 /** CTS's servicesInput and consulKVInput snippets. */

@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { freePort } from "../../helpers/free-port.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { freePort } from "../../../harness/free-port.ts";
 import {
   ctsBaseConfig, ctsModules, moduleTask, registerService, seedCtsCatalog, startCtsDaemon, until, waitForEvent,
   waitForReadiness, type CtsDaemon,

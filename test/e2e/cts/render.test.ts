@@ -7,9 +7,9 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { runCli } from "../../helpers/run-cli.ts";
-import { tempDir, terraformTestEnv } from "../../plugins/driver-terraform/terraform-env.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { runCli } from "../../../harness/run-cli.ts";
+import { tempDir, terraformTestEnv } from "../../../harness/driver-terraform/terraform-env.ts";
 import { ctsConfig, ctsModules } from "./services-e2e-harness.ts";
 
 const SERVICES = 100;

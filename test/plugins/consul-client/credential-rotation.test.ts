@@ -7,18 +7,18 @@
  * 403 nor misses a change. The client's listeners hear the change once; no token reaches a log line.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startVaultDevServer, type VaultDevServer } from "../../../core/dev-servers/vault/mod.ts";
-import type { AclRule } from "../../../core/dev-servers/consul/mod.ts";
-import type { FaultRequest } from "../../../core/dev-servers/consul/src/http/fault-hook.ts";
+import { startVaultDevServer, type VaultDevServer } from "../../../dev-servers/vault/mod.ts";
+import type { AclRule } from "../../../dev-servers/consul/mod.ts";
+import type { FaultRequest } from "../../../dev-servers/consul/src/http/fault-hook.ts";
 import { consulQuery, type VaultConfig } from "../../../core/plugin-api/mod.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
 import { type ClosableConsulClient, createConsulClient } from "../../../plugins/consul-client/mod.ts";
 import { VaultSecretsService } from "../../../plugins/vault-client/src/vault-secrets-service.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { until } from "../../helpers/until.ts";
-import { createCaptureLogger } from "./capture-logger.ts";
-import { consulConfig } from "./client-options.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { until } from "../../../harness/until.ts";
+import { createCaptureLogger } from "../../../harness/consul-client/capture-logger.ts";
+import { consulConfig } from "../../../harness/consul-client/client-options.ts";
 
 const RULES: readonly AclRule[] = [
   { resource: "service", prefix: "", policy: "read" },

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { consulQuery, isCtsError, isPermanentConsulError, type ConsulQueryResult } from "../../../core/plugin-api/mod.ts";
 import type { ClosableConsulClient } from "../../../plugins/consul-client/mod.ts";
 import { retryAfterMs } from "../../../plugins/consul-client/src/backoff.ts";
-import { testClient } from "./client-options.ts";
+import { testClient } from "../../../harness/consul-client/client-options.ts";
 import { answer, type ScriptedServer, startScriptedServer } from "./scripted-server.ts";
 
 const TOKEN = "f00dfeed-secret-token-4711";

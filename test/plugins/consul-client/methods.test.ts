@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consulQuery, isCtsError } from "../../../core/plugin-api/mod.ts";
 import type { ClosableConsulClient } from "../../../plugins/consul-client/mod.ts";
-import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { testClient } from "./client-options.ts";
+import { startConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { testClient } from "../../../harness/consul-client/client-options.ts";
 import { collectWatch } from "./watch-collector.ts";
 
 /** The Go client's lock flag: above 2^53, so it only survives as a bigint. */

@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { consulQuery } from "../../../core/plugin-api/mod.ts";
 import type { ClosableConsulClient } from "../../../plugins/consul-client/mod.ts";
-import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import type { CaptureLogger } from "./capture-logger.ts";
-import { testClient } from "./client-options.ts";
+import { startConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import type { CaptureLogger } from "../../../harness/consul-client/capture-logger.ts";
+import { testClient } from "../../../harness/consul-client/client-options.ts";
 import { collectWatch, until } from "./watch-collector.ts";
 
 type DevServer = Awaited<ReturnType<typeof startConsulDevServer>>;

@@ -4,10 +4,10 @@ import { consulClientToken, type CtsConfig } from "../../../core/plugin-api/mod.
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
 import plugin, { type ClosableConsulClient } from "../../../plugins/consul-client/mod.ts";
-import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { VaultSecretsService } from "../../../plugins/vault-client/src/vault-secrets-service.ts";
-import { createCaptureLogger } from "./capture-logger.ts";
-import { consulConfig } from "./client-options.ts";
+import { createCaptureLogger } from "../../../harness/consul-client/capture-logger.ts";
+import { consulConfig } from "../../../harness/consul-client/client-options.ts";
 import { until } from "./watch-collector.ts";
 
 describe("consul-client plugin", () => {

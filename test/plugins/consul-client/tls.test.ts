@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { TLSSocket } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consulQuery } from "../../../core/plugin-api/mod.ts";
-import { testClient, type TestConsulConfig } from "./client-options.ts";
+import { testClient, type TestConsulConfig } from "../../../harness/consul-client/client-options.ts";
 
 let dir: string;
 let server: Server;

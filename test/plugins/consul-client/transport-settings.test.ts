@@ -8,8 +8,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer, type Server, type Socket } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { consulQuery } from "../../../core/plugin-api/mod.ts";
-import { until } from "../../helpers/until.ts";
-import { testClient, type TestConsulConfig } from "./client-options.ts";
+import { until } from "../../../harness/until.ts";
+import { testClient, type TestConsulConfig } from "../../../harness/consul-client/client-options.ts";
 import { answer, startScriptedServer } from "./scripted-server.ts";
 
 const cleanups: (() => void | Promise<void>)[] = [];

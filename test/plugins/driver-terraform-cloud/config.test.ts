@@ -6,8 +6,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { normalizeTerraformCloudOptions } from "../../../plugins/driver-terraform-cloud/src/options.ts";
-import { runCli } from "../../helpers/run-cli.ts";
-import { tempDir } from "../driver-terraform/terraform-env.ts";
+import { runCli } from "../../../harness/run-cli.ts";
+import { tempDir } from "../../../harness/driver-terraform/terraform-env.ts";
 
 const tmp = tempDir("tfc-config");
 afterAll(() => tmp.remove());

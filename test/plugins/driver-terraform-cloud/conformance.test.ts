@@ -3,12 +3,12 @@
  * do, run against the real kernel), with the embedded HCP Terraform server behind it.
  */
 import { afterAll, expect } from "vitest";
-import { startTfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
+import { startTfcDevServer } from "../../../dev-servers/tfc/mod.ts";
 import { describeDriverConformance } from "../../../core/plugin-testkit/mod.ts";
 import driverTerraform from "../../../plugins/driver-terraform/mod.ts";
 import driverTerraformCloud from "../../../plugins/driver-terraform-cloud/mod.ts";
 import vaultClient from "../../../plugins/vault-client/mod.ts";
-import { driverBlock, inputsOf, stateIds, task, workspace, writeModule } from "./tfc-fixtures.ts";
+import { driverBlock, inputsOf, stateIds, task, workspace, writeModule } from "../../../harness/driver-terraform-cloud/tfc-fixtures.ts";
 
 const server = await startTfcDevServer();
 const module = writeModule();

@@ -10,9 +10,9 @@ import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
 import { terraformRootModule } from "../../../plugins/driver-terraform/mod.ts";
 import { createTerraformCloudDriverFactory } from "../../../plugins/driver-terraform-cloud/src/driver-factory.ts";
-import { freePort } from "../../helpers/free-port.ts";
-import { until } from "../../helpers/until.ts";
-import { captureLogger, type LoggedLine } from "../driver-terraform/capture-logger.ts";
+import { freePort } from "../../../harness/free-port.ts";
+import { until } from "../../../harness/until.ts";
+import { captureLogger, type LoggedLine } from "../../../harness/driver-terraform/capture-logger.ts";
 
 let plain: Server;
 let plainPort: number;

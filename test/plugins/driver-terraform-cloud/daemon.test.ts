@@ -8,14 +8,14 @@ import type { ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { freePort } from "../../helpers/free-port.ts";
-import { runCli, spawnCli } from "../../helpers/run-cli.ts";
-import { deregisterService, registerService, waitFor } from "../driver-terraform/e2e-support.ts";
-import { tempDir } from "../driver-terraform/terraform-env.ts";
-import { until } from "../../helpers/until.ts";
-import { runsOf, stateIds, tfcApi, workspace, writeModule } from "./tfc-fixtures.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { freePort } from "../../../harness/free-port.ts";
+import { runCli, spawnCli } from "../../../harness/run-cli.ts";
+import { deregisterService, registerService, waitFor } from "../../../harness/driver-terraform/e2e-support.ts";
+import { tempDir } from "../../../harness/driver-terraform/terraform-env.ts";
+import { until } from "../../../harness/until.ts";
+import { runsOf, stateIds, tfcApi, workspace, writeModule } from "../../../harness/driver-terraform-cloud/tfc-fixtures.ts";
 
 describe("daemon with the terraform-cloud driver", () => {
   let consul: TestConsulDevServer;

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { type DevDemo, startDevDemo } from "../../helpers/dev-demo.ts";
-import { runCli } from "../../helpers/run-cli.ts";
-import { registerService, waitFor } from "../driver-terraform/e2e-support.ts";
+import { runCli } from "../../../harness/run-cli.ts";
+import { registerService, waitFor } from "../../../harness/driver-terraform/e2e-support.ts";
 
 let dev: DevDemo | undefined;
 afterAll(async () => await dev?.stop());

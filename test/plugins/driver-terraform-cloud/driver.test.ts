@@ -4,13 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DriverConfig } from "../../../core/plugin-api/mod.ts";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
 import { terraformRootModule } from "../../../plugins/driver-terraform/mod.ts";
 import { createTerraformCloudDriverFactory } from "../../../plugins/driver-terraform-cloud/src/driver-factory.ts";
-import { captureLogger } from "../driver-terraform/capture-logger.ts";
-import { driverBlock, inputsOf, runsOf, stateIds, task, tfcApi, workspace, writeModule } from "./tfc-fixtures.ts";
+import { captureLogger } from "../../../harness/driver-terraform/capture-logger.ts";
+import { driverBlock, inputsOf, runsOf, stateIds, task, tfcApi, workspace, writeModule } from "../../../harness/driver-terraform-cloud/tfc-fixtures.ts";
 
 const signal = new AbortController().signal;
 let server: TfcDevServer;

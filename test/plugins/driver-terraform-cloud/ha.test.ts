@@ -6,13 +6,13 @@
  * Operators see CTS's own lines, levels and fields (ha-log-lines.md) on leader, followers and new leader.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import {
   type HaInstance, registerService, startCluster, stopCluster, until, waitForLeader,
-} from "../ha-consul/ha-cluster.ts";
-import { tempDir } from "../driver-terraform/terraform-env.ts";
-import { runsOf, stateIds, workspace, writeModule } from "./tfc-fixtures.ts";
+} from "../../../harness/ha-consul/ha-cluster.ts";
+import { tempDir } from "../../../harness/driver-terraform/terraform-env.ts";
+import { runsOf, stateIds, workspace, writeModule } from "../../../harness/driver-terraform-cloud/tfc-fixtures.ts";
 
 let consul: TestConsulDevServer;
 let tfc: TfcDevServer;

@@ -5,15 +5,15 @@
  * Against the embedded server, which enforces the same limit with 429s and runs the real terraform.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
 import { terraformRootModule } from "../../../plugins/driver-terraform/mod.ts";
 import { createTerraformCloudDriverFactory } from "../../../plugins/driver-terraform-cloud/src/driver-factory.ts";
 import { RequestBudget } from "../../../plugins/driver-terraform-cloud/src/request-budget.ts";
 import { TfcClient } from "../../../plugins/driver-terraform-cloud/src/tfc-client.ts";
-import { captureLogger } from "../driver-terraform/capture-logger.ts";
-import { driverBlock, inputsOf, stateIds, task, workspace, writeModule } from "./tfc-fixtures.ts";
+import { captureLogger } from "../../../harness/driver-terraform/capture-logger.ts";
+import { driverBlock, inputsOf, stateIds, task, workspace, writeModule } from "../../../harness/driver-terraform-cloud/tfc-fixtures.ts";
 
 let server: TfcDevServer;
 let slow: TfcDevServer;

@@ -11,14 +11,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DriverContext, ProviderConfig } from "../../../core/plugin-api/mod.ts";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
 import { terraformRootModule } from "../../../plugins/driver-terraform/mod.ts";
 import { createTerraformCloudDriverFactory } from "../../../plugins/driver-terraform-cloud/src/driver-factory.ts";
-import { until } from "../../helpers/until.ts";
-import { captureLogger, type LoggedLine } from "../driver-terraform/capture-logger.ts";
-import { driverBlock, inputsOf, runsOf, stateIds, task, tfcApi, workspace } from "./tfc-fixtures.ts";
+import { until } from "../../../harness/until.ts";
+import { captureLogger, type LoggedLine } from "../../../harness/driver-terraform/capture-logger.ts";
+import { driverBlock, inputsOf, runsOf, stateIds, task, tfcApi, workspace } from "../../../harness/driver-terraform-cloud/tfc-fixtures.ts";
 
 const signal = new AbortController().signal;
 let server: TfcDevServer;

@@ -8,14 +8,14 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
 import { SecretList } from "../../../core/kernel/secret-list.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
 import { terraformRootModule } from "../../../plugins/driver-terraform/mod.ts";
 import { createTerraformCloudDriverFactory } from "../../../plugins/driver-terraform-cloud/src/driver-factory.ts";
-import { captureLogger } from "../driver-terraform/capture-logger.ts";
-import { driverBlock, inputsOf, task } from "./tfc-fixtures.ts";
+import { captureLogger } from "../../../harness/driver-terraform/capture-logger.ts";
+import { driverBlock, inputsOf, task } from "../../../harness/driver-terraform-cloud/tfc-fixtures.ts";
 
 const signal = new AbortController().signal;
 const secret = "tfc-secret-5f1c9e";

@@ -9,14 +9,14 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
 import { listTarGz } from "../../../core/runtime/tar-archive.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
 import { terraformRootModule } from "../../../plugins/driver-terraform/mod.ts";
 import { createTerraformCloudDriverFactory } from "../../../plugins/driver-terraform-cloud/src/driver-factory.ts";
-import { captureLogger } from "../driver-terraform/capture-logger.ts";
-import { driverBlock, inputsOf, task, tfcApi, workspace } from "./tfc-fixtures.ts";
+import { captureLogger } from "../../../harness/driver-terraform/capture-logger.ts";
+import { driverBlock, inputsOf, task, tfcApi, workspace } from "../../../harness/driver-terraform-cloud/tfc-fixtures.ts";
 
 const signal = new AbortController().signal;
 let server: TfcDevServer;

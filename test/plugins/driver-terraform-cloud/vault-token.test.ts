@@ -7,13 +7,13 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startTfcDevServer, type TfcDevServer } from "../../../core/dev-servers/tfc/mod.ts";
-import { startVaultDevServer, type VaultDevServer } from "../../../core/dev-servers/vault/mod.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { runCli } from "../../helpers/run-cli.ts";
-import { registerService } from "../driver-terraform/e2e-support.ts";
-import { tempDir } from "../driver-terraform/terraform-env.ts";
-import { stateIds, workspace, writeModule } from "./tfc-fixtures.ts";
+import { startTfcDevServer, type TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
+import { startVaultDevServer, type VaultDevServer } from "../../../dev-servers/vault/mod.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { runCli } from "../../../harness/run-cli.ts";
+import { registerService } from "../../../harness/driver-terraform/e2e-support.ts";
+import { tempDir } from "../../../harness/driver-terraform/terraform-env.ts";
+import { stateIds, workspace, writeModule } from "../../../harness/driver-terraform-cloud/tfc-fixtures.ts";
 
 describe("driver \"terraform-cloud\" with its token in Vault", () => {
   let consul: TestConsulDevServer;

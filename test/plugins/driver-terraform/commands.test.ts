@@ -11,7 +11,7 @@ import {
   applyArgs, initArgs, isMissingWorkspaceError, isWorkspaceExistsError, planArgs, terraformEnvironment, validateArgs,
   workspaceNewArgs, workspaceSelectArgs,
 } from "../../../plugins/driver-terraform/src/terraform-commands.ts";
-import { consulConfig } from "./fixtures.ts";
+import { consulConfig } from "../../../harness/driver-terraform/fixtures.ts";
 
 describe("command lines", () => {
   test("CTS's flags for init, workspace, validate, plan and apply, plus -lock-timeout wherever the lock is taken", () => {

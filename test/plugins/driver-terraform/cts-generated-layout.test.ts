@@ -11,7 +11,7 @@ import { buildRootModuleModel, renderRootModuleFiles } from "../../../plugins/dr
 import { normalizeTerraformOptions } from "../../../plugins/driver-terraform/src/options.ts";
 import { renderTfvars } from "../../../plugins/driver-terraform/src/render-tfvars.ts";
 import { taskInputSpecsOf, taskInputTemplatesOf } from "../../helpers/task-input-specs.ts";
-import { consulConfig, inputsFor, instance, taskConfig } from "./fixtures.ts";
+import { consulConfig, inputsFor, instance, taskConfig } from "../../../harness/driver-terraform/fixtures.ts";
 
 async function filesOf(task: TaskConfig) {
   const model = await buildRootModuleModel({

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
 import { describeDriverConformance, testTask } from "../../../core/plugin-testkit/mod.ts";
 import driverTerraformPlugin from "../../../plugins/driver-terraform/mod.ts";
-import { inputsFor, instance } from "./fixtures.ts";
-import { tempDir, terraformTestEnv } from "./terraform-env.ts";
+import { inputsFor, instance } from "../../../harness/driver-terraform/fixtures.ts";
+import { tempDir, terraformTestEnv } from "../../../harness/driver-terraform/terraform-env.ts";
 
 const tmp = tempDir("conformance");
 const savedEnv = { ...process.env };

@@ -9,11 +9,11 @@ import type { ApplyResult, DriverConfig, DriverFactory, ProviderConfig, TaskConf
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createProcessRunner } from "../../../core/runtime/process-runner.ts";
 import { createTerraformDriverFactory } from "../../../plugins/driver-terraform/src/driver-factory.ts";
-import { captureLogger } from "./capture-logger.ts";
-import { consulConfig, inputsFor, instance, provider, taskConfig } from "./fixtures.ts";
-import { tempDir, terraformTestEnv } from "./terraform-env.ts";
+import { captureLogger } from "../../../harness/driver-terraform/capture-logger.ts";
+import { consulConfig, inputsFor, instance, provider, taskConfig } from "../../../harness/driver-terraform/fixtures.ts";
+import { tempDir, terraformTestEnv } from "../../../harness/driver-terraform/terraform-env.ts";
 import { taskInputSpecsOf, taskInputTemplatesOf } from "../../helpers/task-input-specs.ts";
-import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer } from "../../../harness/consul-dev-server.ts";
 
 const modules = join(import.meta.dirname, "modules");
 const tmp = tempDir("driver");

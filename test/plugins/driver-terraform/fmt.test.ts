@@ -6,7 +6,7 @@ import { afterAll, expect, test } from "vitest";
 import { encodeHclValue } from "../../../plugins/driver-terraform/src/hcl-value.ts";
 import { inferHclType } from "../../../plugins/driver-terraform/src/hcl-type.ts";
 import { randomValue, seededRandom } from "./random-values.ts";
-import { tempDir, terraformTestEnv } from "./terraform-env.ts";
+import { tempDir, terraformTestEnv } from "../../../harness/driver-terraform/terraform-env.ts";
 
 const env = terraformTestEnv();
 const dir = tempDir("fmt");

@@ -2,7 +2,7 @@
 import type { TaskInputs } from "../../../core/plugin-api/mod.ts";
 import type { RootModuleSource } from "../../../plugins/driver-terraform/src/build-root-module.ts";
 import { normalizeTerraformOptions } from "../../../plugins/driver-terraform/src/options.ts";
-import { consulConfig, inputsFor, instance, provider, taskConfig } from "./fixtures.ts";
+import { consulConfig, inputsFor, instance, provider, taskConfig } from "../../../harness/driver-terraform/fixtures.ts";
 
 export interface GoldenCase {
   /** `inputs` (what the engine passes as DriverContext.inputs) is derived from the task by golden.test.ts. */

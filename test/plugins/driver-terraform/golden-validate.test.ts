@@ -8,7 +8,7 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { goldenCases } from "./golden-cases.ts";
-import { tempDir, terraformTestEnv } from "./terraform-env.ts";
+import { tempDir, terraformTestEnv } from "../../../harness/driver-terraform/terraform-env.ts";
 
 const env = terraformTestEnv();
 const tmp = tempDir("golden-validate");

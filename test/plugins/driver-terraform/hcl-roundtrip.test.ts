@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { encodeHclValue } from "../../../plugins/driver-terraform/src/hcl-value.ts";
 import { randomValue, seededRandom } from "./random-values.ts";
-import { tempDir, terraformTestEnv } from "./terraform-env.ts";
+import { tempDir, terraformTestEnv } from "../../../harness/driver-terraform/terraform-env.ts";
 
 const env = terraformTestEnv();
 const dir = tempDir("roundtrip");

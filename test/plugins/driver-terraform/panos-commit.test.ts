@@ -11,7 +11,7 @@ import { PanosCommit } from "../../../plugins/driver-terraform/src/panos/panos-c
 import { panosSettings } from "../../../plugins/driver-terraform/src/panos/panos-settings.ts";
 import { PanosXmlApi } from "../../../plugins/driver-terraform/src/panos/panos-xml-api.ts";
 import { type PanosApiServer, type PanosApiServerOptions, startPanosApiServer } from "../../helpers/panos-api-server.ts";
-import { captureLogger } from "./capture-logger.ts";
+import { captureLogger } from "../../../harness/driver-terraform/capture-logger.ts";
 
 const servers: PanosApiServer[] = [];
 afterAll(() => Promise.all(servers.map((server) => server.close())));

@@ -9,10 +9,10 @@ import type { RunRecord } from "../../../core/plugin-api/mod.ts";
 import { sampleRun } from "../../../core/plugin-testkit/mod.ts";
 import type { ClosableConsulClient } from "../../../plugins/consul-client/mod.ts";
 import { ConsulTaskStore } from "../../../plugins/ha-consul/src/consul-task-store.ts";
-import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { testClient } from "../consul-client/client-options.ts";
-import { layoutOf, startHaConsul } from "./ha-harness.ts";
-import { type RecordingProxy, startRecordingProxy } from "./recording-proxy.ts";
+import type { TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { testClient } from "../../../harness/consul-client/client-options.ts";
+import { layoutOf, startHaConsul } from "../../../harness/ha-consul/ha-harness.ts";
+import { type RecordingProxy, startRecordingProxy } from "../../../harness/ha-consul/recording-proxy.ts";
 
 let consul: TestConsulDevServer;
 let proxy: RecordingProxy;

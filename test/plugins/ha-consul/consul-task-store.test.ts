@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClosableConsulClient } from "../../../plugins/consul-client/mod.ts";
 import { ConsulTaskStore } from "../../../plugins/ha-consul/src/consul-task-store.ts";
 import { kvLayoutOf } from "../../../plugins/ha-consul/src/kv-layout.ts";
-import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { testClient } from "../consul-client/client-options.ts";
+import type { TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { testClient } from "../../../harness/consul-client/client-options.ts";
 import { describeTaskStoreConformance, sampleEvent, sampleTask } from "../../../core/plugin-testkit/mod.ts";
-import { haConfig, layoutOf, startHaConsul } from "./ha-harness.ts";
+import { haConfig, layoutOf, startHaConsul } from "../../../harness/ha-consul/ha-harness.ts";
 
 let consul: TestConsulDevServer;
 let client: ClosableConsulClient;

@@ -4,10 +4,10 @@
  * Consul goes away, and never two leaders at the same time.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import type { TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import {
   layoutOf, leaders, type Member, settledLeader, startHaConsul, startMember, stopMember, until,
-} from "./ha-harness.ts";
+} from "../../../harness/ha-consul/ha-harness.ts";
 
 let consul: TestConsulDevServer;
 let started: Member[] = [];

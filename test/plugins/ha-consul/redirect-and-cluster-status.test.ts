@@ -7,8 +7,8 @@ import type { CtsConfig, Leadership } from "../../../core/plugin-api/mod.ts";
 import { testConfig } from "../../../core/plugin-testkit/mod.ts";
 import { clusterTag, createClusterStatusHandler } from "../../../plugins/ha-consul/src/cluster-status.ts";
 import { createFollowerRedirect, redirectMessage } from "../../../plugins/ha-consul/src/follower-redirect.ts";
-import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { haConfig, type Member, settledLeader, startHaConsul, startMember, stopMember } from "./ha-harness.ts";
+import type { TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { haConfig, type Member, settledLeader, startHaConsul, startMember, stopMember } from "../../../harness/ha-consul/ha-harness.ts";
 
 function fixedLeadership(isLeader: boolean, leader?: { id: string; address?: string }): Leadership {
   return { instanceId: "cts-self", isLeader: () => isLeader, leader: () => leader, subscribe: () => () => {} };

@@ -12,8 +12,8 @@
  * CTS behaviour kept: the lock key and its value, the session's TTL, behavior "delete", lock-delay 0.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { layoutOf, type Member, startHaConsul, startMember, stopMember, until, consulRequest } from "./ha-harness.ts";
+import type { TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { layoutOf, type Member, startHaConsul, startMember, stopMember, until, consulRequest } from "../../../harness/ha-consul/ha-harness.ts";
 import { type SharedMember, startSharedMember, stopSharedMember } from "./shared-member.ts";
 
 const TTL_MS = 60_000;

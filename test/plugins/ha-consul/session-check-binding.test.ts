@@ -9,8 +9,8 @@
  * to it and (Behavior "delete") deletes the locks they hold.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { layoutOf, type Member, startHaConsul, startMember, stopMember, until, consulRequest } from "./ha-harness.ts";
+import type { TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { layoutOf, type Member, startHaConsul, startMember, stopMember, until, consulRequest } from "../../../harness/ha-consul/ha-harness.ts";
 
 const TTL_MS = 60_000;
 let consul: TestConsulDevServer;

@@ -3,7 +3,7 @@
  * minimum accepts short TTLs and words the range with it; the default stays Consul's 10s.
  */
 import { describe, expect, it } from "vitest";
-import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer } from "../../../harness/consul-dev-server.ts";
 
 async function createSession(url: string, ttl: string): Promise<{ status: number; text: string }> {
   const response = await fetch(`${url}/v1/session/create`, { method: "PUT", body: JSON.stringify({ TTL: ttl, Checks: [] }) });

@@ -16,10 +16,10 @@ import { testConfig } from "../../../core/plugin-testkit/mod.ts";
 import { createClusterStatusHandler } from "../../../plugins/ha-consul/src/cluster-status.ts";
 import { ConsulTaskStore } from "../../../plugins/ha-consul/src/consul-task-store.ts";
 import { rendezvousOwner } from "../../../plugins/ha-consul/src/rendezvous.ts";
-import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { haConfig, layoutOf, startHaConsul, until, consulRequest } from "./ha-harness.ts";
-import { type RecordingProxy, startRecordingProxy } from "./recording-proxy.ts";
-import { settledOwners, taskOwners } from "./shared-cluster-support.ts";
+import type { TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { haConfig, layoutOf, startHaConsul, until, consulRequest } from "../../../harness/ha-consul/ha-harness.ts";
+import { type RecordingProxy, startRecordingProxy } from "../../../harness/ha-consul/recording-proxy.ts";
+import { settledOwners, taskOwners } from "../../../harness/ha-consul/shared-cluster-support.ts";
 import { type SharedMember, startSharedMember, stopSharedMember } from "./shared-member.ts";
 
 let consul: TestConsulDevServer;

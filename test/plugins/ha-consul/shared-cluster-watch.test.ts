@@ -8,10 +8,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ConsulTaskStore } from "../../../plugins/ha-consul/src/consul-task-store.ts";
 import { rendezvousOwner } from "../../../plugins/ha-consul/src/rendezvous.ts";
-import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { layoutOf, startHaConsul, until } from "./ha-harness.ts";
-import { type RecordedExchange, type RecordingProxy, startRecordingProxy } from "./recording-proxy.ts";
-import { settledOwners, taskOwners } from "./shared-cluster-support.ts";
+import type { TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { layoutOf, startHaConsul, until } from "../../../harness/ha-consul/ha-harness.ts";
+import { type RecordedExchange, type RecordingProxy, startRecordingProxy } from "../../../harness/ha-consul/recording-proxy.ts";
+import { settledOwners, taskOwners } from "../../../harness/ha-consul/shared-cluster-support.ts";
 import { type SharedMember, startSharedMember, stopSharedMember } from "./shared-member.ts";
 
 let consul: TestConsulDevServer;

@@ -5,9 +5,9 @@
 import type { ClosableConsulClient } from "../../../plugins/consul-client/mod.ts";
 import { kvLayoutOf } from "../../../plugins/ha-consul/src/kv-layout.ts";
 import { SharedCluster } from "../../../plugins/ha-consul/src/shared-cluster.ts";
-import { type CaptureLogger, createCaptureLogger } from "../consul-client/capture-logger.ts";
-import { testClient } from "../consul-client/client-options.ts";
-import { haConfig } from "./ha-harness.ts";
+import { type CaptureLogger, createCaptureLogger } from "../../../harness/consul-client/capture-logger.ts";
+import { testClient } from "../../../harness/consul-client/client-options.ts";
+import { haConfig } from "../../../harness/ha-consul/ha-harness.ts";
 
 export interface SharedMember {
   readonly id: string;

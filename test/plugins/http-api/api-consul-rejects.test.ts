@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CtsApiClient, ApiRequestError } from "../../../core/cli/api-client.ts";
 import type { TaskConfig } from "../../../core/plugin-api/mod.ts";
 import { testTask } from "../../../core/plugin-testkit/src/test-config.ts";
-import { clearRecordingLog, recorded } from "../../fixtures/plugins/driver-recording/mod.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import type { FaultHook } from "../../../core/dev-servers/consul/src/http/fault-hook.ts";
+import { clearRecordingLog, recorded } from "../../../harness/driver-recording/mod.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import type { FaultHook } from "../../../dev-servers/consul/src/http/fault-hook.ts";
 import { apiConfig, startApiKernel, type ApiKernel } from "./helpers/api-kernel.ts";
 
 async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CtsApiClient, ApiRequestError } from "../../../core/cli/api-client.ts";
 import { runCli } from "../../../core/cli/run-cli.ts";
-import { clearRecordingLog, recorded } from "../../fixtures/plugins/driver-recording/mod.ts";
+import { clearRecordingLog, recorded } from "../../../harness/driver-recording/mod.ts";
 import { startApiKernel, type ApiKernel } from "./helpers/api-kernel.ts";
 import { bufferIo } from "./helpers/cli-io.ts";
 

@@ -8,7 +8,7 @@
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { daemonEventsToken, type NumberedEvent, type RunRecord, type TaskManager } from "../../../core/plugin-api/mod.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { startEngineApp, type EngineApp } from "./helpers/test-api.ts";
 
 function task(name: string) {

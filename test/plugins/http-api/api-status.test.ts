@@ -8,7 +8,7 @@ import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consulClientToken, consulQuery, type TaskManager } from "../../../core/plugin-api/mod.ts";
 import { CLUSTER_WITHOUT_HA_MESSAGE } from "../../../plugins/http-api/src/routes/meta-routes.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { startEngineApp, type EngineApp, type LogRecord } from "./helpers/test-api.ts";
 import { consulWarning } from "../../../core/cli/commands/status.ts";
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testTask } from "../../../core/plugin-testkit/src/test-config.ts";
 import { CtsApiClient } from "../../../core/cli/api-client.ts";
-import { clearRecordingLog, recorded } from "../../fixtures/plugins/driver-recording/mod.ts";
+import { clearRecordingLog, recorded } from "../../../harness/driver-recording/mod.ts";
 import { apiConfig, startApiKernel, type ApiKernel } from "./helpers/api-kernel.ts";
 
 const NEVER = "0 0 1 1 *";

@@ -4,8 +4,8 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { TaskManager } from "../../../core/plugin-api/mod.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { recorded } from "../../fixtures/plugins/driver-recording/mod.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { recorded } from "../../../harness/driver-recording/mod.ts";
 import { startEngineApp, type EngineApp } from "./helpers/test-api.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

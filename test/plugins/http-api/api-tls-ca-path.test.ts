@@ -14,7 +14,7 @@ import { clientFlags, clientFromFlags } from "../../../core/cli/api-client.ts";
 import { parseFlags } from "../../../core/cli/parse-flags.ts";
 import { apiTlsOptions } from "../../../core/http/api-tls-options.ts";
 import { listFilesUnder, readTextFile } from "../../../core/runtime/config-files.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { startApiDaemon, type ApiDaemon } from "./helpers/api-daemon.ts";
 import { startApiKernel, type ApiKernel } from "./helpers/api-kernel.ts";
 import { bufferIo } from "./helpers/cli-io.ts";

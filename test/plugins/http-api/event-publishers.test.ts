@@ -12,10 +12,10 @@ import type { CtsConfig } from "../../../core/plugin-api/mod.ts";
 import type { BuiltinPlugin } from "../../../core/kernel/builtin-plugins.ts";
 import { createTestKernel } from "../../../core/plugin-testkit/src/create-test-kernel.ts";
 import { testConsulConfig, testTask } from "../../../core/plugin-testkit/src/test-config.ts";
-import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { SseReader } from "../../helpers/sse-reader.ts";
-import { recordingDriverPlugin } from "../../fixtures/plugins/driver-recording/mod.ts";
-import { haConfig } from "../ha-consul/ha-harness.ts";
+import { recordingDriverPlugin } from "../../../harness/driver-recording/mod.ts";
+import { haConfig } from "../../../harness/ha-consul/ha-harness.ts";
 import { apiConfig, startApiKernel } from "./helpers/api-kernel.ts";
 
 const cleanups: (() => unknown)[] = [];

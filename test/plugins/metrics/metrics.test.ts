@@ -8,9 +8,9 @@ import type { TaskConfig } from "../../../core/plugin-api/mod.ts";
 import { eventually } from "../../../core/plugin-testkit/src/eventually.ts";
 import { testConsulConfig, testTask } from "../../../core/plugin-testkit/src/test-config.ts";
 import { VERSION } from "../../../core/version.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { apiConfig, startApiKernel, type ApiKernel } from "../http-api/helpers/api-kernel.ts";
-import { registerInstance } from "../task-engine/engine-harness.ts";
+import { registerInstance } from "../../../harness/task-engine/engine-harness.ts";
 import { parseExposition, sampleValue, type ParsedExposition } from "./exposition-parser.ts";
 
 // Never due during a test: these tasks run only when asked.

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { definePlugin, secretMaskerToken, type RunRecord } from "../../../core/plugin-api/mod.ts";
 import { testTask } from "../../../core/plugin-testkit/src/test-config.ts";
-import { until } from "../../helpers/until.ts";
+import { until } from "../../../harness/until.ts";
 import { apiConfig, startApiKernel, type ApiKernel } from "../http-api/helpers/api-kernel.ts";
 
 const SECRET = "webhook-hmac-key-1";

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CtsConfig } from "../../../core/plugin-api/mod.ts";
 import { defaultCheck, serviceRegistration } from "../../../plugins/service-registration/mod.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import type { FaultHook } from "../../../core/dev-servers/consul/src/http/fault-hook.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import type { FaultHook } from "../../../dev-servers/consul/src/http/fault-hook.ts";
 import { apiConfig, startApiKernel } from "../http-api/helpers/api-kernel.ts";
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {

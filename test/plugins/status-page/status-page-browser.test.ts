@@ -12,9 +12,9 @@ import type { Browser } from "puppeteer-core";
 import { type TaskConfig } from "../../../core/plugin-api/mod.ts";
 import { eventually } from "../../../core/plugin-testkit/src/eventually.ts";
 import { testConsulConfig, testTask } from "../../../core/plugin-testkit/src/test-config.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { apiConfig, startApiKernel, type ApiKernel } from "../http-api/helpers/api-kernel.ts";
-import { registerInstance } from "../task-engine/engine-harness.ts";
+import { registerInstance } from "../../../harness/task-engine/engine-harness.ts";
 import { launchChromium, openPage, screenshot, seriousViolations, textOf, watchedPage, type WatchedPage } from "./browser-support.ts";
 
 function servicesTask(name: string, service: string): TaskConfig {

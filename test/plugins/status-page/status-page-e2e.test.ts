@@ -12,12 +12,12 @@ import { join } from "node:path";
 import type { Browser, Page } from "puppeteer-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunRecord } from "../../../core/plugin-api/mod.ts";
-import { startConsulDevServer, type TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { freePort } from "../../helpers/free-port.ts";
-import { spawnCli } from "../../helpers/run-cli.ts";
-import { until } from "../../helpers/until.ts";
-import { registerService } from "../driver-terraform/e2e-support.ts";
-import { tempDir, terraformTestEnv } from "../driver-terraform/terraform-env.ts";
+import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { freePort } from "../../../harness/free-port.ts";
+import { spawnCli } from "../../../harness/run-cli.ts";
+import { until } from "../../../harness/until.ts";
+import { registerService } from "../../../harness/driver-terraform/e2e-support.ts";
+import { tempDir, terraformTestEnv } from "../../../harness/driver-terraform/terraform-env.ts";
 import {
   launchChromium, openPage, screenshot, seriousViolations, textOf, watchedPage, type WatchedPage,
 } from "./browser-support.ts";

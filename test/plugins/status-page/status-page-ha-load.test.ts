@@ -14,14 +14,14 @@ import { createTestKernel } from "../../../core/plugin-testkit/src/create-test-k
 import { testConsulConfig, testTask } from "../../../core/plugin-testkit/src/test-config.ts";
 import type { Kernel } from "../../../core/kernel/kernel.ts";
 import { kvLayoutOf } from "../../../plugins/ha-consul/src/kv-layout.ts";
-import { recordingDriverPlugin } from "../../fixtures/plugins/driver-recording/mod.ts";
-import type { TestConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { until } from "../../helpers/until.ts";
-import { haConfig, startHaConsul } from "../ha-consul/ha-harness.ts";
-import { type RecordingProxy, startRecordingProxy } from "../ha-consul/recording-proxy.ts";
+import { recordingDriverPlugin } from "../../../harness/driver-recording/mod.ts";
+import type { TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { until } from "../../../harness/until.ts";
+import { haConfig, startHaConsul } from "../../../harness/ha-consul/ha-harness.ts";
+import { type RecordingProxy, startRecordingProxy } from "../../../harness/ha-consul/recording-proxy.ts";
 import { apiConfig } from "../http-api/helpers/api-kernel.ts";
 import { launchChromium, openPage, screenshot, textOf, watchedPage } from "./browser-support.ts";
-import { seedRunHistory } from "./seed-run-history.ts";
+import { seedRunHistory } from "../../../harness/status-page/seed-run-history.ts";
 
 const TASKS = 200;
 const RECORDS = 1000;

@@ -14,9 +14,9 @@ import {
 } from "../../../core/plugin-api/mod.ts";
 import { testTask } from "../../../core/plugin-testkit/src/test-config.ts";
 import driverTerraformPlugin from "../../../plugins/driver-terraform/mod.ts";
-import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { tempDir, terraformTestEnv } from "../driver-terraform/terraform-env.ts";
-import { engineConfig, startEngine, waitFor, type Harness } from "./engine-harness.ts";
+import { startConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { tempDir, terraformTestEnv } from "../../../harness/driver-terraform/terraform-env.ts";
+import { engineConfig, startEngine, waitFor, type Harness } from "../../../harness/task-engine/engine-harness.ts";
 import { capturingDriverPlugin } from "./capturing-driver.ts";
 
 let server: Awaited<ReturnType<typeof startConsulDevServer>>;

@@ -7,9 +7,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot, spawnCli } from "../../helpers/run-cli.ts";
-import type { RecordEntry } from "../../fixtures/plugins/driver-recording/mod.ts";
-import { waitFor } from "./engine-harness.ts";
+import { repoRoot, spawnCli } from "../../../harness/run-cli.ts";
+import type { RecordEntry } from "../../../harness/driver-recording/mod.ts";
+import { waitFor } from "../../../harness/task-engine/engine-harness.ts";
 
 let dir: string;
 
@@ -29,7 +29,7 @@ working_dir = "${join(dir, name)}"
 consul { address = "127.0.0.1:1" }
 driver "recording" {}
 plugin "driver-recording" {
-  source  = "${join(repoRoot, "test/fixtures/plugins/driver-recording/mod.ts")}"
+  source  = "${join(repoRoot, "harness/driver-recording/mod.ts")}"
   options { log_file = "${log}" }
 }
 plugin "task-engine" {

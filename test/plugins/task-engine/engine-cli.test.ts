@@ -6,10 +6,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { repoRoot, runCli } from "../../helpers/run-cli.ts";
-import type { RecordEntry } from "../../fixtures/plugins/driver-recording/mod.ts";
-import { registerInstance } from "./engine-harness.ts";
+import { startConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { repoRoot, runCli } from "../../../harness/run-cli.ts";
+import type { RecordEntry } from "../../../harness/driver-recording/mod.ts";
+import { registerInstance } from "../../../harness/task-engine/engine-harness.ts";
 
 type DevServer = Awaited<ReturnType<typeof startConsulDevServer>>;
 let server: DevServer;
@@ -34,7 +34,7 @@ function writeConfig(name: string, options: { failTasks?: string[] } = {}): { co
 consul { address = "${server.address}" }
 driver "recording" {}
 plugin "driver-recording" {
-  source = "${join(repoRoot, "test/fixtures/plugins/driver-recording/mod.ts")}"
+  source = "${join(repoRoot, "harness/driver-recording/mod.ts")}"
   options {
     log_file = "${log}"
     ${fail}

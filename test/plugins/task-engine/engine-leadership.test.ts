@@ -8,9 +8,9 @@ import {
   definePlugin, defineService, leadershipToken, taskStoreToken, type Leadership, type TaskStore,
 } from "../../../core/plugin-api/mod.ts";
 import { MemoryTaskStore } from "../../../plugins/task-store-memory/mod.ts";
-import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { clearRecordingLog, recorded } from "../../fixtures/plugins/driver-recording/mod.ts";
-import { engineConfig, registerInstance, servicesTask, startEngine, waitFor, type Harness } from "./engine-harness.ts";
+import { startConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { clearRecordingLog, recorded } from "../../../harness/driver-recording/mod.ts";
+import { engineConfig, registerInstance, servicesTask, startEngine, waitFor, type Harness } from "../../../harness/task-engine/engine-harness.ts";
 
 /** A Leadership whose state the test sets, as HA's election would. */
 class SwitchLeadership implements Leadership {

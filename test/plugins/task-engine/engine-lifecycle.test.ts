@@ -1,6 +1,6 @@
 /** Kernel wiring of the engine and its stop path, with Consul deliberately unreachable. */
 import { describe, expect, it } from "vitest";
-import { engineConfig, servicesTask, startEngine, waitFor } from "./engine-harness.ts";
+import { engineConfig, servicesTask, startEngine, waitFor } from "../../../harness/task-engine/engine-harness.ts";
 
 describe("task engine lifecycle", () => {
   it("provides the watcher and task manager, and does nothing in validate mode", async () => {

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { conditionRegistryToken, definePlugin, type InputSource } from "../../../core/plugin-api/mod.ts";
-import { recordingLog } from "../../fixtures/plugins/driver-recording/mod.ts";
-import { engineConfig, engineSuite, servicesTask, startEngine } from "./engine-harness.ts";
+import { recordingLog } from "../../../harness/driver-recording/mod.ts";
+import { engineConfig, engineSuite, servicesTask, startEngine } from "../../../harness/task-engine/engine-harness.ts";
 
 /** Declares `services` but never publishes it, and says it is ready at once. */
 const hastyCondition = definePlugin({

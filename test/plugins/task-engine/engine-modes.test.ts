@@ -4,9 +4,9 @@
  * create/enable/disable with run=now and run=inspect.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { clearRecordingLog, recorded, recordingLog } from "../../fixtures/plugins/driver-recording/mod.ts";
-import { engineConfig, registerInstance, servicesTask, startEngine, waitFor, type Harness } from "./engine-harness.ts";
+import { startConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { clearRecordingLog, recorded, recordingLog } from "../../../harness/driver-recording/mod.ts";
+import { engineConfig, registerInstance, servicesTask, startEngine, waitFor, type Harness } from "../../../harness/task-engine/engine-harness.ts";
 
 type DevServer = Awaited<ReturnType<typeof startConsulDevServer>>;
 let server: DevServer;

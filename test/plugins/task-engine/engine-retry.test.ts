@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import {
   CtsError, definePlugin, driverRegistryToken, type Driver, type RunRecord, type TaskManager,
 } from "../../../core/plugin-api/mod.ts";
-import { engineConfig, engineSuite, registerInstance, servicesTask, startEngine, waitFor } from "./engine-harness.ts";
+import { engineConfig, engineSuite, registerInstance, servicesTask, startEngine, waitFor } from "../../../harness/task-engine/engine-harness.ts";
 
 const suite = engineSuite();
 /** Tasks whose render fails now. */

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { RunRecord, TaskManager } from "../../../core/plugin-api/mod.ts";
-import { recorded } from "../../fixtures/plugins/driver-recording/mod.ts";
-import { engineConfig, engineSuite, registerInstance, servicesTask, startEngine, waitFor } from "./engine-harness.ts";
+import { recorded } from "../../../harness/driver-recording/mod.ts";
+import { engineConfig, engineSuite, registerInstance, servicesTask, startEngine, waitFor } from "../../../harness/task-engine/engine-harness.ts";
 
 const suite = engineSuite();
 

@@ -13,7 +13,7 @@ import {
 } from "../../../core/plugin-api/mod.ts";
 import { MemoryTaskStore } from "../../../plugins/task-store-memory/src/memory-task-store.ts";
 import { testTask } from "../../../core/plugin-testkit/src/test-config.ts";
-import { engineConfig, startEngine, waitFor, type Harness } from "./engine-harness.ts";
+import { engineConfig, startEngine, waitFor, type Harness } from "../../../harness/task-engine/engine-harness.ts";
 
 const NEVER = "0 0 1 1 *";
 const SECRET = "hunter2-secret-value";

@@ -5,10 +5,10 @@
  * leak" in 1,000 tasks sharing the engine's stop signal.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clearRecordingLog, recorded } from "../../fixtures/plugins/driver-recording/mod.ts";
-import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { startCountingProxy, type CountingProxy } from "./counting-proxy.ts";
-import { engineConfig, type Harness, registerInstance, servicesTask, startEngine, waitFor } from "./engine-harness.ts";
+import { clearRecordingLog, recorded } from "../../../harness/driver-recording/mod.ts";
+import { startConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { startCountingProxy, type CountingProxy } from "../../../harness/task-engine/counting-proxy.ts";
+import { engineConfig, type Harness, registerInstance, servicesTask, startEngine, waitFor } from "../../../harness/task-engine/engine-harness.ts";
 
 const TASKS = 1000;
 const SERVICES = 100;

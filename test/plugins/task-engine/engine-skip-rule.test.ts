@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import type { TaskConfig } from "../../../core/plugin-api/mod.ts";
-import { recorded } from "../../fixtures/plugins/driver-recording/mod.ts";
+import { recorded } from "../../../harness/driver-recording/mod.ts";
 import {
   deregisterInstance, engineConfig, engineSuite, registerInstance, servicesTask, startEngine, waitFor,
-} from "./engine-harness.ts";
+} from "../../../harness/task-engine/engine-harness.ts";
 
 const suite = engineSuite();
 

@@ -3,9 +3,9 @@
  * services condition: buffering, coalescing during slow applies, Consul restarts, shared queries.
  */
 import { describe, expect, it } from "vitest";
-import { recorded } from "../../fixtures/plugins/driver-recording/mod.ts";
-import { startCountingProxy } from "./counting-proxy.ts";
-import { engineConfig, engineSuite, registerInstance, servicesTask, startEngine, waitFor } from "./engine-harness.ts";
+import { recorded } from "../../../harness/driver-recording/mod.ts";
+import { startCountingProxy } from "../../../harness/task-engine/counting-proxy.ts";
+import { engineConfig, engineSuite, registerInstance, servicesTask, startEngine, waitFor } from "../../../harness/task-engine/engine-harness.ts";
 
 const suite = engineSuite();
 

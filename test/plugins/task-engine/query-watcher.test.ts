@@ -5,9 +5,9 @@ import { createLogSink } from "../../../core/logging/log-sink.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createConsulClient, type ClosableConsulClient } from "../../../plugins/consul-client/mod.ts";
 import { SharedQueryWatcher } from "../../../plugins/task-engine/src/query-watcher.ts";
-import { startConsulDevServer } from "../../helpers/consul-dev-server.ts";
-import { startCountingProxy, type CountingProxy } from "./counting-proxy.ts";
-import { engineConfig, waitFor } from "./engine-harness.ts";
+import { startConsulDevServer } from "../../../harness/consul-dev-server.ts";
+import { startCountingProxy, type CountingProxy } from "../../../harness/task-engine/counting-proxy.ts";
+import { engineConfig, waitFor } from "../../../harness/task-engine/engine-harness.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
 
 type DevServer = Awaited<ReturnType<typeof startConsulDevServer>>;

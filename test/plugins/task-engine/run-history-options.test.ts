@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runRetentionOf } from "../../../plugins/task-engine/src/run-history-options.ts";
-import { runCli } from "../../helpers/run-cli.ts";
+import { runCli } from "../../../harness/run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "cts-run-history-options-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,12 +5,12 @@
  */
 import { createServer, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startVaultDevServer, type VaultDevServer } from "../../../core/dev-servers/vault/mod.ts";
+import { startVaultDevServer, type VaultDevServer } from "../../../dev-servers/vault/mod.ts";
 import type { VaultConfig } from "../../../core/plugin-api/mod.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createHttpClientFactory } from "../../../core/runtime/http-client.ts";
 import { VaultSecretsService } from "../../../plugins/vault-client/src/vault-secrets-service.ts";
-import { createCaptureLogger } from "../consul-client/capture-logger.ts";
+import { createCaptureLogger } from "../../../harness/consul-client/capture-logger.ts";
 
 const tls = { enabled: true, verify: true, ca_cert: "", ca_path: "", cert: "", key: "", server_name: "" };
 const vaultConfig = (address: string, token: string, fields: Partial<VaultConfig> = {}): VaultConfig => ({

@@ -7,13 +7,13 @@
  * behaviour: read once), never rotates; a failed check keeps the value in use.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startVaultDevServer, type VaultDevServer } from "../../../core/dev-servers/vault/mod.ts";
+import { startVaultDevServer, type VaultDevServer } from "../../../dev-servers/vault/mod.ts";
 import { SecretList } from "../../../core/kernel/secret-list.ts";
 import type { SecretRotation, VaultConfig } from "../../../core/plugin-api/mod.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { VaultSecretsService } from "../../../plugins/vault-client/src/vault-secrets-service.ts";
-import { until } from "../../helpers/until.ts";
-import { createCaptureLogger } from "../consul-client/capture-logger.ts";
+import { until } from "../../../harness/until.ts";
+import { createCaptureLogger } from "../../../harness/consul-client/capture-logger.ts";
 
 const noTls = { enabled: true, verify: true, ca_cert: "", ca_path: "", cert: "", key: "", server_name: "" };
 const vaultConfig = (address: string, token: string): VaultConfig => ({

@@ -4,11 +4,11 @@
  * unknown path reported plainly, and nothing secret in any log line.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startVaultDevServer, type VaultDevServer } from "../../../core/dev-servers/vault/mod.ts";
+import { startVaultDevServer, type VaultDevServer } from "../../../dev-servers/vault/mod.ts";
 import type { VaultConfig } from "../../../core/plugin-api/mod.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { VaultSecretsService } from "../../../plugins/vault-client/src/vault-secrets-service.ts";
-import { createCaptureLogger } from "../consul-client/capture-logger.ts";
+import { createCaptureLogger } from "../../../harness/consul-client/capture-logger.ts";
 
 const noTls = { enabled: true, verify: true, ca_cert: "", ca_path: "", cert: "", key: "", server_name: "" };
 const vaultConfig = (address: string, token: string, renew = true): VaultConfig => ({

@@ -169,7 +169,7 @@ export interface ConsulClient {
   connectionState(): ConsulConnectionState;
 
   /**
-   * Refinement (additive): this client with every KV, session and transaction request
+   * This client with every KV, session and transaction request
    * (`/v1/kv/...`, `/v1/session/...`, `/v1/txn`, also through `query`/`watch`) sent in a Consul
    * Enterprise namespace (`ns`), as CTS does for `high_availability.cluster.storage "consul" {
    * namespace }`; other requests are unchanged. An empty namespace returns this client.
@@ -177,20 +177,20 @@ export interface ConsulClient {
   inNamespace(namespace: string): ConsulClient;
 
   /**
-   * Refinement (optional): the credentials requests carry now: the consul block's, with
+   * Optional: the credentials requests carry now: the consul block's, with
    * `{{ with secret }}` templates rendered. Whoever hands them on (a driver's `CONSUL_HTTP_TOKEN`)
    * reads them here rather than from the config, where a template stays a template.
    */
   credentials?(): ConsulCredentials;
   /**
-   * Refinement (optional): calls `listener` after the credentials changed (a token rotated in
+   * Optional: calls `listener` after the credentials changed (a token rotated in
    * Vault). Requests already use the new ones: blocking queries parked with the old token are asked
    * again with the new one at the same index, so no watch starts over. Returns unsubscribe.
    */
   onCredentialsChange?(listener: () => void): () => void;
 }
 
-/** Refinement (additive): what `ConsulClient.credentials` answers. */
+/** What `ConsulClient.credentials` answers. */
 export interface ConsulCredentials {
   readonly token: string;
   /** HTTP basic auth, as the consul block's `auth {}` (sent only when `enabled`). */

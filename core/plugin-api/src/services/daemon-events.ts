@@ -12,10 +12,10 @@ export type DaemonEvent =
   | { readonly type: "task.status"; readonly task: string; readonly status: TaskStatus; readonly enabled: boolean }
   | { readonly type: "task.created" | "task.deleted"; readonly task: string }
   | { readonly type: "run.started" | "run.ended"; readonly run: RunRecord }
-  /** Refinement (additive): a drift check ended with a different finding than the one before. */
+  /** A drift check ended with a different finding than the one before. */
   | { readonly type: "task.drift"; readonly task: string; readonly drift: DriftState }
   /**
-   * Refinement (additive): output of a run in progress, whole lines, masked. `offset` is the UTF-8
+   * Output of a run in progress, whole lines, masked. `offset` is the UTF-8
    * bytes of that phase's output before `text`, so a reader that loaded the run record (whose log
    * has `bytes`) appends exactly what it lacks. Live only: never replayed to a resuming reader.
    */

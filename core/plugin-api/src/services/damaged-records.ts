@@ -1,5 +1,5 @@
 /**
- * @module Refinement (additive): stored records a store or the cluster could not decode. A damaged
+ * @module Stored records a store or the cluster could not decode. A damaged
  * record is reported by its key and never stops what does not depend on it: a damaged task stays
  * errored until repaired while every other task runs; a damaged event list or run record is set
  * aside so the endpoints that read them keep answering.

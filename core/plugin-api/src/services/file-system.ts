@@ -12,16 +12,16 @@ export interface FileInfo {
 export interface FileSystem {
   readText(path: string): Promise<string>;
   /**
-   * Refinement (additive): the file's exact bytes (binary files, uploads that must keep every byte).
+   * The file's exact bytes (binary files, uploads that must keep every byte).
    * Runtimes written before it lack it; callers fall back to `readText` for text.
    */
   readBytes?(path: string): Promise<Uint8Array>;
   /**
-   * Refinement (additive): kind, permission bits and size of `path`; a symbolic link is reported as
+   * Kind, permission bits and size of `path`; a symbolic link is reported as
    * `symlink` unless `followLinks`. Undefined when nothing is there.
    */
   stat?(path: string, options?: { followLinks?: boolean }): Promise<FileInfo | undefined>;
-  /** Refinement (additive): the target of a symbolic link, as written in the link. */
+  /** The target of a symbolic link, as written in the link. */
   readLink?(path: string): Promise<string>;
   /** Writes atomically (temp file + rename) and creates parent folders. */
   writeText(path: string, content: string, options?: { mode?: number }): Promise<void>;

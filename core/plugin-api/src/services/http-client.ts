@@ -64,12 +64,12 @@ export interface HttpAgentOptions {
   /** False skips certificate verification (CTS `tls.verify = false`). */
   readonly rejectUnauthorized?: boolean;
   /**
-   * Refinement (additive): a new connection that is not established within this fails with an
+   * A new connection that is not established within this fails with an
    * error naming CTS's `dial_timeout` (0 or absent: the operating system's limit).
    */
   readonly connectTimeoutMs?: number;
   /**
-   * Refinement (additive): a TLS handshake that does not complete within this after the connection
+   * A TLS handshake that does not complete within this after the connection
    * is established fails with an error naming CTS's `tls_handshake_timeout` (0 or absent: no limit).
    */
   readonly tlsHandshakeTimeoutMs?: number;

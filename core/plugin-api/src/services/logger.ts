@@ -15,7 +15,7 @@ export interface Logger {
   /** A logger named `<this name>.<name>` with the same sink; an empty `name` keeps this name (fields only). */
   child(name: string, fields?: LogFields): Logger;
   /**
-   * Refinement (additive): a logger of the same sink and level under another of CTS's component
+   * A logger of the same sink and level under another of CTS's component
    * names, for a plugin that plays several of them (the task engine writes CTS's `ctrl:` lines).
    */
   named?(name: string): Logger;

@@ -9,13 +9,13 @@ export interface ProcessOptions {
   readonly onOutput?: (chunk: string, stream: "stdout" | "stderr") => void;
   readonly input?: string;
   /**
-   * Refinement (additive): at most this many characters of each stream are kept in the result
+   * At most this many characters of each stream are kept in the result
    * (the last ones: where errors are), so a chatty command cannot fill the daemon's memory.
    * `onOutput` still sees every chunk. @default everything
    */
   readonly maxOutputChars?: number;
   /**
-   * Refinement (additive): after `signal` aborts, the command gets SIGTERM; when it has not ended
+   * After `signal` aborts, the command gets SIGTERM; when it has not ended
    * this many milliseconds later, its whole process group is killed. @default never (it is waited for)
    */
   readonly killAfterMs?: number;
@@ -25,7 +25,7 @@ export interface ProcessResult {
   readonly exitCode: number;
   readonly stdout: string;
   readonly stderr: string;
-  /** Refinement (additive): characters left out of `stdout` and `stderr` by `maxOutputChars`. */
+  /** Characters left out of `stdout` and `stderr` by `maxOutputChars`. */
   readonly omittedChars?: number;
 }
 

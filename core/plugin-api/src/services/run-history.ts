@@ -9,18 +9,18 @@ import type { HookReport } from "../run-hooks.ts";
 
 /**
  * What a run's driver did: `running` until it ends; `skipped` when the inputs equalled the last
- * success. Refinements (additive): `planned` when an inspection (`kind` "inspect") finished its
+ * success. `planned` when an inspection (`kind` "inspect") finished its
  * plan; `checked` ends a drift check that planned (its `drift` says what it found); `cancelled`: a
  * run hook vetoed the run before the driver applied (`error` says why; nothing was applied, and the
  * run is not retried: the next trigger runs again).
  */
 export type RunOutcome = "running" | "applied" | "planned" | "failed" | "skipped" | "checked" | "cancelled";
 
-/** Refinement (additive): the steps of a run whose time and output are recorded. */
+/** The steps of a run whose time and output are recorded. */
 export type RunPhase = "init" | "plan" | "apply";
 
 /**
- * Refinement (additive): one resource the run's plan touches, by Terraform's address, with the
+ * One resource the run's plan touches, by Terraform's address, with the
  * action planned: `create`, `update`, `replace`, `delete`, `read` or `forget` (resources left as
  * they are are not listed).
  */
@@ -30,7 +30,7 @@ export interface ResourceChange {
 }
 
 /**
- * Refinement (additive): one output of the task's module after an apply. A sensitive output is
+ * One output of the task's module after an apply. A sensitive output is
  * listed without its value.
  */
 export interface RunOutput {
@@ -42,7 +42,7 @@ export interface RunOutput {
 }
 
 /**
- * Refinement (additive): the output of one phase, masked and without colour codes, bounded (run
+ * The output of one phase, masked and without colour codes, bounded (run
  * history option `max_output_bytes`): past the bound the middle is left out (the start of the plan
  * and the end, where errors are, stay) and the text says where and how much.
  */
@@ -106,7 +106,7 @@ export interface PlanSummary {
 export type SkipReason = "unchanged_inputs" | "input_missing" | "disabled";
 
 /**
- * Refinement (additive): what a record is. `apply` (the default when absent): a run of the task;
+ * What a record is. `apply` (the default when absent): a run of the task;
  * `drift-check`: a plan with the last applied inputs that changed nothing (`drift` says what it
  * found); `destroy`: the destroy of the task's resources before its deletion; `inspect`: a plan
  * asked through the API (`?run=inspect`), which changes nothing. Readers show kinds they do not
@@ -120,7 +120,7 @@ export interface ResourceAction {
   readonly action: string;
 }
 
-/** Refinement (additive): what a drift check found. */
+/** What a drift check found. */
 export interface DriftFinding {
   /** True when a resource differs from what the task last applied. */
   readonly detected: boolean;
@@ -165,24 +165,24 @@ export interface RunRecord {
   readonly resources_left?: readonly string[];
   /** For a run with the trigger `retry`, the error of the failed run it retries. */
   readonly previous_error?: string;
-  /** Refinement (additive): where the driver's run can be seen (an HCP Terraform run URL). */
+  /** Where the driver's run can be seen (an HCP Terraform run URL). */
   readonly url?: string;
-  /** Refinement (additive): milliseconds spent in each phase the run went through. */
+  /** Milliseconds spent in each phase the run went through. */
   readonly phases_ms?: Readonly<Partial<Record<RunPhase, number>>>;
   /**
-   * Refinement (additive), detail: the output of each phase. Detail fields (`RUN_DETAIL_FIELDS`)
+   * Detail: the output of each phase. Detail fields (`RUN_DETAIL_FIELDS`)
    * are in a single record's read (`getRun`), not in pages of records (`listRuns`).
    */
   readonly logs?: Readonly<Partial<Record<RunPhase, RunLog>>>;
-  /** Refinement (additive), detail: the resources the plan touched, at most 1000. */
+  /** Detail: the resources the plan touched, at most 1000. */
   readonly resources?: readonly ResourceChange[];
-  /** Refinement (additive), detail: resources beyond the 1000 listed. */
+  /** Detail: resources beyond the 1000 listed. */
   readonly resources_omitted?: number;
-  /** Refinement (additive), detail: the module's outputs after a successful apply. */
+  /** Detail: the module's outputs after a successful apply. */
   readonly outputs?: Readonly<Record<string, RunOutput>>;
-  /** Refinement (additive): what the run hooks did (commands before and after the apply), in order. */
+  /** What the run hooks did (commands before and after the apply), in order. */
   readonly hooks?: readonly HookReport[];
-  /** Refinement (additive): true when a hook after the apply failed; the run's `outcome` stands. */
+  /** True when a hook after the apply failed; the run's `outcome` stands. */
   readonly hooks_failed?: boolean;
 }
 
@@ -199,7 +199,7 @@ export interface RunPage {
   /** Without the detail fields (`runSummary`). */
   readonly runs: readonly RunRecord[];
   readonly next?: string;
-  /** Refinement (additive): how many records the task has in all, when the store can tell. */
+  /** How many records the task has in all, when the store can tell. */
   readonly total?: number;
 }
 

@@ -12,7 +12,7 @@ import type { DamagedRecord } from "./damaged-records.ts";
 export type TaskStatus = "successful" | "errored" | "critical" | "unknown";
 
 /**
- * Refinement (additive): a task's drift, from its newest drift check. `unknown` until one ended
+ * A task's drift, from its newest drift check. `unknown` until one ended
  * (or when drift detection is off); `none` or `drifted` after.
  */
 export interface DriftState {
@@ -28,7 +28,7 @@ export interface DriftState {
   readonly error?: string;
 }
 
-/** Refinement (additive): how `TaskManager.delete` deletes. */
+/** How `TaskManager.delete` deletes. */
 export interface DeleteOptions {
   /** Destroy the task's resources first; the task is deleted only if the destroy succeeded. */
   readonly destroy?: boolean;
@@ -45,13 +45,13 @@ export interface TaskState {
   readonly drift?: DriftState;
   /** Why the running run waits (a lock, an approval), as its driver says; absent otherwise. */
   readonly waiting?: string;
-  /** Refinement (additive): the summary of the run in progress, when the engine keeps a run history. */
+  /** The summary of the run in progress, when the engine keeps a run history. */
   readonly currentRun?: RunRecord;
-  /** Refinement (additive): the summary of the last run that ended in this process (undefined after a restart until one ends). */
+  /** The summary of the last run that ended in this process (undefined after a restart until one ends). */
   readonly lastRun?: RunRecord;
 }
 
-/** Refinement (additive): the module's outputs after the task's last successful apply. */
+/** The module's outputs after the task's last successful apply. */
 export interface TaskOutputs {
   /** The run that produced them. */
   readonly run_id: string;
@@ -71,18 +71,18 @@ export interface TaskManager {
   create(task: TaskConfig, run?: RunRequest): Promise<{ task: TaskConfig; plan?: InspectPlan; event?: TaskEvent }>;
   /**
    * CTS PATCH /v1/tasks/{name} `{"enabled": ...}`. Inspect does not persist the change.
-   * Refinement (additive): `runId` names the run record of an inspection, when one was kept.
+   * `runId` names the run record of an inspection, when one was kept.
    */
   setEnabled(name: string, enabled: boolean, run?: RunRequest): Promise<{ plan?: InspectPlan; runId?: string }>;
   /**
-   * Marks for deletion; deleted at once if idle, else after the current run. Refinement: with
+   * Marks for deletion; deleted at once if idle, else after the current run. With
    * `destroy`, the task's resources are destroyed first (a failed destroy keeps the task, errored).
    */
   delete(name: string, options?: DeleteOptions): Promise<void>;
-  /** Refinement (optional): the plan of destroying the task's resources; changes nothing. */
+  /** Optional: the plan of destroying the task's resources; changes nothing. */
   planDestroy?(name: string): Promise<InspectPlan>;
   /**
-   * Refinement (optional): replaces the task's configuration at runtime (`PATCH /v1/tasks/{name}`
+   * Optional: replaces the task's configuration at runtime (`PATCH /v1/tasks/{name}`
    * with task fields), keeping its name, history and state. `inspect` plans the change and changes
    * nothing; `now` applies it at once; without `run` the task runs with it at its next trigger.
    */
@@ -100,10 +100,10 @@ export interface TaskManager {
   listRuns?(name: string, query: RunQuery): Promise<RunPage>;
   /** One run record; undefined when the task has no record with that id. Throws like `listRuns`. */
   getRun?(name: string, id: string): Promise<RunRecord | undefined>;
-  /** Refinement (optional): the damaged stored records the task store reported (`/v1/status`). */
+  /** Optional: the damaged stored records the task store reported (`/v1/status`). */
   damagedRecords?(): readonly DamagedRecord[];
   /**
-   * Refinement (optional): the outputs of the task's last successful apply that recorded any;
+   * Optional: the outputs of the task's last successful apply that recorded any;
    * undefined when none is known. Throws like `listRuns`.
    */
   outputs?(name: string): Promise<TaskOutputs | undefined>;

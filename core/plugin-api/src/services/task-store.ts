@@ -42,7 +42,7 @@ export interface StoredTask {
   /** The last run (a skip of unchanged inputs is allowed only after a `succeeded` one with the same fingerprint). */
   readonly lastRun?: StoredRun;
   /**
-   * Refinement (additive): the run record of the last successful apply (its outputs are what
+   * The run record of the last successful apply (its outputs are what
    * `GET /v1/tasks/<name>` shows), so a new leader finds them without searching the history.
    */
   readonly lastAppliedRun?: string;
@@ -73,13 +73,13 @@ export interface TaskStore {
   /** One record with its detail fields. */
   getRun?(task: string, id: string): Promise<RunRecord | undefined>;
   /**
-   * Refinement (optional): the records found damaged so far (cannot be decoded), newest first. A
+   * Optional: the records found damaged so far (cannot be decoded), newest first. A
    * damaged task is left out of `listTasks` and reported here; a damaged event list reads as empty
    * and a damaged run record is left out, both set aside (reported here too).
    */
   damagedRecords?(): readonly DamagedRecord[];
   /**
-   * Refinement (optional): drops that task's records beyond `retention` without a new record (the
+   * Optional: drops that task's records beyond `retention` without a new record (the
    * engine calls it now and then, so records past `max_age` go although the task does not run).
    */
   pruneRuns?(task: string, retention: RunRetention): Promise<void>;

@@ -12,7 +12,7 @@ export interface VaultSecret {
   readonly leaseDuration: number;
   readonly renewable: boolean;
   /**
-   * Refinement (additive): the answer's `auth`, when the read made a token (`auth/token/create`):
+   * The answer's `auth`, when the read made a token (`auth/token/create`):
    * templates print it as `.Auth.ClientToken`, `.Auth.Accessor`, `.Auth.LeaseDuration`, `.Auth.Renewable`.
    */
   readonly auth?: VaultSecretAuth;
@@ -29,7 +29,7 @@ export interface VaultSecretAuth {
 }
 
 /**
- * Refinement (additive): a secret a template read changed in Vault. Names the path, never a value.
+ * A secret a template read changed in Vault. Names the path, never a value.
  * One change is one object: every listener of every template that reads the secret gets the same
  * one, so a listener that hears it through several templates can tell it is one change.
  */
@@ -63,7 +63,7 @@ export interface VaultSecrets {
    */
   renderTemplate(text: string, where: string): Promise<string>;
   /**
-   * Refinement (optional): watches the secrets `text`'s templates read (KV v2 versions, leases,
+   * Optional: watches the secrets `text`'s templates read (KV v2 versions, leases,
    * TTLs) and calls `listener` after one changed in Vault; from then on `renderTemplate` renders the
    * new value (the old one stays in the secret masker). Returns unsubscribe; a secret nobody watches
    * any more is no longer checked. A provider without it never rotates (CTS reads secrets once).

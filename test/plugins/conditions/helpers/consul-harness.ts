@@ -8,7 +8,7 @@ import { eventually, testConsulConfig } from "../../../../core/plugin-testkit/mo
 import { createFileSystem } from "../../../../core/runtime/file-system.ts";
 import { type ClosableConsulClient, createConsulClient } from "../../../../plugins/consul-client/mod.ts";
 import { SharedQueryWatcher } from "../../../../plugins/task-engine/mod.ts";
-import { startConsulDevServer } from "../../../helpers/consul-dev-server.ts";
+import { startConsulDevServer } from "../../../../harness/consul-dev-server.ts";
 import { createHttpClientFactory } from "../../../../core/runtime/http-client.ts";
 
 export interface CheckSpec {

@@ -7,8 +7,8 @@ import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { freePort } from "../../../helpers/free-port.ts";
-import { repoRoot, runCli, spawnCli, type CliResult } from "../../../helpers/run-cli.ts";
+import { freePort } from "../../../../harness/free-port.ts";
+import { repoRoot, runCli, spawnCli, type CliResult } from "../../../../harness/run-cli.ts";
 
 export interface RecordLine {
   readonly op: string;

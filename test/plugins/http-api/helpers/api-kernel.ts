@@ -10,7 +10,7 @@ import { testConfig, testConsulConfig } from "../../../../core/plugin-testkit/sr
 import type { Kernel } from "../../../../core/kernel/kernel.ts";
 import type { BuiltinPlugin } from "../../../../core/kernel/builtin-plugins.ts";
 import type { ServeHttpTls } from "../../../../core/runtime/serve-http.ts";
-import { recordingDriverPlugin, type RecordingOptions } from "../../../fixtures/plugins/driver-recording/mod.ts";
+import { recordingDriverPlugin, type RecordingOptions } from "../../../../harness/driver-recording/mod.ts";
 
 const PLUGINS = [
   "consul-client", "vault-client", "consul-inputs", "condition-schedule",

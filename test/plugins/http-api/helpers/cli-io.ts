@@ -1,5 +1,5 @@
 /** @module An in-memory `CliIo` for running CLI commands in-process. */
-import type { CliIo } from "../../../../core/cli/command.ts";
+import type { CliIo } from "../../../../core/runtime/cli-io.ts";
 
 export interface BufferIo extends CliIo {
   readonly stdout: string[];

@@ -9,7 +9,7 @@ import {
   conditionRegistryToken, consulClientToken, driverRegistryToken, moduleInputRegistryToken, taskBuilderToken,
 } from "../../../../core/plugin-api/mod.ts";
 import { normalizeApiTask } from "../../../../plugins/http-api/src/normalize-api-task.ts";
-import type { RecordingOptions } from "../../../fixtures/plugins/driver-recording/mod.ts";
+import type { RecordingOptions } from "../../../../harness/driver-recording/mod.ts";
 import { apiConfig, startApiKernel, type ApiKernel } from "./api-kernel.ts";
 
 export interface LogRecord {
