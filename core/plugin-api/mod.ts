@@ -17,9 +17,8 @@ export { pageIds, pageRuns, retainedRuns, runIdTime } from "./src/run-retention.
 export { RUN_DETAIL_FIELDS, runDetail, runSummary } from "./src/run-summary.ts";
 export type { RunDetailField } from "./src/run-summary.ts";
 export { apiSettings, DEFAULT_API_CONFIG } from "./src/api-settings.ts";
-export { mergeResourceActions, planAction, resourceActionsOf } from "./src/resource-actions.ts";
-export type { JsonPlanChange } from "./src/resource-actions.ts";
-export { planResourceChanges, resourceAction } from "./src/plan-resources.ts";
+export { mergeResourceChanges, planResourceChanges, resourceAction, resourceChangesOf } from "./src/plan-resources.ts";
+export type { JsonPlanChange } from "./src/plan-resources.ts";
 export { cutText, MESSAGE_MAX, quoteValue, QUOTED_VALUE_MAX } from "./src/quote-value.ts";
 export { MAX_NESTING, tooDeep } from "./src/nesting-depth.ts";
 export { workspaceNameProblems } from "./src/workspace-name.ts";

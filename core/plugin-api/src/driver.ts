@@ -8,7 +8,7 @@ import type { BlockProblem, JsonSchema } from "./json-schema.ts";
 import type { Named } from "./registry.ts";
 import type { Logger } from "./services/logger.ts";
 import type { TaskInputs, TaskInputSpec, TaskInputTemplate } from "./task-inputs.ts";
-import type { PlanSummary, ResourceAction, ResourceChange, RunOutput, RunPhase } from "./services/run-history.ts";
+import type { PlanSummary, ResourceChange, RunOutput, RunPhase } from "./services/run-history.ts";
 
 /**
  * What a driver may tell while it plans or applies, for the run's record
@@ -76,7 +76,7 @@ export interface DriverRunFailure {
  */
 export interface DriftReport {
   readonly drifted: boolean;
-  readonly resources: readonly ResourceAction[];
+  readonly resources: readonly ResourceChange[];
   /** Where the plans can be seen (an HCP Terraform run URL). */
   readonly url?: string;
 }

@@ -6,7 +6,7 @@
  * from the plan's JSON output. The resources a workspace still manages come from its current state.
  */
 import type { DriftReport, InspectPlan, JsonPlanChange } from "../../../core/plugin-api/mod.ts";
-import { CtsError, mergeResourceActions, resourceActionsOf } from "../../../core/plugin-api/mod.ts";
+import { CtsError, mergeResourceChanges, resourceChangesOf } from "../../../core/plugin-api/mod.ts";
 import type { Logger } from "../../../core/plugin-api/mod.ts";
 import { planSummary } from "./plan-summary.ts";
 import { followRun, NO_HOOKS } from "./run-follower.ts";
@@ -57,10 +57,10 @@ async function jsonPlan(ctx: PlanOnlyContext, planId: string): Promise<{ resourc
 
 export async function checkDriftRuns(ctx: PlanOnlyContext): Promise<DriftReport> {
   const refreshed = await planOnly(ctx, "Drift check (refresh-only plan)", { refreshOnly: true });
-  const drifted = resourceActionsOf((await jsonPlan(ctx, refreshed.planId)).resource_drift);
+  const drifted = resourceChangesOf((await jsonPlan(ctx, refreshed.planId)).resource_drift, { reads: false });
   const planned = await planOnly(ctx, "Drift check (plan)", {});
-  const applying = resourceActionsOf((await jsonPlan(ctx, planned.planId)).resource_changes);
-  const resources = mergeResourceActions(drifted, applying, MAX_RESOURCES);
+  const applying = resourceChangesOf((await jsonPlan(ctx, planned.planId)).resource_changes, { reads: false });
+  const resources = mergeResourceChanges(drifted, applying, MAX_RESOURCES);
   return { drifted: resources.length > 0, resources, url: planned.url };
 }
 

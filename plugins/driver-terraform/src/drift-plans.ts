@@ -5,7 +5,7 @@
  * by resource address (a saved plan holds variable values, so it never outlives the check).
  */
 import type { DriftReport, FileSystem, InspectPlan, JsonPlanChange } from "../../../core/plugin-api/mod.ts";
-import { mergeResourceActions, resourceActionsOf } from "../../../core/plugin-api/mod.ts";
+import { mergeResourceChanges, resourceChangesOf } from "../../../core/plugin-api/mod.ts";
 import type { TerraformCli } from "./terraform-cli.ts";
 import { planArgs } from "./terraform-commands.ts";
 
@@ -47,7 +47,9 @@ export async function checkDrift(ctx: DriftPlanContext, signal: AbortSignal): Pr
   const what = `check task "${ctx.taskName}" for drift`;
   const refreshed = await savedPlan(ctx, what, ["-refresh-only"], ".cts-drift-refresh.tfplan", signal);
   const planned = await savedPlan(ctx, what, [], ".cts-drift.tfplan", signal);
-  const resources = mergeResourceActions(resourceActionsOf(refreshed.resource_drift), resourceActionsOf(planned.resource_changes));
+  const resources = mergeResourceChanges(
+    resourceChangesOf(refreshed.resource_drift, { reads: false }), resourceChangesOf(planned.resource_changes, { reads: false }),
+  );
   return { drifted: resources.length > 0, resources };
 }
 

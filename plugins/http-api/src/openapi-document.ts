@@ -14,8 +14,8 @@ import {
 } from "./schemas/responses.schema.ts";
 import { eventsPathItem } from "./openapi-events.ts";
 import {
-  destroyPlanResponseSchema, driftStateSchema, inspectPlanSchema, resourceActionsSchema, taskFieldsUpdateSchemaWith, taskStatusEntrySchema,
-  taskUpdateResponseSchemaWith,
+  destroyPlanResponseSchema, driftStateSchema, inspectPlanSchema, resourceActionsSchema, resourceChangeSchema, taskFieldsUpdateSchemaWith,
+  taskStatusEntrySchema, taskUpdateResponseSchemaWith,
 } from "./schemas/task-changes.schema.ts";
 import { inputChangeSchema, runOutputSchema, runRecordSchema, runResponseSchema, runsResponseSchema } from "./schemas/run-history.schema.ts";
 
@@ -157,6 +157,7 @@ export function openApiDocument(blocks: ApiBlocks): Record<string, unknown> {
         DestroyPlanResponse: destroyPlanResponseSchema,
         DriftState: driftStateSchema,
         ResourceActions: resourceActionsSchema,
+        ResourceChange: resourceChangeSchema,
         TaskStatusEntry: taskStatusEntrySchema,
         TaskResponse: taskResponseSchemaWith(taskSchema),
         TasksResponse: tasksResponseSchemaWith(taskSchema),

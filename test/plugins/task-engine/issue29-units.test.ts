@@ -9,7 +9,7 @@ import type { TaskConfig } from "../../../core/plugin-api/mod.ts";
 import { RunQueue, type RunRequest } from "../../../plugins/task-engine/src/run-queue.ts";
 import { driftSettingsOf } from "../../../plugins/task-engine/src/drift-settings.ts";
 import { appliesSame } from "../../../plugins/task-engine/src/task-update.ts";
-import { mergeResourceActions, planAction, resourceActionsOf } from "../../../core/plugin-api/mod.ts";
+import { mergeResourceChanges, resourceAction, resourceChangesOf } from "../../../core/plugin-api/mod.ts";
 import { isTaskUpdateBody, mergeTaskFields, unsupportedKeys } from "../../../plugins/http-api/src/routes/task-update.ts";
 import { weakEnabled } from "../../../plugins/http-api/src/routes/weak-enabled.ts";
 import { updateBody } from "../../../core/cli/commands/task-update.ts";
@@ -94,10 +94,10 @@ describe("drift settings", () => {
 
 describe("drift plans read by address and action", () => {
   it("reads resource_drift and resource_changes; a replace is one action; no-op and read are none", () => {
-    expect(planAction(["delete", "create"])).toBe("replace");
-    expect(planAction(["create", "delete"])).toBe("replace");
-    expect(planAction(["no-op"])).toBeUndefined();
-    expect(planAction(["read"])).toBeUndefined();
+    expect(resourceAction(["delete", "create"])).toBe("replace");
+    expect(resourceAction(["create", "delete"])).toBe("replace");
+    expect(resourceAction(["no-op"])).toBeUndefined();
+    expect(resourceChangesOf([{ address: "data.x.y", change: { actions: ["read"] } }], { reads: false })).toEqual([]);
     // As `terraform show -json` writes a refresh-only plan of a resource changed outside Terraform.
     const refreshOnly = {
       resource_drift: [
@@ -106,14 +106,14 @@ describe("drift plans read by address and action", () => {
       ],
       resource_changes: [{ address: "module.web.aws_security_group.allow", change: { actions: ["no-op"] } }],
     };
-    const drifted = resourceActionsOf(refreshOnly.resource_drift);
+    const drifted = resourceChangesOf(refreshOnly.resource_drift, { reads: false });
     expect(drifted).toEqual([
       { address: "module.web.aws_security_group.allow", action: "update" },
       { address: "module.web.aws_instance.gone", action: "delete" },
     ]);
-    expect(resourceActionsOf(refreshOnly.resource_changes)).toEqual([]);
+    expect(resourceChangesOf(refreshOnly.resource_changes, { reads: false })).toEqual([]);
     const planned = [{ address: "module.web.aws_instance.gone", action: "create" }, { address: "module.web.x", action: "replace" }];
-    expect(mergeResourceActions(drifted, planned)).toEqual([...drifted, { address: "module.web.x", action: "replace" }]);
+    expect(mergeResourceChanges(drifted, planned)).toEqual([...drifted, { address: "module.web.x", action: "replace" }]);
   });
 });
 

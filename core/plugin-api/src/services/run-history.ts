@@ -114,18 +114,12 @@ export type SkipReason = "unchanged_inputs" | "input_missing" | "disabled";
  */
 export type RunKind = "apply" | "inspect" | "drift-check" | "destroy";
 
-/** A resource a plan would change, by address and Terraform action (`create`, `update`, `delete`, `replace`, ...). */
-export interface ResourceAction {
-  readonly address: string;
-  readonly action: string;
-}
-
 /** What a drift check found. */
 export interface DriftFinding {
   /** True when a resource differs from what the task last applied. */
   readonly detected: boolean;
   /** The resources that differ (refresh-only plan) or that an apply would change (normal plan), capped at 100. */
-  readonly resources: readonly ResourceAction[];
+  readonly resources: readonly ResourceChange[];
   /** True when `drift_detection.auto_correct` queued an apply to bring them back. */
   readonly corrected?: boolean;
 }

@@ -6,7 +6,7 @@ import type { TaskConfig } from "../config.ts";
 import type { TriggerReason } from "../conditions.ts";
 import type { InspectPlan } from "../driver.ts";
 import type { TaskEvent } from "./task-store.ts";
-import type { ResourceAction, RunOutput, RunPage, RunQuery, RunRecord } from "./run-history.ts";
+import type { ResourceChange, RunOutput, RunPage, RunQuery, RunRecord } from "./run-history.ts";
 import type { DamagedRecord } from "./damaged-records.ts";
 
 export type TaskStatus = "successful" | "errored" | "critical" | "unknown";
@@ -21,7 +21,7 @@ export interface DriftState {
   readonly checked_at?: string;
   readonly run_id?: string;
   /** What differed at the newest check (empty unless `drifted`). */
-  readonly resources: readonly ResourceAction[];
+  readonly resources: readonly ResourceChange[];
   /** When the next check is due (RFC 3339); absent when drift detection is off for the task. */
   readonly next_check?: string;
   /** The newest check's error, when it could not plan. */

@@ -132,14 +132,7 @@ export const runRecordSchema: JsonSchema = {
     resources: {
       type: "array",
       description: "Detail: the resources the plan touched, at most 1000.",
-      items: {
-        type: "object",
-        required: ["address", "action"],
-        properties: {
-          address: { type: "string" },
-          action: { type: "string", description: "create, update, replace, delete, read or forget" },
-        },
-      },
+      items: { $ref: "#/components/schemas/ResourceChange" },
     },
     resources_omitted: { type: "integer", description: "Detail: resources beyond the 1000 listed." },
     outputs: {

@@ -5,16 +5,19 @@
  */
 import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
 
-const resourceAction: JsonSchema = {
+/** One resource a plan touches (drift checks, destroy plans, run records). */
+export const resourceChangeSchema: JsonSchema = {
   type: "object",
   required: ["address", "action"],
   properties: {
     address: { type: "string", description: "Terraform resource address, e.g. module.web.aws_instance.a" },
-    action: { type: "string", description: "Terraform's action: create, update, delete, replace" },
+    action: { type: "string", description: "Terraform's action: create, update, replace, delete, read or forget" },
   },
 };
 
-export const resourceActionsSchema: JsonSchema = { type: "array", items: resourceAction, description: "At most 100" };
+export const resourceActionsSchema: JsonSchema = {
+  type: "array", items: { $ref: "#/components/schemas/ResourceChange" }, description: "At most 100",
+};
 
 export const inspectPlanSchema: JsonSchema = {
   type: "object",
