@@ -40,6 +40,14 @@ export interface TerraformDriverDeps {
   readonly secrets?: Pick<SecretMasker, "mask">;
 }
 
+/** Plans and applies at most this many times while the saved plan keeps going stale. */
+const STALE_PLAN_ATTEMPTS = 3;
+
+/** Terraform refused a saved plan because the state changed after it was made. */
+function isStalePlanError(error: unknown): boolean {
+  return errorMessage(error).includes("Saved plan is stale");
+}
+
 export class TerraformDriver implements Driver {
   readonly #task: TaskConfig;
   readonly #ctx: DriverContext;
@@ -178,6 +186,21 @@ export class TerraformDriver implements Driver {
    * reads the module's outputs. Reports the resource counts and resources, outputs and phase times.
    */
   async apply(signal: AbortSignal, observer?: RunObserver): Promise<ApplyResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#planAndApply(signal, observer);
+      } catch (error) {
+        // CTS's one `terraform apply` holds the state lock from plan to apply; two steps release it
+        // between them, so another run on the same state (a second daemon, a person) can make the
+        // saved plan stale. Planning again is what the single apply would have done after the lock.
+        if (attempt >= STALE_PLAN_ATTEMPTS || !isStalePlanError(error)) throw error;
+        this.#ctx.logger.info("the state changed after the plan (another run on the same state): planning again", { attempt });
+        observer?.output("apply", `\n--- the saved plan is stale: planning again (${attempt + 1} of ${STALE_PLAN_ATTEMPTS}) ---\n`);
+      }
+    }
+  }
+
+  async #planAndApply(signal: AbortSignal, observer?: RunObserver): Promise<ApplyResult> {
     const cli = this.#ready("apply");
     const what = `apply task "${this.#task.name}"`;
     const options = this.#planOptions(cli);

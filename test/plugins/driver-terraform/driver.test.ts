@@ -5,7 +5,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from "vitest";
-import type { ApplyResult, DriverConfig, DriverFactory, ProviderConfig, TaskConfig } from "../../../core/plugin-api/mod.ts";
+import type { ApplyResult, DriverConfig, DriverFactory, ProcessRunner, ProviderConfig, TaskConfig } from "../../../core/plugin-api/mod.ts";
 import { createFileSystem } from "../../../core/runtime/file-system.ts";
 import { createProcessRunner } from "../../../core/runtime/process-runner.ts";
 import { createTerraformDriverFactory } from "../../../plugins/driver-terraform/src/driver-factory.ts";
@@ -29,9 +29,9 @@ afterAll(() => {
   tmp.remove();
 });
 
-function setup(name: string, driverOptions: Record<string, unknown> = {}) {
+function setup(name: string, driverOptions: Record<string, unknown> = {}, processes: ProcessRunner = createProcessRunner()) {
   const logger = captureLogger();
-  const factory = createTerraformDriverFactory({ processes: createProcessRunner(), fs: createFileSystem(tmp.path), logger });
+  const factory = createTerraformDriverFactory({ processes, fs: createFileSystem(tmp.path), logger });
   const dir = join(tmp.path, name);
   mkdirSync(dir, { recursive: true });
   const driver: DriverConfig = {
@@ -154,6 +154,34 @@ describe("terraform driver", () => {
     await expect(driver.plan(signal)).rejects.toMatchObject(missing);
     await expect(driver.apply(signal)).rejects.toMatchObject(missing);
   });
+
+  test("a saved plan made stale by another run on the same state is planned again, as CTS's one apply would wait for the lock", async () => {
+    // Just before the driver applies its saved plan, a plain `terraform apply` in the same working
+    // directory and workspace (a second daemon, a person) changes the state.
+    const real = createProcessRunner();
+    let intruded = false;
+    const processes: ProcessRunner = {
+      ...real,
+      run: async (command, args, options) => {
+        if (args[0] === "apply" && args.some((arg) => arg.endsWith(".tfplan")) && !intruded) {
+          intruded = true;
+          const other = await real.run(command, ["apply", "-auto-approve", "-input=false", "-no-color"], { ...options, onOutput: undefined });
+          expect(other.exitCode, other.stderr).toBe(0);
+        }
+        return real.run(command, args, options);
+      },
+    };
+    const { create, dir, logger } = setup("stale-plan", {}, processes);
+    const driver = await create({ module: join(modules, "echo"), variables: { dir: JSON.stringify(dir) } });
+    await driver.init(signal);
+    await driver.render(inputsFor([instance("web", "n1")]), signal);
+    const applied = (await driver.apply(signal)) as ApplyResult;
+    expect(intruded).toBe(true);
+    expect(logger.lines.some((line) => line.message.startsWith("the state changed after the plan"))).toBe(true);
+    // Planned again against the state the other run left: nothing was left to do.
+    expect(applied.summary).toEqual({ add: 0, change: 0, destroy: 0 });
+    expect(readFileSync(join(dir, "ids.txt"), "utf8")).toBe("web.n1.dc1");
+  }, 120_000);
 
   test("a failing apply is an error quoting terraform", async () => {
     const { create } = setup("failing");
