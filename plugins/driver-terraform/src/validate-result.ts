@@ -29,17 +29,19 @@ export function checkValidateOutput(taskName: string, moduleSource: string, stdo
   }
   const describe = (d: Diagnostic) => [d.summary, d.detail].filter(Boolean).join(": ");
   const errors = diagnostics.filter((d) => d.severity === "error");
-  for (const error of errors) {
-    const missing = INPUT_VARIABLES.find((name) => (error.detail ?? "").includes(`argument named "${name}" is not expected`));
-    if (missing) {
-      throw new CtsError(
-        "CTS_ERR_DRIVER",
-        // CTS's sentence first (client/terraform_cli.go), which scripts and CTS's e2e tests match.
-        `Cannot use module "${moduleSource}" for task "${taskName}": module for task "${taskName}" is missing the ` +
-          `"${missing}" variable: it declares no "${missing}" variable; ` +
-          `add \`variable "${missing}" {}\` to the module (cts-runtime always passes ${missing})`,
-      );
-    }
+  // Every variable the module lacks, in a fixed order: Terraform's diagnostics come in no set order.
+  const missing = INPUT_VARIABLES.filter((name) => errors.some((error) => (error.detail ?? "").includes(`argument named "${name}" is not expected`)));
+  if (missing.length > 0) {
+    // CTS's sentence for each first (client/terraform_cli.go), which scripts and CTS's e2e tests match.
+    const cts = missing.map((name) =>
+      `module for task "${taskName}" is missing the "${name}" variable` +
+      (name === "catalog_services" ? `, add to module or set "use_as_module_input" to false` : "")).join("; ");
+    throw new CtsError(
+      "CTS_ERR_DRIVER",
+      `Cannot use module "${moduleSource}" for task "${taskName}": ${cts}: it declares no ${missing.map((name) => `"${name}"`).join(" or ")} ` +
+        `variable; add ${missing.map((name) => `\`variable "${name}" {}\``).join(" and ")} to the module ` +
+        `(cts-runtime always passes ${missing.join(" and ")})`,
+    );
   }
   if (!valid || errors.length > 0) {
     throw new CtsError(
