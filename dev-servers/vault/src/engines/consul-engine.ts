@@ -86,7 +86,7 @@ export class ConsulEngine implements SecretEngine {
     this.#sink?.created(token, role.policies);
     return {
       data: { accessor, consul_namespace: "", local: false, partition: "", token },
-      leaseId: lease.id, leaseDuration: this.#leases.remaining(lease), renewable: true,
+      leaseId: lease.id, leaseDuration: this.#leases.granted(lease), renewable: true,
     };
   }
 }

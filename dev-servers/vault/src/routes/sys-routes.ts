@@ -73,7 +73,7 @@ function leaseRoute(state: VaultState, operation: Operation, path: string, body:
   switch (match[1]) {
     case "renew": {
       const lease = leases.renew(id, ttlSeconds(body.increment, "increment"));
-      return { leaseId: lease.id, leaseDuration: leases.remaining(lease), renewable: lease.renewable };
+      return { leaseId: lease.id, leaseDuration: leases.granted(lease), renewable: lease.renewable };
     }
     case "lookup":
       return { data: leases.lookupData(leases.find(id)) };

@@ -80,6 +80,14 @@ export class LeaseStore {
     for (const [id, { lease }] of this.#leases) if (lease.expiresMs <= now) this.revoke(id);
   }
 
+  /**
+   * The seconds granted by the lease's last issue or renewal: what Vault answers as `lease_duration`
+   * then (not the time left a moment later, which a slow clock tick would round down).
+   */
+  granted(lease: Lease): number {
+    return Math.round((lease.expiresMs - (lease.lastRenewalMs ?? lease.issuedMs)) / 1000);
+  }
+
   remaining(lease: Lease): number {
     return Math.max(0, Math.floor((lease.expiresMs - this.#clock()) / 1000));
   }
