@@ -9,6 +9,7 @@
  * `npm test -- --project unit`).
  */
 import { $, fs, path } from "zx";
+import { summarize } from "./test-summary.mjs";
 
 $.verbose = false;
 const root = path.resolve(import.meta.dirname, "..");
@@ -43,16 +44,11 @@ await setupStep("rsyslog available", () => $({ cwd: root, nothrow: true })`sh sc
 await fs.remove(reportFile);
 const vitest = await $({ cwd: root, nothrow: true, stdio: ["ignore", "inherit", "inherit"] })`npx vitest run --reporter=default --reporter=json --outputFile.json=${reportFile} ${extraArgs}`;
 if (await fs.pathExists(reportFile)) {
-  const report = await fs.readJson(reportFile);
-  passed += report.numPassedTests;
-  failed += report.numFailedTests;
-  // A suite that fails to load has no failed tests in it, yet must fail the run.
-  failed += report.testResults.filter((suite) => suite.status === "failed" && suite.assertionResults.length === 0).length;
-  // Every test passed yet vitest failed: an unhandled error or rejection, which counts as a failure.
-  if (vitest.exitCode !== 0 && report.numFailedTests === 0) {
-    failed++;
-    console.log(`vitest exited with code ${vitest.exitCode} (an unhandled error: see above)`);
-  }
+  const summary = summarize(await fs.readJson(reportFile), vitest.exitCode);
+  passed += summary.passed;
+  failed += summary.failed;
+  for (const file of summary.brokenFiles) console.log(`failed outside its tests (counted as one failure): ${path.relative(root, file)}`);
+  if (summary.unexplained) console.log(`vitest exited with code ${vitest.exitCode} (an unhandled error: see above)`);
 } else {
   failed++;
   console.log(`vitest wrote no report (exit code ${vitest.exitCode})`);

@@ -62,8 +62,10 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadedPl
   }
 
   const wanted = builtins.filter((b) => configuring.has(b.id) || (b.when?.(config, runOptions) ?? true));
-  const settled = await Promise.allSettled([
-    ...wanted.map(async (builtin): Promise<LoadedPlugin> => {
+  // One plugin at a time: each import reads its module graph with as many files open at once as
+  // the runtime likes, and all plugins at once opened more than a daemon under `ulimit -n 100` has.
+  const loaders: (() => Promise<LoadedPlugin>)[] = [
+    ...wanted.map((builtin) => async (): Promise<LoadedPlugin> => {
       const origin = `"${builtin.id}" (built-in)`;
       const definition = assertPluginDefinition(unwrapDefault(await importOrThrow(builtin.load, origin)), origin);
       if (definition.id !== builtin.id) {
@@ -71,21 +73,19 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadedPl
       }
       return { definition, source: `${BUILTIN_PREFIX}${builtin.id}`, name: builtin.id, options: configuring.get(builtin.id)?.options ?? {} };
     }),
-    ...(options.extra ?? []).map(async (plugin): Promise<LoadedPlugin> => {
+    ...(options.extra ?? []).map((plugin) => async (): Promise<LoadedPlugin> => {
       const definition = assertPluginDefinition(plugin, `"${String(plugin?.id)}" (passed in)`);
       return { definition, source: `inline:${definition.id}`, name: definition.id, options: configuring.get(definition.id)?.options ?? {} };
     }),
-    ...thirdParty.map(async (block): Promise<LoadedPlugin> => {
+    ...thirdParty.map((block) => async (): Promise<LoadedPlugin> => {
       const origin = `"${block.name}" from "${block.source}"`;
       const specifier = await importSpecifierFor(block.source, options.baseDir, options.fileSystem);
       const module = await importOrThrow(() => import(specifier), origin);
       return { definition: assertPluginDefinition(unwrapDefault(module), origin), source: block.source, name: block.name, options: block.options ?? {} };
     }),
-  ]);
-
-  const failed = settled.find((result) => result.status === "rejected");
-  if (failed) throw (failed as PromiseRejectedResult).reason;
-  const loaded = settled.map((result) => (result as PromiseFulfilledResult<LoadedPlugin>).value);
+  ];
+  const loaded: LoadedPlugin[] = [];
+  for (const load of loaders) loaded.push(await load());
   const kept = withoutReplacedBuiltins(loaded, builtins);
   assertUniqueIds(kept);
   return kept;

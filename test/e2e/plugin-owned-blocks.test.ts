@@ -16,7 +16,7 @@ import { startApiDaemon, until, type ApiDaemon } from "../plugins/http-api/helpe
 import type { FlagCreateLine } from "../fixtures/plugins/condition-flag/mod.ts";
 
 const FLAG_PLUGIN = path.join(repoRoot, "test", "fixtures", "plugins", "condition-flag", "mod.ts");
-const RECORDING = path.join(repoRoot, "test", "fixtures", "plugins", "driver-recording", "mod.ts");
+const RECORDING = path.join(repoRoot, "harness", "driver-recording", "mod.ts");
 
 function flagPluginHcl(logFile?: string): string {
   return [

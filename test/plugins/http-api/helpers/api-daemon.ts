@@ -48,7 +48,7 @@ export async function startApiDaemon(options: {
   const dir = mkdtempSync(path.join(tmpdir(), "cts-e2e-api-"));
   const port = await freePort();
   const recordFile = path.join(dir, "records.jsonl");
-  const fixture = path.join(repoRoot, "test", "fixtures", "plugins", "driver-recording", "mod.ts");
+  const fixture = path.join(repoRoot, "harness", "driver-recording", "mod.ts");
   writeFileSync(path.join(dir, "cts.hcl"), [
     `port = ${port}`,
     `id = "cts-e2e-api"`,
