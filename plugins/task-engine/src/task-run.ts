@@ -83,6 +83,8 @@ export async function executeRun(parts: RunParts, request: RunRequest): Promise<
     return undefined;
   }
   const pending = recorder.compare(inputs);
+  // A retry's record carries the error it retries, whichever of the two begins below starts it.
+  const retried = request.previousError !== undefined ? { previousError: request.previousError } : {};
   let open: OpenRun | undefined;
   let applied: ApplyResult | undefined;
   // CTS's wording (tasks_manager.go), which operators alert on; our fields follow.
@@ -94,7 +96,7 @@ export async function executeRun(parts: RunParts, request: RunRequest): Promise<
     await ctx.limiter.run(async () => {
       // Waiting for a slot can outlast leadership or the process; a run that has not started yet is skipped.
       if ((watch.halted || ctx.signal.aborted) && request.reason.kind !== "api") throw new HaltedError();
-      const run = open = recorder.begin(request.reason, pending, request.previousError !== undefined ? { previousError: request.previousError } : {});
+      const run = open = recorder.begin(request.reason, pending, retried);
       // Before anything is rendered or stored: a veto leaves the task as it was (run-hooks.ts).
       hooked = await ctx.runHooks?.before(hookContext(parts, run.record)) ?? [];
       // Stored before anything is applied: a crash from here on leaves "started", never a success.
@@ -122,8 +124,7 @@ export async function executeRun(parts: RunParts, request: RunRequest): Promise<
   await runState.record(task, fingerprint, error === undefined ? "succeeded" : "failed", open?.record.id);
   if (error === undefined) parts.applied(inputs);
   if (error === undefined) logger.info("task completed");
-  const previousError = request.previousError !== undefined ? { previousError: request.previousError } : {};
-  const run = open ?? recorder.begin(request.reason, pending, previousError);
+  const run = open ?? recorder.begin(request.reason, pending, retried);
   const afterHooks = await ctx.runHooks?.after(hookContext(parts, endedView(run.record, error, applied?.summary)), hooked);
   // A retry that fails again is one more attempt at the same change: like CTS's quick retries inside
   // a run, it adds no CTS event (the task stays "errored", not "critical"); its run record tells.
