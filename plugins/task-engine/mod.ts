@@ -5,13 +5,13 @@
  * lifecycle the kernel gives service factories.
  */
 import {
-  conditionRegistryToken, configToken, consulClientToken, CtsError, daemonEventsToken, defineService, definePlugin, driverRegistryToken,
-  fileSystemToken, httpClientFactoryToken, leadershipToken, loggerToken, metricsSourceRegistryToken, moduleInputRegistryToken, parseGoDuration,
+  conditionRegistryToken, configToken, consulClientToken, daemonEventsToken, defineService, definePlugin, driverRegistryToken,
+  fileSystemToken, httpClientFactoryToken, leadershipToken, loggerToken, metricsSourceRegistryToken, moduleInputRegistryToken,
   queryWatcherToken, runHookRegistryToken, runOptionsToken, secretMaskerToken, shutdownToken, taskManagerToken, taskStoreToken,
   vaultSecretsToken,
 } from "../../core/plugin-api/mod.ts";
 import type { ServiceContext, TaskManager } from "../../core/plugin-api/mod.ts";
-import { engineOptionsSchema, type EngineOptions } from "./src/engine-options.ts";
+import { engineOptionsSchema, oneShotConsulWaitMs, type EngineOptions } from "./src/engine-options.ts";
 import { Engine } from "./src/engine.ts";
 import { followOwnership } from "./src/ownership-follower.ts";
 import { SharedQueryWatcher } from "./src/query-watcher.ts";
@@ -56,10 +56,7 @@ const taskManagerService = defineService({
     secrets: secretMaskerToken, metricsSources: metricsSourceRegistryToken, runHooks: runHookRegistryToken,
   },
   create(deps, { options, lifecycle }: ServiceContext<EngineOptions>): TaskManager {
-    const oneShotConsulWaitMs = parseGoDuration(options.one_shot_consul_wait);
-    if (oneShotConsulWaitMs === undefined) {
-      throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot use one_shot_consul_wait "${options.one_shot_consul_wait}": expected a duration such as "60s"`);
-    }
+    const consulWaitMs = oneShotConsulWaitMs(options);
     const runRetention = runRetentionOf(options.run_history);
     checkDriftDefaults(options.drift_detection);
     const retryPolicy = retryPolicyOf(options.retry);
@@ -110,7 +107,7 @@ const taskManagerService = defineService({
     const ownership = deps.leadership.ownership;
     if (ownership && deps.runOptions.mode === "daemon") followOwnership(engine, ownership, drift);
     lifecycle.onStart(() => {
-      engine.start({ oneShotConsulWaitMs });
+      engine.start({ oneShotConsulWaitMs: consulWaitMs });
       drift?.start();
     });
     // Applies in progress are allowed to finish (never cancel a half-written apply).

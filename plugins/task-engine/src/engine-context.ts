@@ -1,9 +1,10 @@
 /** @module What every task runtime shares: the engine's services, resolved once per kernel. */
 import type {
-  ConditionFactory, ConsulClient, CtsConfig, DaemonEvents, DriftDetectionConfig, DriverFactory, FileSystem, Logger, ModuleInputFactory,
+  ConditionFactory, ConsulClient, CtsConfig, DaemonEvents, DriverFactory, FileSystem, Logger, ModuleInputFactory,
   QueryWatcher,
   Registry, RunRetention, SecretMasker, TaskEvent, TaskStore,
 } from "../../../core/plugin-api/mod.ts";
+import type { DriftDefaults } from "./drift-settings.ts";
 import type { ProviderTemplates } from "./provider-templates.ts";
 import type { RetryPolicy } from "./retry-policy.ts";
 import type { RunHooks } from "./run-hooks.ts";
@@ -39,7 +40,7 @@ export interface EngineContext {
   /** The daemon's secrets: masked in every event, run record (its output too), drift check, destroy and update answer before it is kept or published. */
   readonly secrets: SecretMasker;
   /** Every task's drift detection default (engine option `drift_detection`). */
-  readonly driftDefaults?: DriftDetectionConfig;
+  readonly driftDefaults?: DriftDefaults;
   /** How failed runs are retried (engine option `retry`). */
   readonly retryPolicy: RetryPolicy;
   /** The most bytes of output a run record keeps per phase (`run_history.max_output_bytes`). */
