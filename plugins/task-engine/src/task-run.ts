@@ -98,7 +98,7 @@ export async function executeRun(parts: RunParts, request: RunRequest): Promise<
       if ((watch.halted || ctx.signal.aborted) && request.reason.kind !== "api") throw new HaltedError();
       const run = open = recorder.begin(request.reason, pending, retried);
       // Before anything is rendered or stored: a veto leaves the task as it was (run-hooks.ts).
-      hooked = await ctx.runs.hooks.before(hookContext(parts, run.record)) ?? [];
+      hooked = await ctx.runs.hooks.before(hookContext(parts, run.record));
       // Stored before anything is applied: a crash from here on leaves "started", never a success.
       await runState.record(task, fingerprint, "started");
       await parts.driver.prepare();
