@@ -1,31 +1,27 @@
 /**
  * @module The task engine plugin: the shared Consul watcher pool (`queryWatcherToken`) and the
  * task engine behind `taskManagerToken` (buffer periods, serial coalesced runs, events, modes,
- * leadership). The engine lives in the task manager service, which starts and stops it through the
- * lifecycle the kernel gives service factories.
+ * leadership). The engine is made of this plugin's own services, each with few dependencies and
+ * one concept (src/engine-tokens.ts names them): provider secrets, task blocks, run policy, task
+ * records, the engine, drift monitoring; `init` makes the engine follow task ownership and rotated secrets.
  */
 import {
-  conditionRegistryToken, configToken, consulClientToken, CtsError, daemonEventsToken, defineService, definePlugin, driverRegistryToken,
-  fileSystemToken, httpClientFactoryToken, leadershipToken, loggerToken, metricsSourceRegistryToken, moduleInputRegistryToken, parseGoDuration,
-  queryWatcherToken, runHookRegistryToken, runOptionsToken, secretMaskerToken, shutdownToken, taskManagerToken, taskStoreToken,
-  vaultSecretsToken,
+  consulClientToken, defineService, definePlugin, leadershipToken, loggerToken, queryWatcherToken, runOptionsToken,
+  taskManagerToken,
 } from "../../core/plugin-api/mod.ts";
-import type { ServiceContext, TaskManager } from "../../core/plugin-api/mod.ts";
-import { engineOptionsSchema, type EngineOptions } from "./src/engine-options.ts";
-import { Engine } from "./src/engine.ts";
+import type { TaskManager } from "../../core/plugin-api/mod.ts";
+import { driftService } from "./src/drift-service.ts";
+import { engineOptionsSchema } from "./src/engine-options.ts";
+import { engineService } from "./src/engine-service.ts";
+import { driftStatesToken, engineToken, providerSecretsToken } from "./src/engine-tokens.ts";
 import { followOwnership } from "./src/ownership-follower.ts";
+import { providerSecretsService } from "./src/provider-secrets.ts";
 import { SharedQueryWatcher } from "./src/query-watcher.ts";
-import { ProviderTemplates } from "./src/provider-templates.ts";
-import { RunLimiter } from "./src/run-limiter.ts";
-import { EngineTaskManager } from "./src/task-manager.ts";
-import { retryPolicyOf } from "./src/retry-policy.ts";
-import { runOutputBytesOf, runRetentionOf } from "./src/run-history-options.ts";
-import { ScheduleGate } from "./src/schedule-gate.ts";
-import { DriftMonitor } from "./src/drift-monitor.ts";
-import { checkDriftDefaults } from "./src/drift-settings.ts";
-import { RunHooks } from "./src/run-hooks.ts";
-import { ProviderRotations } from "./src/provider-rotations.ts";
+import { runPolicyService } from "./src/run-policy.ts";
 import { followSecretRotations } from "./src/secret-rotation-follower.ts";
+import { taskBlocksService } from "./src/task-blocks.ts";
+import { EngineTaskManager } from "./src/task-manager.ts";
+import { taskRecordsService } from "./src/task-records.ts";
 
 export { SharedQueryWatcher } from "./src/query-watcher.ts";
 export type { QueryWatcherStats } from "./src/query-watcher.ts";
@@ -46,85 +42,11 @@ const watcherService = defineService({
   dispose: (watcher) => watcher.close(),
 });
 
+/** The face the HTTP API, the CLI and HA drive: the engine's tasks, with their drift states. */
 const taskManagerService = defineService({
   token: taskManagerToken,
-  deps: {
-    config: configToken, runOptions: runOptionsToken, store: taskStoreToken, leadership: leadershipToken,
-    drivers: driverRegistryToken, conditions: conditionRegistryToken, moduleInputs: moduleInputRegistryToken,
-    shutdown: shutdownToken, logger: loggerToken, fileSystem: fileSystemToken, watcher: queryWatcherToken,
-    consul: consulClientToken, vault: vaultSecretsToken, daemonEvents: daemonEventsToken, http: httpClientFactoryToken,
-    secrets: secretMaskerToken, metricsSources: metricsSourceRegistryToken, runHooks: runHookRegistryToken,
-  },
-  create(deps, { options, lifecycle }: ServiceContext<EngineOptions>): TaskManager {
-    const oneShotConsulWaitMs = parseGoDuration(options.one_shot_consul_wait);
-    if (oneShotConsulWaitMs === undefined) {
-      throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot use one_shot_consul_wait "${options.one_shot_consul_wait}": expected a duration such as "60s"`);
-    }
-    const runRetention = runRetentionOf(options.run_history);
-    checkDriftDefaults(options.drift_detection);
-    const retryPolicy = retryPolicyOf(options.retry);
-    const runOutputBytes = runOutputBytesOf(options.run_history);
-    const stop = new AbortController();
-    // Rotated secrets run tasks again in the daemon only: -once and -inspect read each secret once.
-    const rotations = deps.runOptions.mode === "daemon" ? new ProviderRotations(deps.vault, deps.logger) : undefined;
-    // Every task's sources listen to the stop signal: 1,000 tasks are not a listener leak (Node warns at 11).
-    deps.http.allowManyAbortListeners(stop.signal);
-    const engine = new Engine({
-      context: {
-        config: deps.config,
-        logger: deps.logger,
-        watcher: deps.watcher,
-        consul: deps.consul,
-        store: deps.store,
-        drivers: deps.drivers,
-        conditions: deps.conditions,
-        moduleInputs: deps.moduleInputs,
-        fileSystem: deps.fileSystem,
-        limiter: new RunLimiter(deps.config.max_concurrent_runs ?? 0),
-        providerTemplates: new ProviderTemplates(deps.consul, deps.vault, deps.secrets, rotations),
-        secrets: deps.secrets,
-        instanceId: deps.leadership.instanceId,
-        signal: stop.signal,
-        eventLimit: deps.config.events_per_task > 0 ? deps.config.events_per_task : 5,
-        eventListeners: new Set(),
-        daemonEvents: deps.daemonEvents,
-        runRetention,
-        retryPolicy,
-        runOutputBytes,
-        scheduleGate: new ScheduleGate(),
-        runHooks: new RunHooks(deps.runHooks, deps.logger, deps.secrets),
-        ...(options.drift_detection ? { driftDefaults: options.drift_detection } : {}),
-        // -once/-inspect run outside the cluster: every task, as in the single-leader mode.
-        ...(deps.leadership.ownership && deps.runOptions.mode === "daemon"
-          ? { owns: (task: string) => deps.leadership.ownership!.owns(task) }
-          : {}),
-      },
-      runOptions: deps.runOptions,
-      leadership: deps.leadership,
-      shutdown: deps.shutdown,
-    });
-    // Drift checks belong to the daemon: -once and -inspect never check.
-    const drift = deps.runOptions.mode === "daemon" ? new DriftMonitor(engine, deps.logger) : undefined;
-    if (drift) deps.metricsSources.register(drift);
-    const unfollowRotations = rotations ? followSecretRotations(engine, rotations, deps.consul, deps.logger) : undefined;
-    const ownership = deps.leadership.ownership;
-    if (ownership && deps.runOptions.mode === "daemon") followOwnership(engine, ownership, drift);
-    lifecycle.onStart(() => {
-      engine.start({ oneShotConsulWaitMs });
-      drift?.start();
-    });
-    // Applies in progress are allowed to finish (never cancel a half-written apply).
-    lifecycle.onStop(async () => {
-      drift?.stop();
-      unfollowRotations?.();
-      rotations?.close();
-      const stopping = engine.stop();
-      stop.abort();
-      await stopping;
-      deps.logger.debug("task engine stopped");
-    }, { timeoutMs: 120_000 });
-    return new EngineTaskManager(engine, drift);
-  },
+  deps: { engine: engineToken, drift: driftStatesToken },
+  create: ({ engine, drift }): TaskManager => new EngineTaskManager(engine, drift),
 });
 
 export default definePlugin({
@@ -132,7 +54,24 @@ export default definePlugin({
   kind: "service",
   logName: "tasksmanager",
   description: "Runs tasks when their Consul inputs change: shared watchers, buffer periods, serial runs, events",
-  provides: [watcherService, taskManagerService],
+  // In dependency order: a service is made after those it uses.
+  provides: [
+    watcherService, providerSecretsService, taskBlocksService, runPolicyService, taskRecordsService, engineService, driftService,
+    taskManagerService,
+  ],
   optionsSchema: engineOptionsSchema,
-  deps: {},
+  deps: {
+    engine: engineToken, drift: driftStatesToken, providers: providerSecretsToken, consul: consulClientToken,
+    leadership: leadershipToken, runOptions: runOptionsToken, logger: loggerToken,
+  },
+  init({ engine, drift, providers, consul, leadership, runOptions, logger }, { lifecycle }) {
+    // Both belong to the daemon: -once and -inspect run every task once and read each secret once.
+    if (runOptions.mode !== "daemon") return;
+    if (leadership.ownership) followOwnership(engine, leadership.ownership, drift);
+    if (providers.rotations) {
+      const unfollow = followSecretRotations(engine, providers.rotations, consul, logger);
+      // Registered after the engine's and the drift monitor's: it stops first, as before those.
+      lifecycle.onStop(unfollow);
+    }
+  },
 });

@@ -25,7 +25,7 @@ export function checkTaskDrift(runtime: TaskRuntime, ctx: EngineContext, setting
     if (runtime.deleting || !runtime.armed || !runtime.config.enabled) return { why: "the task is not active" };
     const inputs = runtime.lastAppliedInputs;
     if (!inputs) return { why: "the task has not applied successfully since this instance started" };
-    const mask = (text: string) => ctx.secrets.mask(text);
+    const mask = (text: string) => ctx.records.secrets.mask(text);
     const open = runtime.recorder.begin({ kind: "drift", detail: settings.describe }, { change: {} }, { kind: "drift-check" });
     try {
       await runtime.prepare();

@@ -8,7 +8,7 @@
 import type { DriftState, Logger, MetricFamily, MetricsSource } from "../../../core/plugin-api/mod.ts";
 import { errorMessage } from "../../../core/plugin-api/mod.ts";
 import { checkTaskDrift, type DriftCheckResult } from "./drift-check.ts";
-import { driftSettingsOf } from "./drift-settings.ts";
+import { driftSettingsOf, type DriftDefaults } from "./drift-settings.ts";
 import type { Engine } from "./engine.ts";
 import type { TaskRuntime } from "./task-runtime.ts";
 
@@ -21,6 +21,8 @@ export class DriftMonitor implements MetricsSource {
   readonly name = "task-engine-drift";
   readonly #engine: Engine;
   readonly #logger: Logger;
+  /** Every task's drift detection default (engine option `drift_detection`). */
+  readonly #defaults: DriftDefaults | undefined;
   readonly #states = new Map<string, DriftState>();
   /** When each enabled task's next check is due (epoch ms). */
   readonly #due = new Map<string, number>();
@@ -28,9 +30,10 @@ export class DriftMonitor implements MetricsSource {
   readonly #checks = new Map<string, Record<CheckResult, number>>();
   #timer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(engine: Engine, logger: Logger) {
+  constructor(engine: Engine, logger: Logger, defaults?: DriftDefaults) {
     this.#engine = engine;
     this.#logger = logger.child("drift");
+    this.#defaults = defaults;
   }
 
   start(): void {
@@ -59,7 +62,7 @@ export class DriftMonitor implements MetricsSource {
   /** Checks one task now (the scheduler's tick; tests call it through the tick). */
   async check(runtime: TaskRuntime): Promise<DriftCheckResult> {
     const name = runtime.name;
-    const settings = driftSettingsOf(runtime.config, this.#engine.context.driftDefaults);
+    const settings = driftSettingsOf(runtime.config, this.#defaults);
     this.#checking.add(name);
     try {
       const result = await checkTaskDrift(runtime, this.#engine.context, settings);
@@ -128,7 +131,7 @@ export class DriftMonitor implements MetricsSource {
     const changed = previous?.status !== state.status || JSON.stringify(previous?.resources) !== JSON.stringify(state.resources);
     if (changed) {
       try {
-        this.#engine.context.daemonEvents.publish({ type: "task.drift", task: name, drift: this.stateOf(name) });
+        this.#engine.context.records.daemonEvents.publish({ type: "task.drift", task: name, drift: this.stateOf(name) });
       } catch (error) {
         this.#logger.error("cannot publish daemon event", { error: errorMessage(error) });
       }
@@ -139,11 +142,11 @@ export class DriftMonitor implements MetricsSource {
     const engine = this.#engine;
     if (!engine.active) return;
     const now = Date.now();
-    const owns = engine.context.owns;
+    const owns = engine.context.instance.owns;
     for (const [name, runtime] of engine.tasks) {
       let settings;
       try {
-        settings = driftSettingsOf(runtime.config, engine.context.driftDefaults);
+        settings = driftSettingsOf(runtime.config, this.#defaults);
       } catch (error) {
         this.#logger.error("cannot schedule drift checks", { task_name: name, error: errorMessage(error) });
         continue;

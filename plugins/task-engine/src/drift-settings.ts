@@ -5,12 +5,12 @@
  * runs two plans, which costs a provider's API calls.
  */
 import { Cron } from "croner";
-import type { DriftDetectionConfig, JsonSchema, TaskConfig } from "../../../core/plugin-api/mod.ts";
+import type { JsonSchema, OptionsOf, TaskConfig } from "../../../core/plugin-api/mod.ts";
 import { CtsError, parseGoDuration } from "../../../core/plugin-api/mod.ts";
 
 export const DEFAULT_DRIFT_INTERVAL = "1h";
 
-export const driftDetectionSchema: JsonSchema = {
+export const driftDetectionSchema = {
   type: "object",
   additionalProperties: false,
   description: "Every task's drift detection default; a task's drift_detection block overrides it field by field.",
@@ -21,7 +21,10 @@ export const driftDetectionSchema: JsonSchema = {
     cron: { type: "string", description: "Instead of interval: when to check (cron expression, 5 or 6 fields)." },
     auto_correct: { type: "boolean", default: false, description: "Apply at once when drift is found (default: report only)." },
   },
-};
+} as const satisfies JsonSchema;
+
+/** The engine's `drift_detection` option as the kernel hands it over: `enabled` and `auto_correct` defaulted. */
+export type DriftDefaults = OptionsOf<typeof driftDetectionSchema>;
 
 /** A task's effective settings. */
 export interface DriftSettings {
@@ -33,8 +36,11 @@ export interface DriftSettings {
   readonly describe: string;
 }
 
-/** Checks the engine option once at start-up (a task's block is checked at load). */
-export function checkDriftDefaults(defaults: DriftDetectionConfig | undefined): void {
+/**
+ * Checks the engine option once at start-up (a task's block is checked at load) for what its schema
+ * cannot say: interval and cron exclude each other, the interval is at least 1s, the cron parses.
+ */
+export function checkDriftDefaults(defaults: DriftDefaults | undefined): void {
   if (!defaults) return;
   if (defaults.interval !== undefined && defaults.cron !== undefined) {
     throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot use drift_detection: interval and cron are both set; use one of them`);
@@ -55,7 +61,7 @@ function cronOf(expression: string): Cron {
 }
 
 /** The task's settings over the defaults; `enabled` false when drift detection is off for it. */
-export function driftSettingsOf(task: TaskConfig, defaults: DriftDetectionConfig | undefined): DriftSettings {
+export function driftSettingsOf(task: TaskConfig, defaults: DriftDefaults | undefined): DriftSettings {
   const own = task.drift_detection;
   const enabled = own?.enabled ?? (own !== undefined ? true : defaults?.enabled ?? false);
   const autoCorrect = own?.auto_correct ?? defaults?.auto_correct ?? false;

@@ -1,32 +1,22 @@
 /**
  * @module The task engine's plugin options, set like any plugin's:
  * `plugin "task-engine" { source = "builtin:task-engine" options = { one_shot_consul_wait = "2m" } }`.
+ * The schema is their one description: the kernel checks it and fills in its defaults, and
+ * `EngineOptions` is inferred from it.
  */
-import type { DriftDetectionConfig, JsonSchema } from "../../../core/plugin-api/mod.ts";
+import type { JsonSchema, OptionsOf } from "../../../core/plugin-api/mod.ts";
+import { CtsError, parseGoDuration } from "../../../core/plugin-api/mod.ts";
 import { driftDetectionSchema } from "./drift-settings.ts";
-import { retrySchema, type RetryOptions } from "./retry-policy.ts";
-import { runHistorySchema, type RunHistoryOptions } from "./run-history-options.ts";
+import { retrySchema } from "./retry-policy.ts";
+import { runHistorySchema } from "./run-history-options.ts";
 
-export interface EngineOptions {
-  /**
-   * How long `-once` and `-inspect` wait for a task's Consul data before failing with exit 11.
-   * CTS fails these modes fast instead of retrying (its PR #155); a CI job must never hang on an
-   * unreachable Consul. The daemon keeps retrying forever.
-   * @default "60s"
-   */
-  readonly one_shot_consul_wait: string;
-  /** How much run history is kept per task (see run-history-options.ts). */
-  readonly run_history?: RunHistoryOptions;
-  /** Every task's drift detection default (see drift-settings.ts). */
-  readonly drift_detection?: DriftDetectionConfig;
-  /** How failed runs are retried (see retry-policy.ts). */
-  readonly retry?: RetryOptions;
-}
-
-export const engineOptionsSchema: JsonSchema = {
+export const engineOptionsSchema = {
   type: "object",
   additionalProperties: false,
   properties: {
+    // CTS fails -once and -inspect fast instead of retrying (its PR #155): a CI job must never hang
+    // on an unreachable Consul. The daemon keeps retrying forever. No `go-duration` format: a bad
+    // value keeps its own message (oneShotConsulWaitMs).
     one_shot_consul_wait: {
       type: "string",
       default: "60s",
@@ -36,4 +26,16 @@ export const engineOptionsSchema: JsonSchema = {
     drift_detection: driftDetectionSchema,
     retry: retrySchema,
   },
-};
+} as const satisfies JsonSchema;
+
+/** The options as the kernel hands them over (checked, defaulted, frozen). */
+export type EngineOptions = OptionsOf<typeof engineOptionsSchema>;
+
+/** `one_shot_consul_wait` in ms; the schema cannot tell a Go duration from other text here. */
+export function oneShotConsulWaitMs(options: EngineOptions): number {
+  const ms = parseGoDuration(options.one_shot_consul_wait);
+  if (ms === undefined) {
+    throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot use one_shot_consul_wait "${options.one_shot_consul_wait}": expected a duration such as "60s"`);
+  }
+  return ms;
+}

@@ -57,7 +57,7 @@ export class Engine {
     this.#logger = deps.context.logger;
     this.#ctrl = this.#logger.named?.("ctrl") ?? this.#logger;
     this.#config = deps.context.config;
-    this.#store = deps.context.store;
+    this.#store = deps.context.records.store;
   }
 
   /** True while this instance leads and watches (API mutations are allowed). */
@@ -78,7 +78,7 @@ export class Engine {
     else if (mode === "daemon") {
       this.#unsubscribe = this.#leadership.subscribe((leader) => (leader ? this.#lead() : this.#stepDown()));
       if (this.#leadership.isLeader()) this.#lead();
-      const owns = this.context.owns;
+      const owns = this.context.instance.owns;
       this.#pruner = new RunPruner(this.context, () => (this.#active ? [...this.tasks.keys()].filter((name) => owns?.(name) ?? true) : []));
       this.#pruner.start();
     }
@@ -114,7 +114,7 @@ export class Engine {
     if (this.#active || this.#stopped) return;
     this.#active = true;
     const generation = ++this.#generation;
-    this.context.scheduleGate?.close();
+    this.context.runs.scheduleGate.close();
     const ha = this.#config.high_availability !== undefined;
     this.#ctrl.info("executing all tasks once through");
     this.#pass = this.track(this.#leaderPass(generation, ha));
@@ -140,7 +140,7 @@ export class Engine {
     if (!loaded) return;
     const stored = loaded.tasks;
     for (const record of loaded.damaged) {
-      const damaged = new DamagedTask(record, record.task!, this.#config, this.context.instanceId);
+      const damaged = new DamagedTask(record, record.task!, this.#config, this.context.instance.id);
       this.damaged.set(damaged.name, damaged);
       this.#logger.error("task cannot run: its stored record is damaged; other tasks go on", { task_name: damaged.name, key: record.key });
     }
@@ -202,7 +202,7 @@ export class Engine {
     if (generation === this.#generation) {
       this.#ctrl.info(allowFail ? "attempted to run all tasks once" : "all tasks completed once");
       this.#logger.info("all tasks ran once; watching for changes");
-      this.context.scheduleGate?.open();
+      this.context.runs.scheduleGate.open();
     }
   }
 

@@ -28,7 +28,7 @@ export async function runOnceMode(parts: OneShotParts): Promise<void> {
     if (stopping(parts, task.name)) return;
     const runtime = new TaskRuntime({ config: task }, context);
     try {
-      await context.store.putTask({ config: task });
+      await context.records.store.putTask({ config: task });
       await runtime.prepare();
       if (!task.enabled) continue;
       // CTS's once-mode lines (controller/once.go): this, the run's own lines, then `task completed`.

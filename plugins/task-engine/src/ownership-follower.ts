@@ -5,11 +5,11 @@
  * is let go only when its current run ended (its lock is released after that).
  */
 import type { TaskOwnership } from "../../../core/plugin-api/mod.ts";
-import type { DriftMonitor } from "./drift-monitor.ts";
+import type { DriftStates } from "./drift-service.ts";
 import type { Engine } from "./engine.ts";
 import { adoptStoredConfig } from "./task-update.ts";
 
-export function followOwnership(engine: Engine, ownership: TaskOwnership, drift?: DriftMonitor): () => void {
+export function followOwnership(engine: Engine, ownership: TaskOwnership, drift: Pick<DriftStates, "forget">): () => void {
   return ownership.subscribe(async (task, owned) => {
     let runtime = engine.tasks.get(task);
     if (!runtime) return;
@@ -19,10 +19,10 @@ export function followOwnership(engine: Engine, ownership: TaskOwnership, drift?
     }
     // Not armed yet: the engine's pass over the tasks runs it when it gets there.
     if (!runtime.armed) return;
-    const stored = await engine.context.store.getTask(task).catch(() => undefined);
+    const stored = await engine.context.records.store.getTask(task).catch(() => undefined);
     // Its previous owner may have changed it at runtime (PATCH): the stored configuration wins.
     if (stored) {
-      runtime = await adoptStoredConfig(engine, runtime, stored, { changed: (name) => drift?.forget(name) }).catch((error) => {
+      runtime = await adoptStoredConfig(engine, runtime, stored, { changed: (name) => drift.forget(name) }).catch((error) => {
         engine.context.logger.error("cannot use the task's stored configuration", { task_name: task, error: String(error) });
         return runtime!;
       });

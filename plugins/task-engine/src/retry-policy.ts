@@ -7,16 +7,7 @@
  * change supersedes the retry. `max_retries = 0` is CTS's behaviour: a failed run waits for the next change.
  * CTS's own two quick retries of a failed apply inside one run (retry.ts) apply either way.
  */
-import { CtsError, parseGoDuration, type JsonSchema } from "../../../core/plugin-api/mod.ts";
-
-export interface RetryOptions {
-  /** @default 8 */
-  readonly max_retries?: number;
-  /** Go duration. @default "30s" */
-  readonly backoff?: string;
-  /** Go duration. @default "10m" */
-  readonly max_backoff?: string;
-}
+import { CtsError, parseGoDuration, type JsonSchema, type OptionsOf } from "../../../core/plugin-api/mod.ts";
 
 export interface RetryPolicy {
   readonly maxRetries: number;
@@ -26,7 +17,7 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 8, backoffMs: 30_000, maxBackoffMs: 600_000 };
 
-export const retrySchema: JsonSchema = {
+export const retrySchema = {
   type: "object",
   additionalProperties: false,
   description: "How failed runs are retried (0 retries: CTS's behaviour, a failed run waits for the next change).",
@@ -36,12 +27,19 @@ export const retrySchema: JsonSchema = {
     // No schema default: unset, it is 10m or `backoff` when that is longer (an explicit shorter one is refused).
     max_backoff: { type: "string", format: "go-duration", description: "Longest wait between retries (default 10m, or backoff when longer)." },
   },
-};
+} as const satisfies JsonSchema;
 
-/** The policy the options describe; the schema checked the shape, this checks the meaning. */
+/** The `retry` option as the kernel hands it over: `max_retries` and `backoff` defaulted. */
+export type RetryOptions = OptionsOf<typeof retrySchema>;
+
+/**
+ * The policy the options describe. The schema checked the shape (a whole count, Go durations);
+ * this checks what it cannot say: a positive wait, and `max_backoff` no shorter than `backoff`.
+ */
 export function retryPolicyOf(options: RetryOptions | undefined): RetryPolicy {
+  if (options === undefined) return DEFAULT_RETRY;
   const positive = (field: "backoff" | "max_backoff", fallback: number): number => {
-    const text = options?.[field];
+    const text = options[field];
     if (text === undefined) return fallback;
     const ms = parseGoDuration(text);
     if (ms === undefined || ms <= 0) {
@@ -52,9 +50,9 @@ export function retryPolicyOf(options: RetryOptions | undefined): RetryPolicy {
   const backoffMs = positive("backoff", DEFAULT_RETRY.backoffMs);
   const maxBackoffMs = positive("max_backoff", Math.max(DEFAULT_RETRY.maxBackoffMs, backoffMs));
   if (maxBackoffMs < backoffMs) {
-    throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot use retry.max_backoff "${options?.max_backoff}": it is shorter than retry.backoff "${options?.backoff}"`);
+    throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot use retry.max_backoff "${options.max_backoff}": it is shorter than retry.backoff "${options.backoff}"`);
   }
-  return { maxRetries: options?.max_retries ?? DEFAULT_RETRY.maxRetries, backoffMs, maxBackoffMs };
+  return { maxRetries: options.max_retries, backoffMs, maxBackoffMs };
 }
 
 /** The wait before retry `n` (1-based): `backoff` doubling up to `max_backoff`, plus up to a tenth, so tasks that failed together spread out. */

@@ -4,16 +4,7 @@
  * Both limits apply: a record goes when it is not among the newest `max_runs_per_task` of its task
  * or when it started more than `max_age` ago.
  */
-import { CtsError, parseGoDuration, type JsonSchema, type RunRetention } from "../../../core/plugin-api/mod.ts";
-
-export interface RunHistoryOptions {
-  /** @default 100 */
-  readonly max_runs_per_task?: number;
-  /** Go duration. @default "168h" (a week) */
-  readonly max_age?: string;
-  /** Bytes of output a record keeps per phase (init, plan, apply). @default 65536 */
-  readonly max_output_bytes?: number;
-}
+import { CtsError, parseGoDuration, type JsonSchema, type OptionsOf, type RunRetention } from "../../../core/plugin-api/mod.ts";
 
 export const DEFAULT_MAX_RUNS_PER_TASK = 100;
 export const DEFAULT_MAX_AGE = "168h";
@@ -23,7 +14,7 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
 /** Three phases at this bound still fit one Consul KV value (512 KiB) with the rest of a record. */
 export const MAX_OUTPUT_BYTES_LIMIT = 128 * 1024;
 
-export const runHistorySchema: JsonSchema = {
+export const runHistorySchema = {
   type: "object",
   additionalProperties: false,
   description: "How much run history is kept per task (GET /v1/tasks/{name}/runs).",
@@ -41,15 +32,17 @@ export const runHistorySchema: JsonSchema = {
       description: "Bytes of Terraform output a run record keeps per phase (init, plan, apply); past it the middle is left out.",
     },
   },
-};
+} as const satisfies JsonSchema;
 
-/** The retention the stores apply; the schema checked the shape, this checks the meaning. */
+/** The `run_history` option as the kernel hands it over: every field defaulted. */
+export type RunHistoryOptions = OptionsOf<typeof runHistorySchema>;
+
+/**
+ * The retention the stores apply. The schema checked the count's range and that `max_age` is a Go
+ * duration; this checks what it cannot say: that the duration is positive.
+ */
 export function runRetentionOf(options: RunHistoryOptions | undefined): RunRetention {
   const max = options?.max_runs_per_task ?? DEFAULT_MAX_RUNS_PER_TASK;
-  if (!Number.isInteger(max) || max < 1 || max > MAX_RUNS_PER_TASK_LIMIT) {
-    throw new CtsError("CTS_ERR_CONFIG_INVALID",
-      `Cannot use run_history.max_runs_per_task ${max}: expected a whole number from 1 to ${MAX_RUNS_PER_TASK_LIMIT}`);
-  }
   const age = options?.max_age ?? DEFAULT_MAX_AGE;
   const ms = parseGoDuration(age);
   if (ms === undefined || ms <= 0) {
@@ -59,12 +52,7 @@ export function runRetentionOf(options: RunHistoryOptions | undefined): RunReten
   return { maxRunsPerTask: max, maxAgeMs: ms };
 }
 
-/** The output bound per phase; the schema checked the shape, this checks the meaning. */
+/** The output bound per phase (its range is the schema's). */
 export function runOutputBytesOf(options: RunHistoryOptions | undefined): number {
-  const bytes = options?.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-  if (!Number.isInteger(bytes) || bytes < 1024 || bytes > MAX_OUTPUT_BYTES_LIMIT) {
-    throw new CtsError("CTS_ERR_CONFIG_INVALID",
-      `Cannot use run_history.max_output_bytes ${bytes}: expected a whole number of bytes from 1024 to ${MAX_OUTPUT_BYTES_LIMIT}`);
-  }
-  return bytes;
+  return options?.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES;
 }

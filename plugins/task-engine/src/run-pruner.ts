@@ -25,7 +25,7 @@ export class RunPruner {
   }
 
   start(): void {
-    if (!this.#ctx.store.pruneRuns || this.#stopped) return;
+    if (!this.#ctx.records.store.pruneRuns || this.#stopped) return;
     this.#schedule();
   }
 
@@ -38,7 +38,7 @@ export class RunPruner {
 
   /** One pass over the tasks (also what the timer runs). */
   async sweep(): Promise<void> {
-    const { store, runRetention, logger } = this.#ctx;
+    const { records: { store }, runs: { retention: runRetention }, logger } = this.#ctx;
     for (const task of this.#tasks()) {
       if (this.#stopped) return;
       try {
@@ -54,6 +54,6 @@ export class RunPruner {
       this.#sweep = this.sweep().finally(() => {
         if (!this.#stopped) this.#schedule();
       });
-    }, pruneIntervalMs(this.#ctx.runRetention.maxAgeMs));
+    }, pruneIntervalMs(this.#ctx.runs.retention.maxAgeMs));
   }
 }

@@ -139,11 +139,11 @@ export class RunRecorder {
       change: pending.change,
       outcome: "running",
       started_at: new Date(started).toISOString(),
-      instance_id: this.#ctx.instanceId,
+      instance_id: this.#ctx.instance.id,
       ...(previousError !== undefined ? { previous_error: previousError } : {}),
-    }, this.#ctx.secrets);
+    }, this.#ctx.records.secrets);
     const output = new LiveOutput({
-      limitBytes: this.#ctx.runOutputBytes,
+      limitBytes: this.#ctx.runs.outputBytes,
       clean: (text) => this.#clean(text),
       publish: (phase, offset, text) => this.#publish({ type: "run.output", task: record.task, run_id: record.id, phase, offset, text }),
     });
@@ -179,7 +179,7 @@ export class RunRecorder {
     const logs = output.close();
     const findings = output.heardFindings(end.findings);
     const phases = { ...(end.initMs !== undefined ? { init: end.initMs } : {}), ...findings.phases_ms };
-    const outputs = keptOutputs(end.outputs, this.#ctx.secrets);
+    const outputs = keptOutputs(end.outputs, this.#ctx.records.secrets);
     const record: RunRecord = cleanRecord({
       ...open,
       outcome: end.outcome,
@@ -195,7 +195,7 @@ export class RunRecorder {
       ...cappedResources(findings.resources),
       ...(outputs ? { outputs } : {}),
       ...end.extra,
-    }, this.#ctx.secrets);
+    }, this.#ctx.records.secrets);
     const summary = runSummary(record);
     // The last run as CTS counts runs: an apply, or a skip it records an event for; not inspections,
     // drift checks, destroys, runs a hook cancelled, and not triggers dropped without an event.
@@ -206,11 +206,11 @@ export class RunRecorder {
     }
     // The event carries the summary: a page reads the logs from the record when it shows them.
     this.#publish({ type: "run.ended", run: summary });
-    const store = this.#ctx.store;
+    const store = this.#ctx.records.store;
     if (store.putRun) {
       await this.#effect(async () => {
         try {
-          await store.putRun!(record, this.#ctx.runRetention);
+          await store.putRun!(record, this.#ctx.runs.retention);
         } catch (error) {
           this.#logger.error("cannot store run record", { error: errorMessage(error) });
         }
@@ -220,13 +220,13 @@ export class RunRecorder {
   }
 
   #clean(text: string): string {
-    return this.#ctx.secrets.mask(stripAnsi(text));
+    return this.#ctx.records.secrets.mask(stripAnsi(text));
   }
 
-  #publish(event: Parameters<EngineContext["daemonEvents"]["publish"]>[0]): void {
+  #publish(event: Parameters<EngineContext["records"]["daemonEvents"]["publish"]>[0]): void {
     void this.#effect(() => {
       try {
-        this.#ctx.daemonEvents.publish(event);
+        this.#ctx.records.daemonEvents.publish(event);
       } catch (error) {
         this.#logger.error("cannot publish daemon event", { error: errorMessage(error) });
       }

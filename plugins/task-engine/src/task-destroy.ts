@@ -32,7 +32,7 @@ export function planTaskDestroy(runtime: TaskRuntime, ctx: EngineContext): Promi
       throw new CtsError("CTS_ERR_DRIVER", `Cannot plan the destroy of task "${runtime.name}": driver "${runtime.config.driver}" cannot plan a destroy`);
     }
     const plan = await driver.planDestroy(ctx.signal);
-    return { ...plan, plan: ctx.secrets.mask(plan.plan) };
+    return { ...plan, plan: ctx.records.secrets.mask(plan.plan) };
   });
 }
 
@@ -51,7 +51,7 @@ export function destroyTask(runtime: TaskRuntime, ctx: EngineContext): Promise<T
 }
 
 async function destroyBetweenRuns(runtime: TaskRuntime, ctx: EngineContext): Promise<TaskEvent> {
-  const mask = (text: string) => ctx.secrets.mask(text);
+  const mask = (text: string) => ctx.records.secrets.mask(text);
   const logger = ctx.logger.child("", { task_name: runtime.name });
   const startedAt = new Date();
   const open = runtime.recorder.begin(DESTROY_REASON, { change: {} }, { kind: "destroy" });

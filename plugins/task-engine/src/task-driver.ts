@@ -12,14 +12,14 @@ export interface RunWaitHooks {
 }
 
 export async function createTaskDriver(task: TaskConfig, ctx: EngineContext, hooks?: RunWaitHooks): Promise<Driver> {
-  const factory = ctx.drivers.get(task.driver);
+  const factory = ctx.blocks.drivers.get(task.driver);
   if (!factory) {
-    throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot create task "${task.name}": no driver "${task.driver}" is registered (known: ${ctx.drivers.names().join(", ") || "none"})`);
+    throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot create task "${task.name}": no driver "${task.driver}" is registered (known: ${ctx.blocks.drivers.names().join(", ") || "none"})`);
   }
   const driver: DriverConfig = ctx.config.driver.name === task.driver ? ctx.config.driver : { name: task.driver, options: {} };
   // CTS lets a task name a provider without a `terraform_provider` block (default provider config).
   const configured = task.providers.flatMap((id) => ctx.config.terraform_providers.filter((provider) => provider.id === id));
-  const providers = await Promise.all(configured.map((provider) => ctx.providerTemplates.resolve(provider, ctx.signal)));
+  const providers = await Promise.all(configured.map((provider) => ctx.blocks.providerTemplates.resolve(provider, ctx.signal)));
   return factory.create(task, {
     driver,
     providers,
@@ -27,8 +27,8 @@ export async function createTaskDriver(task: TaskConfig, ctx: EngineContext, hoo
     consul: { ...ctx.config.consul, ...ctx.consul.credentials?.() },
     workingDir: ctx.fileSystem.resolve(task.working_dir),
     logger: ctx.logger.child(`driver.${task.driver}`, { task_name: task.name }),
-    inputs: taskInputSpecs(task, ctx.conditions, ctx.moduleInputs),
-    templates: taskInputTemplates(task, ctx.conditions, ctx.moduleInputs),
+    inputs: taskInputSpecs(task, ctx.blocks.conditions, ctx.blocks.moduleInputs),
+    templates: taskInputTemplates(task, ctx.blocks.conditions, ctx.blocks.moduleInputs),
     ...(hooks ? { waiting: hooks.waiting, newerRunQueued: hooks.newerRunQueued } : {}),
   });
 }

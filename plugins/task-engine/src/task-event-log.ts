@@ -27,7 +27,7 @@ export class TaskEventLog {
     this.#effects = parts.effects;
     this.#recorder = parts.recorder;
     this.#enabled = parts.enabled;
-    this.#events = events.slice(0, parts.ctx.eventLimit);
+    this.#events = events.slice(0, parts.ctx.records.eventLimit);
   }
 
   get events(): readonly TaskEvent[] {
@@ -35,11 +35,11 @@ export class TaskEventLog {
   }
 
   async record(recorded: TaskEvent): Promise<TaskEvent> {
-    const event = cleanEvent(recorded, this.#ctx.secrets);
-    this.#events = pushEvent(this.#events, event, this.#ctx.eventLimit);
-    this.#recorder.noteStatus(taskStatus(this.#events, this.#ctx.eventLimit), this.#enabled());
+    const event = cleanEvent(recorded, this.#ctx.records.secrets);
+    this.#events = pushEvent(this.#events, event, this.#ctx.records.eventLimit);
+    this.#recorder.noteStatus(taskStatus(this.#events, this.#ctx.records.eventLimit), this.#enabled());
     await this.#effects.run(async () => {
-      for (const listener of this.#ctx.eventListeners) {
+      for (const listener of this.#ctx.records.listeners) {
         // A listener (metrics) must never break a run.
         try {
           listener(event);
@@ -48,7 +48,7 @@ export class TaskEventLog {
         }
       }
       try {
-        await this.#ctx.store.addEvent(event, this.#ctx.eventLimit);
+        await this.#ctx.records.store.addEvent(event, this.#ctx.records.eventLimit);
       } catch (error) {
         this.#logger.error("cannot store task event", { error: errorMessage(error) });
       }

@@ -22,10 +22,10 @@ export function reportedSource(module: string, resolve: (path: string) => string
 export function eventStart(
   task: TaskConfig,
   trigger: TriggerReason,
-  ctx: { readonly instanceId: string; readonly fileSystem: { resolve(path: string): string } },
+  ctx: { readonly instance: { readonly id: string }; readonly fileSystem: { resolve(path: string): string } },
 ): EventStart {
   const source = reportedSource(task.module, (path) => ctx.fileSystem.resolve(path));
-  return { task, trigger, instanceId: ctx.instanceId, startedAt: new Date(), source };
+  return { task, trigger, instanceId: ctx.instance.id, startedAt: new Date(), source };
 }
 
 /** Finishes an event; `error` undefined means success. */

@@ -14,16 +14,16 @@ import { taskStatus } from "./task-status.ts";
 import { firstMissingDirectory, removeCreatedDirectory } from "./created-directory.ts";
 import { readOutputs, readRun, readRuns } from "./run-history-reads.ts";
 import type { RunRecorder } from "./run-recorder.ts";
-import type { DriftMonitor } from "./drift-monitor.ts";
+import type { DriftStates } from "./drift-service.ts";
 import { destroyTask, planTaskDestroy } from "./task-destroy.ts";
 import { updateTask } from "./task-update.ts";
 
 export class EngineTaskManager implements TaskManager {
   readonly #engine: Engine;
-  readonly #drift: DriftMonitor | undefined;
+  readonly #drift: DriftStates;
   #lock: Promise<unknown> = Promise.resolve();
 
-  constructor(engine: Engine, drift?: DriftMonitor) {
+  constructor(engine: Engine, drift: DriftStates) {
     this.#engine = engine;
     this.#drift = drift;
   }
@@ -38,7 +38,7 @@ export class EngineTaskManager implements TaskManager {
   }
 
   damagedRecords(): readonly DamagedRecord[] {
-    return this.#engine.context.store.damagedRecords?.() ?? [];
+    return this.#engine.context.records.store.damagedRecords?.() ?? [];
   }
 
   create(task: TaskConfig, run?: RunRequest): Promise<{ task: TaskConfig; plan?: InspectPlan; event?: TaskEvent }> {
@@ -77,13 +77,13 @@ export class EngineTaskManager implements TaskManager {
           }
         }
         this.#requireLeader(`create task "${task.name}"`);
-        await context.store.putTask(runtime.runState.stored(task));
+        await context.records.store.putTask(runtime.runState.stored(task));
         if (this.#engine.active) {
           this.#engine.tasks.set(task.name, runtime);
           runtime.arm();
-          context.daemonEvents.publish({ type: "task.created", task: task.name });
+          context.records.daemonEvents.publish({ type: "task.created", task: task.name });
           await runtime.commit();
-          runtime.recorder.noteStatus(taskStatus(runtime.events, context.eventLimit), task.enabled);
+          runtime.recorder.noteStatus(taskStatus(runtime.events, context.records.eventLimit), task.enabled);
         } else {
           // Stepped down while storing: the task is stored, so the next leader loads and runs it.
           await runtime.commit();
@@ -117,9 +117,9 @@ export class EngineTaskManager implements TaskManager {
       return { plan: inspected.plan, runId: inspected.runId };
     }
     const wasEnabled = runtime.config.enabled;
-    await this.#engine.context.store.putTask(runtime.runState.stored(config));
+    await this.#engine.context.records.store.putTask(runtime.runState.stored(config));
     runtime.setConfig(config);
-    runtime.recorder.noteStatus(taskStatus(runtime.events, this.#engine.context.eventLimit), enabled);
+    runtime.recorder.noteStatus(taskStatus(runtime.events, this.#engine.context.records.eventLimit), enabled);
     // CTS regenerates and re-initialises the workspace when a disabled task is enabled.
     if (enabled && !wasEnabled) await runtime.prepare(true);
     if (run === "now" && enabled) {
@@ -153,7 +153,7 @@ export class EngineTaskManager implements TaskManager {
   update(name: string, config: TaskConfig, run?: RunRequest): Promise<{ plan?: InspectPlan; event?: TaskEvent }> {
     return this.#serial(async () => {
       const runtime = this.#find(name, `update task "${name}"`);
-      const { plan, event } = await updateTask(this.#engine, runtime, config, run, { changed: (task) => this.#drift?.forget(task) });
+      const { plan, event } = await updateTask(this.#engine, runtime, config, run, { changed: (task) => this.#drift.forget(task) });
       return { ...(plan ? { plan } : {}), ...(event ? { event } : {}) };
     });
   }
@@ -163,9 +163,9 @@ export class EngineTaskManager implements TaskManager {
     return this.#engine.track(this.#serial(async () => {
       await runtime.whenIdle();
       if (this.#engine.tasks.get(name) === runtime) this.#engine.tasks.delete(name);
-      await this.#engine.context.store.deleteTask(name);
-      this.#engine.context.daemonEvents.publish({ type: "task.deleted", task: name });
-      this.#drift?.forget(name);
+      await this.#engine.context.records.store.deleteTask(name);
+      this.#engine.context.records.daemonEvents.publish({ type: "task.deleted", task: name });
+      this.#drift.forget(name);
       await runtime.dispose();
     })).catch((error) => {
       this.#engine.context.logger.error("cannot delete task", { task_name: name, error: String(error) });
@@ -184,24 +184,24 @@ export class EngineTaskManager implements TaskManager {
   }
 
   onEvent(listener: (event: TaskEvent) => void): () => void {
-    const listeners = this.#engine.context.eventListeners;
+    const listeners = this.#engine.context.records.listeners;
     listeners.add(listener);
     return () => void listeners.delete(listener);
   }
 
   listRuns(name: string, query: RunQuery): Promise<RunPage> {
     const known = this.#known(name, `read the runs of task "${name}"`);
-    return readRuns(known.name, this.#engine.context.store, query, known.recorder);
+    return readRuns(known.name, this.#engine.context.records.store, query, known.recorder);
   }
 
   getRun(name: string, id: string): Promise<RunRecord | undefined> {
     const known = this.#known(name, `read run "${id}" of task "${name}"`);
-    return readRun(known.name, this.#engine.context.store, id, known.recorder);
+    return readRun(known.name, this.#engine.context.records.store, id, known.recorder);
   }
 
   outputs(name: string): Promise<TaskOutputs | undefined> {
     const runtime = this.#find(name, `read the outputs of task "${name}"`);
-    return readOutputs(runtime.name, this.#engine.context.store, runtime.recorder, runtime.runState.lastApplied);
+    return readOutputs(runtime.name, this.#engine.context.records.store, runtime.recorder, runtime.runState.lastApplied);
   }
 
   /** A damaged task's history is intact (its runs are stored apart): it can be read, without live runs. */
@@ -214,9 +214,9 @@ export class EngineTaskManager implements TaskManager {
   /** Removes a damaged task's keys (the repair its status names); serialised with create, as a delete is. */
   #deleteDamaged(name: string): Promise<void> {
     return this.#serial(async () => {
-      await this.#engine.context.store.deleteTask(name);
+      await this.#engine.context.records.store.deleteTask(name);
       this.#engine.damaged.delete(name);
-      this.#engine.context.daemonEvents.publish({ type: "task.deleted", task: name });
+      this.#engine.context.records.daemonEvents.publish({ type: "task.deleted", task: name });
     });
   }
 
@@ -240,14 +240,15 @@ export class EngineTaskManager implements TaskManager {
   }
 
   #state(runtime: TaskRuntime): TaskState {
-    const limit = this.#engine.context.eventLimit;
+    const limit = this.#engine.context.records.eventLimit;
+    const drift = this.#drift.stateOf(runtime.name);
     return {
       config: runtime.config,
       status: taskStatus(runtime.events, limit),
       events: runtime.events,
       running: runtime.running,
       deleting: runtime.deleting,
-      ...(this.#drift ? { drift: this.#drift.stateOf(runtime.name) } : {}),
+      ...(drift ? { drift } : {}),
       ...(runtime.waiting !== undefined ? { waiting: runtime.waiting } : {}),
       ...(runtime.recorder.current[0] ? { currentRun: runtime.recorder.current[0] } : {}),
       ...(runtime.recorder.last ? { lastRun: runtime.recorder.last } : {}),

@@ -48,7 +48,7 @@ export async function executeRun(parts: RunParts, request: RunRequest): Promise<
   const task = parts.config();
   if (parts.deleting() || !task.enabled) return undefined;
   // Shared cluster mode: another instance runs it (the lock is released only after this run ends).
-  if (ctx.owns && !ctx.owns(task.name)) return undefined;
+  if (ctx.instance.owns && !ctx.instance.owns(task.name)) return undefined;
   const start = eventStart(task, request.reason, ctx);
   if (watch.inputsRejected !== undefined) {
     const error = `Cannot run task "${task.name}": its Consul data never arrived: ${watch.inputsRejected}`;
@@ -93,12 +93,12 @@ export async function executeRun(parts: RunParts, request: RunRequest): Promise<
   let url: string | undefined;
   let hooked: readonly HookReport[] = [];
   try {
-    await ctx.limiter.run(async () => {
+    await ctx.runs.limiter.run(async () => {
       // Waiting for a slot can outlast leadership or the process; a run that has not started yet is skipped.
       if ((watch.halted || ctx.signal.aborted) && request.reason.kind !== "api") throw new HaltedError();
       const run = open = recorder.begin(request.reason, pending, retried);
       // Before anything is rendered or stored: a veto leaves the task as it was (run-hooks.ts).
-      hooked = await ctx.runHooks?.before(hookContext(parts, run.record)) ?? [];
+      hooked = await ctx.runs.hooks.before(hookContext(parts, run.record));
       // Stored before anything is applied: a crash from here on leaves "started", never a success.
       await runState.record(task, fingerprint, "started");
       await parts.driver.prepare();
@@ -125,7 +125,7 @@ export async function executeRun(parts: RunParts, request: RunRequest): Promise<
   if (error === undefined) parts.applied(inputs);
   if (error === undefined) logger.info("task completed");
   const run = open ?? recorder.begin(request.reason, pending, retried);
-  const afterHooks = await ctx.runHooks?.after(hookContext(parts, endedView(run.record, error, applied?.summary)), hooked);
+  const afterHooks = await ctx.runs.hooks.after(hookContext(parts, endedView(run.record, error, applied?.summary)), hooked);
   // A retry that fails again is one more attempt at the same change: like CTS's quick retries inside
   // a run, it adds no CTS event (the task stays "errored", not "critical"); its run record tells.
   const attemptOnly = error !== undefined && request.reason.kind === "retry" && request.followUp !== false;

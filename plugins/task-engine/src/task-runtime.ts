@@ -47,7 +47,7 @@ export class TaskRuntime {
     // Same name as the engine's, as CTS logs task lines under `tasksmanager` with `task_name`.
     this.#logger = ctx.logger.child("", { task_name: stored.config.name });
     // Not in the store yet (a task being created) means its runs must not store it early.
-    this.#runState = new RunState(ctx.store, this.#logger, stored, inStore);
+    this.#runState = new RunState(ctx.records.store, this.#logger, stored, inStore);
     this.#effects = new HeldEffects(!inStore);
     this.#recorder = new RunRecorder(() => this.#config.name, ctx, this.#logger, this.#effects);
     this.#events = new TaskEventLog(events, {
@@ -65,7 +65,7 @@ export class TaskRuntime {
       queryRejected: (error) => void this.recordQueryError(error, { kind: "dependency", detail: "Consul rejected a query" }),
       startFailed: () => this.stopWatching(),
     });
-    this.#retry = new FollowUpRetry(ctx.retryPolicy, this.#logger, ({ reason, previousError }) =>
+    this.#retry = new FollowUpRetry(ctx.runs.retry, this.#logger, ({ reason, previousError }) =>
       void this.request({ reason, force: false, retries: true, previousError }));
   }
 
@@ -133,7 +133,7 @@ export class TaskRuntime {
 
   /** Records a failed event for a failure outside a run (the driver's init), so status and events show it. */
   recordFailure(reason: TriggerReason, error: unknown): Promise<TaskEvent> {
-    const start = { task: this.#config, trigger: reason, instanceId: this.#ctx.instanceId, startedAt: new Date() };
+    const start = { task: this.#config, trigger: reason, instanceId: this.#ctx.instance.id, startedAt: new Date() };
     return this.#events.record(finishEvent(start, { error: errorMessage(error) }));
   }
 
@@ -235,7 +235,7 @@ export class TaskRuntime {
 
   #triggered(reason: TriggerReason): void {
     if (!this.#watch.armed || this.#deleting) return;
-    if (reason.kind === "schedule" && this.#ctx.scheduleGate?.isOpen === false) return;
+    if (reason.kind === "schedule" && this.#ctx.runs.scheduleGate.isOpen === false) return;
     if (!this.#config.enabled) {
       void this.#recorder.skipped(reason, "disabled");
       return;

@@ -88,7 +88,7 @@ export async function updateTask(
       throw error;
     }
     if (same) prepared.inheritApplied(current.lastAppliedInputs);
-    await engine.context.store.putTask(stored);
+    await engine.context.records.store.putTask(stored);
     await swap(engine, current, prepared, hooks);
     return prepared;
   });
@@ -107,7 +107,7 @@ function inspectUpdate(engine: Engine, current: TaskRuntime, config: TaskConfig)
     try {
       candidate = await preparedRuntime(engine, { config }, []);
       const plan = await candidate.plan();
-      return { ...plan, plan: engine.context.secrets.mask(plan.plan) };
+      return { ...plan, plan: engine.context.records.secrets.mask(plan.plan) };
     } finally {
       if (candidate) await discard(candidate);
       // The candidate wrote its files where the task's are: the task's own driver writes them back.

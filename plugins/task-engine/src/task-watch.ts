@@ -71,14 +71,14 @@ export class TaskWatch {
   /** Starts the condition and module inputs; resolves once each published its first value. */
   async start(task: TaskConfig): Promise<void> {
     if (this.#sourcesAbort) return;
-    const condition = this.#ctx.conditions.get(task.condition.type);
+    const condition = this.#ctx.blocks.conditions.get(task.condition.type);
     if (!condition) {
       throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot start task "${task.name}": no condition type "${task.condition.type}" is registered`);
     }
     if (this.#ctx.signal.aborted) throw stoppedError(task.name);
     const sources = [condition.create(task.condition as Record<string, unknown>, task.name, task)];
     for (const input of task.module_input) {
-      const factory = this.#ctx.moduleInputs.get(input.type);
+      const factory = this.#ctx.blocks.moduleInputs.get(input.type);
       if (!factory) {
         throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot start task "${task.name}": no module_input type "${input.type}" is registered`);
       }
@@ -147,7 +147,7 @@ export class TaskWatch {
 
   #inputContext(index: number, signal: AbortSignal): InputContext {
     return {
-      watcher: this.#ctx.watcher,
+      watcher: this.#ctx.blocks.watcher,
       logger: this.#logger,
       signal,
       publish: (variable, value) => {

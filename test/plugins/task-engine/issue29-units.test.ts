@@ -78,10 +78,10 @@ describe("drift settings", () => {
     const own = driftSettingsOf(task({ drift_detection: { interval: "5s" } }), { enabled: false, auto_correct: true });
     expect(own).toMatchObject({ enabled: true, autoCorrect: true, describe: "every 5s" });
     expect(own.next(1000)).toBe(6000);
-    const inherited = driftSettingsOf(task(), { enabled: true, interval: "2m" });
+    const inherited = driftSettingsOf(task(), { enabled: true, auto_correct: false, interval: "2m" });
     expect(inherited).toMatchObject({ enabled: true, autoCorrect: false, describe: "every 2m" });
-    expect(driftSettingsOf(task({ drift_detection: { enabled: false } }), { enabled: true }).enabled).toBe(false);
-    const cron = driftSettingsOf(task({ drift_detection: { cron: "0 * * * *" } }), { interval: "1s" });
+    expect(driftSettingsOf(task({ drift_detection: { enabled: false } }), { enabled: true, auto_correct: false }).enabled).toBe(false);
+    const cron = driftSettingsOf(task({ drift_detection: { cron: "0 * * * *" } }), { enabled: false, auto_correct: false, interval: "1s" });
     expect(cron.describe).toBe("cron 0 * * * *");
     expect(cron.next(Date.parse("2026-01-01T10:15:00Z"))).toBe(Date.parse("2026-01-01T11:00:00Z"));
   });

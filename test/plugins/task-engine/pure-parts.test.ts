@@ -115,9 +115,9 @@ describe("the retry policy of failed runs (issue 24 item 4)", () => {
 
   it("defaults to 8 retries from 30s to 10m; an unset max_backoff follows a longer backoff; a shorter one is refused", () => {
     expect(retryPolicyOf(undefined)).toEqual({ maxRetries: 8, backoffMs: 30_000, maxBackoffMs: 600_000 });
-    expect(retryPolicyOf({ backoff: "1h" })).toEqual({ maxRetries: 8, backoffMs: 3_600_000, maxBackoffMs: 3_600_000 });
-    expect(() => retryPolicyOf({ backoff: "1m", max_backoff: "10s" })).toThrow(/^Cannot use retry.max_backoff "10s": it is shorter than retry.backoff "1m"$/);
-    expect(() => retryPolicyOf({ backoff: "0s" })).toThrow(/^Cannot use retry.backoff "0s": expected a positive duration/);
+    expect(retryPolicyOf({ max_retries: 8, backoff: "1h" })).toEqual({ maxRetries: 8, backoffMs: 3_600_000, maxBackoffMs: 3_600_000 });
+    expect(() => retryPolicyOf({ max_retries: 8, backoff: "1m", max_backoff: "10s" })).toThrow(/^Cannot use retry.max_backoff "10s": it is shorter than retry.backoff "1m"$/);
+    expect(() => retryPolicyOf({ max_retries: 8, backoff: "0s" })).toThrow(/^Cannot use retry.backoff "0s": expected a positive duration/);
   });
 
   it("retries a failure until the count is spent; success and supersede start the count again", async () => {

@@ -36,7 +36,7 @@ task {
 describe("run_history options", () => {
   it("defaults to 100 records a task and a week", () => {
     expect(runRetentionOf(undefined)).toEqual({ maxRunsPerTask: 100, maxAgeMs: 168 * 3600_000 });
-    expect(runRetentionOf({ max_runs_per_task: 5, max_age: "90m" })).toEqual({ maxRunsPerTask: 5, maxAgeMs: 90 * 60_000 });
+    expect(runRetentionOf({ max_runs_per_task: 5, max_age: "90m", max_output_bytes: 65536 })).toEqual({ maxRunsPerTask: 5, maxAgeMs: 90 * 60_000 });
   });
 
   it("validate accepts good values and names the field and the expectation for bad ones", async () => {
