@@ -1,9 +1,9 @@
 /** @module JSON Schemas of the HTTP API response bodies, used for the OpenAPI document and response tests. */
 import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
 
-const requestId: JsonSchema = { type: "string", format: "uuid" };
+const requestId = { type: "string", format: "uuid" } as const satisfies JsonSchema;
 
-export const errorSchema: JsonSchema = {
+export const errorSchema = {
   type: "object",
   additionalProperties: false,
   required: ["error"],
@@ -16,10 +16,10 @@ export const errorSchema: JsonSchema = {
     },
     request_id: requestId,
   },
-};
+} as const satisfies JsonSchema;
 
 /** A task in a response: `task` is the task schema with the registered types. */
-export const taskResponseSchemaWith = (task: JsonSchema): JsonSchema => ({
+export const taskResponseSchemaWith = <T extends JsonSchema>(task: T) => ({
   type: "object",
   additionalProperties: false,
   required: ["request_id", "task"],
@@ -43,26 +43,26 @@ export const taskResponseSchemaWith = (task: JsonSchema): JsonSchema => ({
     },
     outputs_run_id: { type: "string", description: "Beyond CTS: the run whose outputs these are (GET /v1/tasks/{name}/runs/{id})." },
   },
-});
+}) as const satisfies JsonSchema;
 
-export const tasksResponseSchemaWith = (task: JsonSchema): JsonSchema => ({
+export const tasksResponseSchemaWith = <T extends JsonSchema>(task: T) => ({
   type: "object",
   additionalProperties: false,
   required: ["request_id", "tasks"],
   properties: { request_id: requestId, tasks: { type: "array", items: task } },
-});
+}) as const satisfies JsonSchema;
 
-export const deleteResponseSchema: JsonSchema = {
+export const deleteResponseSchema = {
   type: "object",
   additionalProperties: false,
   required: ["request_id"],
   properties: { request_id: requestId },
-};
+} as const satisfies JsonSchema;
 
-export const healthResponseSchema: JsonSchema = { type: "object", additionalProperties: false };
+export const healthResponseSchema = { type: "object", additionalProperties: false } as const satisfies JsonSchema;
 
 /** Beyond CTS: stored records that cannot be decoded (`/v1/status`, `/v1/status/cluster`), only when there are some. */
-export const damagedRecordsSchema: JsonSchema = {
+export const damagedRecordsSchema = {
   type: "array",
   items: {
     type: "object",
@@ -77,9 +77,9 @@ export const damagedRecordsSchema: JsonSchema = {
       since: { type: "string", format: "date-time" },
     },
   },
-};
+} as const satisfies JsonSchema;
 
-export const clusterStatusResponseSchema: JsonSchema = {
+export const clusterStatusResponseSchema = {
   type: "object",
   additionalProperties: false,
   required: ["cluster_name", "members", "request_id"],
@@ -118,4 +118,4 @@ export const clusterStatusResponseSchema: JsonSchema = {
     damaged_records: damagedRecordsSchema,
     request_id: requestId,
   },
-};
+} as const satisfies JsonSchema;
