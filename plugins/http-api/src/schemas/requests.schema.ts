@@ -1,5 +1,6 @@
 /** @module JSON Schemas of the HTTP API request bodies (`POST /v1/tasks`, `PATCH /v1/tasks/{name}`). */
 import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
+import type { ApiBody } from "./api-body.ts";
 import { taskSchema } from "./task.schema.ts";
 
 /** The `POST /v1/tasks` body around the given task schema. */
@@ -17,3 +18,7 @@ export const taskUpdateRequestSchema = {
   required: ["enabled"],
   properties: { enabled: { type: "boolean" } },
 } as const satisfies JsonSchema;
+
+/** `POST /v1/tasks`: the task's static fields (the registered types' blocks and drivers' fields are checked when it runs). */
+export type TaskCreateRequest = ApiBody<typeof taskCreateRequestSchema>;
+export type TaskUpdateRequest = ApiBody<typeof taskUpdateRequestSchema>;

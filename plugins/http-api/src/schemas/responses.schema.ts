@@ -1,5 +1,7 @@
 /** @module JSON Schemas of the HTTP API response bodies, used for the OpenAPI document and response tests. */
 import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
+import type { ApiBody } from "./api-body.ts";
+import type { taskSchema } from "./task.schema.ts";
 
 const requestId = { type: "string", format: "uuid" } as const satisfies JsonSchema;
 
@@ -119,3 +121,12 @@ export const clusterStatusResponseSchema = {
     request_id: requestId,
   },
 } as const satisfies JsonSchema;
+
+export type ErrorBody = ApiBody<typeof errorSchema>;
+/** A task answer; its `task` is `ApiTask` where a route builds it (task-representation.ts). */
+export type TaskResponse = ApiBody<ReturnType<typeof taskResponseSchemaWith<typeof taskSchema>>>;
+export type TasksResponse = ApiBody<ReturnType<typeof tasksResponseSchemaWith<typeof taskSchema>>>;
+export type DeleteResponse = ApiBody<typeof deleteResponseSchema>;
+export type HealthResponse = ApiBody<typeof healthResponseSchema>;
+export type DamagedRecordsBody = ApiBody<typeof damagedRecordsSchema>;
+export type ClusterStatusResponse = ApiBody<typeof clusterStatusResponseSchema>;

@@ -3,6 +3,7 @@
  * served OpenAPI document and the tests that check answers against it.
  */
 import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
+import type { ApiBody } from "./api-body.ts";
 
 const names = { type: "array", items: { type: "string" } } as const satisfies JsonSchema;
 const keyed = {
@@ -44,7 +45,7 @@ const runLogSchema = {
   },
 } as const satisfies JsonSchema;
 
-const phasesSchema = <S extends JsonSchema>(item: S) => ({
+const phasesSchema = <const S extends JsonSchema>(item: S) => ({
   type: "object",
   additionalProperties: false,
   properties: { init: item, plan: item, apply: item },
@@ -159,3 +160,9 @@ export const runResponseSchema = {
   required: ["request_id", "run"],
   properties: { request_id: { type: "string" }, run: { $ref: "#/components/schemas/RunRecord" } },
 } as const satisfies JsonSchema;
+
+export type InputChangeBody = ApiBody<typeof inputChangeSchema>;
+export type RunOutputBody = ApiBody<typeof runOutputSchema>;
+export type RunRecordBody = ApiBody<typeof runRecordSchema>;
+export type RunsResponse = ApiBody<typeof runsResponseSchema>;
+export type RunResponse = ApiBody<typeof runResponseSchema>;

@@ -4,6 +4,8 @@
  * and the drift state `/v1/status/tasks` adds to the tasks drift detection watches.
  */
 import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
+import type { ApiBody } from "./api-body.ts";
+import type { taskSchema } from "./task.schema.ts";
 
 /** One resource a plan touches (drift checks, destroy plans, run records). */
 export const resourceChangeSchema = {
@@ -86,3 +88,10 @@ export const taskStatusEntrySchema = {
     drift: { $ref: "#/components/schemas/DriftState" },
   },
 } as const satisfies JsonSchema;
+
+export type ResourceChangeBody = ApiBody<typeof resourceChangeSchema>;
+export type InspectPlanBody = ApiBody<typeof inspectPlanSchema>;
+export type TaskUpdateResponse = ApiBody<ReturnType<typeof taskUpdateResponseSchemaWith<typeof taskSchema>>>;
+export type DestroyPlanResponse = ApiBody<typeof destroyPlanResponseSchema>;
+export type DriftStateBody = ApiBody<typeof driftStateSchema>;
+export type TaskStatusEntryBody = ApiBody<typeof taskStatusEntrySchema>;

@@ -6,6 +6,7 @@
  * request validator does.
  */
 import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
+import type { ApiBody } from "./api-body.ts";
 
 const stringMap = { type: "object", additionalProperties: { type: "string" } } as const satisfies JsonSchema;
 const stringList = { type: "array", items: { type: "string" } } as const satisfies JsonSchema;
@@ -66,3 +67,9 @@ export function taskSchemaWith<C extends JsonSchema, M extends JsonSchema>(
 
 /** The task object when the registered types are not known: their blocks are left to the kernel. */
 export const taskSchema = taskSchemaWith(anyConditionSchema, anyModuleInputSchema);
+
+/**
+ * A task object as the API shows and accepts it: the fields its schema lists, and the task-level
+ * fields drivers and plugins add (their schemas are known only when the daemon runs).
+ */
+export type ApiTask = ApiBody<typeof taskSchema> & { readonly [driverField: string]: unknown };
