@@ -10,7 +10,8 @@ import type {
   DamagedRecord, DriftDetectionConfig, DriftState, HookReport, InputChange, ResourceChange, RunLog, RunOutput, RunPage, RunRecord,
   TaskOutputs, TaskStatus, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
-import type { DamagedRecordsBody, TaskResponse } from "../../../plugins/http-api/src/schemas/responses.schema.ts";
+import type { ClusterMember, ClusterStatus } from "../../../plugins/ha-consul/src/cluster-status.ts";
+import type { ClusterStatusResponse, DamagedRecordsBody, TaskResponse } from "../../../plugins/http-api/src/schemas/responses.schema.ts";
 import type { InputChangeBody, RunOutputBody, RunRecordBody, RunsResponse } from "../../../plugins/http-api/src/schemas/run-history.schema.ts";
 import type { DriftStateBody, ResourceChangeBody, TaskStatusEntryBody } from "../../../plugins/http-api/src/schemas/task-changes.schema.ts";
 import type { ApiTask } from "../../../plugins/http-api/src/schemas/task.schema.ts";
@@ -48,5 +49,12 @@ describe("the contract's types agree with the API schemas' inferred types (check
   it("a run page and a task's outputs are what the runs and task answers carry", () => {
     expectTypeOf<RunPage>().toEqualTypeOf<Omit<RunsResponse, "request_id">>();
     expectTypeOf<TaskOutputs["outputs"]>().toEqualTypeOf<NonNullable<TaskResponse["outputs"]>>();
+  });
+
+  it("the cluster status ha-consul answers has the fields the document lists, each of its type", () => {
+    expectTypeOf<ClusterMember>().toEqualTypeOf<Item<ClusterStatusResponse["members"]>>();
+    expectTypeOf<keyof ClusterStatus>().toEqualTypeOf<keyof ClusterStatusResponse>();
+    // `consul` is always in ha-consul's answer; the document leaves it optional.
+    expectTypeOf<ClusterStatus>().toExtend<ClusterStatusResponse>();
   });
 });
