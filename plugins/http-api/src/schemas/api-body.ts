@@ -37,6 +37,6 @@ export type ApiBody<S extends JSONSchema> = Listed<FromSchema<
  * object schema that does not say `additionalProperties: false`. A map the schema types
  * (`additionalProperties: {...}`) keeps its index.
  */
-export type Listed<T> = T extends readonly (infer I)[] ? readonly Listed<I>[]
+type Listed<T> = T extends readonly (infer I)[] ? readonly Listed<I>[]
   : T extends object ? { readonly [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: Listed<T[K]> }
   : T;
