@@ -4,7 +4,7 @@
  * the members last read (`members_as_of`), a `consul` state, and the leader last confirmed, marked
  * `stale` with its age: a client must not take an old view for a current one.
  */
-import { errorMessage, type ConsulClient, type Leadership } from "../../../core/plugin-api/mod.ts";
+import { errorMessage, type ConsulClient, type LeaderInfo, type Leadership } from "../../../core/plugin-api/mod.ts";
 import type { HealthEntry } from "./cluster-status.ts";
 
 export interface HealthRead {
@@ -33,9 +33,17 @@ export class LastKnownHealth {
   }
 }
 
+/** The freshness fields of `/v1/status/cluster` (`ClusterStatus`). */
+export interface ClusterFreshness {
+  readonly consul: { readonly reachable: boolean; readonly since?: string; readonly error?: string };
+  /** Only while Consul is unreachable: when the members were last read (null: never). */
+  readonly members_as_of?: string | null;
+  readonly leader?: LeaderInfo & { readonly stale: boolean; readonly stale_seconds?: number };
+}
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function clusterFreshness(consul: ConsulClient, leadership: Leadership, health: HealthRead, now = Date.now()): Record<string, unknown> {
+export function clusterFreshness(consul: ConsulClient, leadership: Leadership, health: HealthRead, now = Date.now()): ClusterFreshness {
   const state = consul.connectionState();
   const leader = leadership.leader();
   const staleSince = leadership.leaderStaleSince?.() ?? (health.fresh ? undefined : state.healthy ? now : state.since);

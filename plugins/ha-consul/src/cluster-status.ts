@@ -3,7 +3,7 @@
  * Members are the instances registered in Consul with the tag `cts-cluster:<name>`; `healthy`
  * is that service instance's health, as CTS reports it.
  */
-import { clusterFreshness, LastKnownHealth } from "./cluster-staleness.ts";
+import { clusterFreshness, type ClusterFreshness, LastKnownHealth } from "./cluster-staleness.ts";
 import {
   consulQuery, type ConsulClient, type CtsConfig, type DamagedRecord, type LeaderInfo, type Leadership, type StoredTask, type TaskOwnership, type TaskStore,
 } from "../../../core/plugin-api/mod.ts";
@@ -14,6 +14,20 @@ export interface ClusterMember {
   readonly healthy: boolean;
   readonly leader: boolean;
   readonly address?: string;
+}
+
+/**
+ * The `GET /v1/status/cluster` answer. The http-api plugin's schema documents it in the served
+ * OpenAPI document (`ClusterStatusResponse`); test/plugins/http-api/api-body-types.test.ts keeps both alike.
+ */
+export interface ClusterStatus extends ClusterFreshness {
+  readonly cluster_name: string;
+  readonly members: readonly ClusterMember[];
+  /** Shared cluster mode (beyond CTS): which instance runs each task ("" while it moves). */
+  readonly mode?: "shared";
+  readonly task_owners?: Readonly<Record<string, string>>;
+  readonly damaged_records?: readonly DamagedRecord[];
+  readonly request_id: string;
 }
 
 export interface HealthEntry {
@@ -100,7 +114,7 @@ export function createClusterStatusHandler(
         ...clusterFreshness(consul, leadership, health),
         ...damagedRecordsField(store),
         request_id: requestId,
-      });
+      } satisfies ClusterStatus);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       return Response.json({ error: { message }, request_id: requestId }, { status: 500 });
@@ -109,7 +123,7 @@ export function createClusterStatusHandler(
 }
 
 /** Beyond CTS: the stored records this member found damaged (a follower sees a damaged leader lock). */
-function damagedRecordsField(store?: TaskStore): { damaged_records?: readonly DamagedRecord[] } {
+function damagedRecordsField(store?: TaskStore): Pick<ClusterStatus, "damaged_records"> {
   const damaged = store?.damagedRecords?.() ?? [];
   return damaged.length > 0 ? { damaged_records: damaged } : {};
 }

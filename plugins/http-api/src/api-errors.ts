@@ -8,6 +8,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { cutText, isCtsError } from "../../../core/plugin-api/mod.ts";
+import type { ErrorBody } from "./schemas/responses.schema.ts";
 
 /** The request's UUID, set by hono's requestId middleware (create-api-app.ts). */
 export function requestIdOf(c: Context): string {
@@ -16,11 +17,11 @@ export function requestIdOf(c: Context): string {
 
 // An answer never carries a huge value back (a message quoting a 2 MB field): messages are cut.
 export function legacyError(c: Context, status: ContentfulStatusCode, message: string): Response {
-  return c.json({ error: { message: cutText(message) } }, status);
+  return c.json({ error: { message: cutText(message) } } satisfies ErrorBody, status);
 }
 
 export function apiError(c: Context, status: ContentfulStatusCode, message: string): Response {
-  return c.json({ error: { message: cutText(message) }, request_id: requestIdOf(c) }, status);
+  return c.json({ error: { message: cutText(message) }, request_id: requestIdOf(c) } satisfies ErrorBody, status);
 }
 
 /** An error thrown at the API boundary that already knows its HTTP status. */

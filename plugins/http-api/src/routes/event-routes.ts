@@ -7,6 +7,7 @@
 import type { Hono } from "hono";
 import { HttpError } from "../api-errors.ts";
 import type { EventStreamHub } from "../event-stream-hub.ts";
+import type { ErrorBody } from "../schemas/responses.schema.ts";
 
 export const EVENTS_PATH = "/v1/events";
 
@@ -45,7 +46,7 @@ export function mountEventRoutes(app: Hono, hub: EventStreamHub): void {
     if (c.req.method === "HEAD") return new Response(null, { headers });
     if (hub.full) {
       const message = `Cannot open another event stream: ${hub.maxClients} are open, the most api.max_event_streams allows; retry later`;
-      return c.json({ error: { message } }, 503, { "retry-after": String(STREAMS_FULL_RETRY_SECONDS) });
+      return c.json({ error: { message } } satisfies ErrorBody, 503, { "retry-after": String(STREAMS_FULL_RETRY_SECONDS) });
     }
     return new Response(hub.open(after).body, { headers });
   });

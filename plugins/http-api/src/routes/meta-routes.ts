@@ -4,6 +4,7 @@ import { apiError } from "../api-errors.ts";
 import type { RouteContext } from "../api-context.ts";
 import { openApiDocument } from "../openapi-document.ts";
 import { parseQuery } from "../query-rules.ts";
+import type { HealthResponse } from "../schemas/responses.schema.ts";
 
 /** CTS's exact text; scripts match on it. */
 export const CLUSTER_WITHOUT_HA_MESSAGE = "this endpoint is only available with high availability configured";
@@ -15,7 +16,7 @@ export function mountMetaRoutes(app: Hono, ctx: RouteContext): void {
   // The standalone checker is always healthy, as in CTS; a Consul outage is ridden out, not fatal.
   app.get("/v1/health", (c) => {
     parseQuery(c.req.url, {});
-    return c.json({});
+    return c.json({} satisfies HealthResponse);
   });
   app.all("/v1/health", methodNotAllowed);
 

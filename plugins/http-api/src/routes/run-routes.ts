@@ -8,6 +8,7 @@ import type { Context, Hono } from "hono";
 import { HttpError, requestIdOf, statusOfEngineError } from "../api-errors.ts";
 import type { RouteContext } from "../api-context.ts";
 import { errorMessage, type RunQuery } from "../../../../core/plugin-api/mod.ts";
+import type { RunResponse, RunsResponse } from "../schemas/run-history.schema.ts";
 import { taskNotFound } from "./cts-task-errors.ts";
 
 export const DEFAULT_RUNS_LIMIT = 20;
@@ -70,7 +71,7 @@ export function mountRunRoutes(app: Hono, ctx: RouteContext): void {
     const page = await ask(ctx, name, () => ctx.tasks.listRuns?.(name, query));
     return c.json({
       request_id: requestIdOf(c), runs: page.runs, ...(page.next ? { next: page.next } : {}), ...(page.total !== undefined ? { total: page.total } : {}),
-    });
+    } satisfies RunsResponse);
   });
   app.get(RUN_PATH, async (c) => {
     const name = c.req.param("name");
@@ -78,7 +79,7 @@ export function mountRunRoutes(app: Hono, ctx: RouteContext): void {
     if (new URL(c.req.url).search !== "") throw new HttpError(400, "this endpoint takes no query parameters");
     const run = await ask(ctx, name, () => ctx.tasks.getRun?.(name, id));
     if (!run) throw new HttpError(404, `run '${id}' of task '${name}' does not exist`);
-    return c.json({ request_id: requestIdOf(c), run });
+    return c.json({ request_id: requestIdOf(c), run } satisfies RunResponse);
   });
   app.all(RUNS_PATH, notGet);
   app.all(RUN_PATH, notGet);

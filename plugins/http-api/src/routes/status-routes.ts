@@ -3,11 +3,19 @@
  * `{"error":{"message"}}` errors, no request id).
  */
 import type { Context, Hono } from "hono";
-import type { ConsulConnectionState, DamagedRecord, TaskState, TaskStatus } from "../../../../core/plugin-api/mod.ts";
+import type { ConsulConnectionState, TaskState, TaskStatus } from "../../../../core/plugin-api/mod.ts";
 import { HttpError, legacyError } from "../api-errors.ts";
 import type { RouteContext } from "../api-context.ts";
 import { includeRule, parseQuery, statusRule } from "../query-rules.ts";
 import { taskNameFromPath } from "../task-path.ts";
+import type { DamagedRecordsBody } from "../schemas/responses.schema.ts";
+import type { TaskStatusEntryBody } from "../schemas/task-changes.schema.ts";
+
+/**
+ * One entry of `/v1/status/tasks`: its schema's fields, and `waiting`, which the served document does
+ * not list yet (the document is left as it is; listing it there is a change of its own).
+ */
+export type TaskStatusEntry = TaskStatusEntryBody & { readonly waiting?: string };
 
 const STATUSES: readonly TaskStatus[] = ["successful", "errored", "critical", "unknown"];
 
@@ -15,7 +23,7 @@ function methodNotAllowed(c: Context): Response {
   return legacyError(c, 405, `method ${c.req.method} is not allowed on ${c.req.path}: use GET`);
 }
 
-function overallStatus(states: readonly TaskState[], consul?: ConsulConnectionState, damaged: readonly DamagedRecord[] = []): unknown {
+function overallStatus(states: readonly TaskState[], consul?: ConsulConnectionState, damaged: DamagedRecordsBody = []): unknown {
   const status: Record<TaskStatus, number> = { successful: 0, errored: 0, critical: 0, unknown: 0 };
   const enabled = { true: 0, false: 0 };
   for (const state of states) {
@@ -47,10 +55,11 @@ function union(lists: Iterable<readonly string[]>): string[] {
 }
 
 /** One entry of `/v1/status/tasks`. */
-export function taskStatusEntry(state: TaskState, withEvents: boolean): Record<string, unknown> {
+export function taskStatusEntry(state: TaskState, withEvents: boolean): TaskStatusEntry {
   const name = state.config.name;
   const hasEvents = state.events.length > 0;
-  const entry: Record<string, unknown> = {
+  const drift = state.drift;
+  return {
     task_name: name,
     status: state.status,
     enabled: state.config.enabled,
@@ -58,15 +67,13 @@ export function taskStatusEntry(state: TaskState, withEvents: boolean): Record<s
     // Deprecated in CTS but still emitted: what the stored runs used, else what is configured.
     providers: hasEvents ? union(state.events.map((e) => e.config.providers)) : [...state.config.providers],
     services: hasEvents ? union(state.events.map((e) => e.config.services)) : [...(state.config.services ?? [])],
+    // Beyond CTS: drift detection's view, only for tasks it watches (CTS's shape is unchanged otherwise).
+    ...(drift && (drift.next_check !== undefined || drift.status !== "unknown") ? { drift } : {}),
+    // Beyond CTS (an added key, present only then): why the running run waits (a lock, an approval).
+    ...(state.waiting !== undefined ? { waiting: state.waiting } : {}),
+    // CTS's `events` is omitempty: a task that never ran has no key at all, not [].
+    ...(withEvents && hasEvents ? { events: state.events } : {}),
   };
-  // Beyond CTS: drift detection's view, only for tasks it watches (CTS's shape is unchanged otherwise).
-  const drift = state.drift;
-  if (drift && (drift.next_check !== undefined || drift.status !== "unknown")) entry.drift = drift;
-  // Beyond CTS (an added key, present only then): why the running run waits (a lock, an approval).
-  if (state.waiting !== undefined) entry.waiting = state.waiting;
-  // CTS's `events` is omitempty: a task that never ran has no key at all, not [].
-  if (withEvents && hasEvents) entry.events = state.events;
-  return entry;
 }
 
 export function mountStatusRoutes(app: Hono, ctx: RouteContext): void {
@@ -95,7 +102,7 @@ export function mountStatusRoutes(app: Hono, ctx: RouteContext): void {
       }
       states = [state];
     }
-    const body: Record<string, unknown> = {};
+    const body: Record<string, TaskStatusEntry> = {};
     for (const state of states.filter(keep)) body[state.config.name] = taskStatusEntry(state, withEvents);
     return c.json(body);
   };

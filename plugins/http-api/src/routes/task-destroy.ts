@@ -10,6 +10,8 @@ import { errorMessage } from "../../../../core/plugin-api/mod.ts";
 import { apiError, HttpError, requestIdOf, statusOfEngineError } from "../api-errors.ts";
 import type { RouteContext } from "../api-context.ts";
 import { parseQuery, type QueryRule } from "../query-rules.ts";
+import type { DeleteResponse } from "../schemas/responses.schema.ts";
+import type { DestroyPlanResponse, InspectPlanBody } from "../schemas/task-changes.schema.ts";
 
 const destroyRule: QueryRule = { values: ["true", "false"] };
 const inspectRule: QueryRule = { values: ["inspect"] };
@@ -25,14 +27,14 @@ export function deleteQuery(url: string): { destroy: boolean; inspect: boolean }
 }
 
 export async function handleDestroy(
-  c: Context, ctx: RouteContext, name: string, inspect: boolean, planJson: (plan: InspectPlan) => Record<string, unknown>,
+  c: Context, ctx: RouteContext, name: string, inspect: boolean, planJson: (plan: InspectPlan) => InspectPlanBody,
 ): Promise<Response> {
   const requestId = requestIdOf(c);
   if (inspect) {
     if (!ctx.tasks.planDestroy) throw new HttpError(400, `Cannot plan the destroy of task "${name}": this task engine cannot destroy`);
     try {
       const plan = await ctx.tasks.planDestroy(name);
-      return c.json({ request_id: requestId, inspect: planJson(plan) }, 200);
+      return c.json({ request_id: requestId, inspect: planJson(plan) } satisfies DestroyPlanResponse, 200);
     } catch (error) {
       ctx.logger.error("error planning the destroy of task", { task_name: name, request_id: requestId, error: errorMessage(error) });
       return apiError(c, statusOfEngineError(error, 400), errorMessage(error));
@@ -45,5 +47,5 @@ export async function handleDestroy(
     ctx.logger.error("error destroying task", { task_name: name, request_id: requestId, error: errorMessage(error) });
     return apiError(c, statusOfEngineError(error), errorMessage(error));
   }
-  return c.json({ request_id: requestId }, 202);
+  return c.json({ request_id: requestId } satisfies DeleteResponse, 202);
 }

@@ -6,7 +6,9 @@
 import type { Context, Hono } from "hono";
 import type { InspectPlan, RunRequest, TaskConfig } from "../../../../core/plugin-api/mod.ts";
 import { errorMessage, isCtsError } from "../../../../core/plugin-api/mod.ts";
-import { taskUpdateRequestSchema } from "../schemas/requests.schema.ts";
+import { type TaskCreateRequest, type TaskUpdateRequest, taskUpdateRequestSchema } from "../schemas/requests.schema.ts";
+import type { DeleteResponse, TaskResponse, TasksResponse } from "../schemas/responses.schema.ts";
+import type { InspectPlanBody, TaskUpdateResponse } from "../schemas/task-changes.schema.ts";
 import { apiError, HttpError, legacyError, requestIdOf, statusOfEngineError } from "../api-errors.ts";
 import type { RouteContext } from "../api-context.ts";
 import { bodyValidator, readJson, type BodyValidator } from "../body-validator.ts";
@@ -19,28 +21,25 @@ import { deleteQuery, handleDestroy } from "./task-destroy.ts";
 import { handleTaskUpdate, isTaskUpdateBody, unsupportedKeys } from "./task-update.ts";
 import { weakEnabled } from "./weak-enabled.ts";
 
-interface CreateBody {
-  readonly task: Readonly<Record<string, unknown>> & { readonly name: string };
-}
-
 function runOf(c: Context): RunRequest {
   return parseQuery(c.req.url, { run: runRule }).run as RunRequest;
 }
 
-function planJson(plan: InspectPlan | undefined, urlKey: "tfc_run_url" | "url"): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    changes_present: plan?.changesPresent ?? false,
-    plan: plan?.plan ?? "",
-  };
-  if (plan?.url) out[urlKey] = plan.url;
-  return out;
+/** A plan as PATCH and DELETE answer it (`inspect`). */
+function inspectPlanBody(plan: InspectPlan | undefined): InspectPlanBody {
+  return { changes_present: plan?.changesPresent ?? false, plan: plan?.plan ?? "", ...(plan?.url ? { url: plan.url } : {}) };
+}
+
+/** A plan as `POST /v1/tasks?run=inspect` answers it (`run`, CTS's key for the HCP Terraform run). */
+function createRunBody(plan: InspectPlan | undefined): NonNullable<TaskResponse["run"]> {
+  return { changes_present: plan?.changesPresent ?? false, plan: plan?.plan ?? "", ...(plan?.url ? { tfc_run_url: plan.url } : {}) };
 }
 
 /**
  * Beyond CTS: the outputs of the task's last successful apply, beside CTS's `task`. Reading them
  * never fails the read of the task: a store that cannot answer leaves them out.
  */
-async function lastOutputs(ctx: RouteContext, name: string): Promise<Record<string, unknown>> {
+async function lastOutputs(ctx: RouteContext, name: string): Promise<Pick<TaskResponse, "outputs" | "outputs_run_id">> {
   try {
     const found = await ctx.tasks.outputs?.(name);
     return found ? { outputs: found.outputs, outputs_run_id: found.run_id } : {};
@@ -62,20 +61,20 @@ function requireTask(ctx: RouteContext, name: string): void {
 
 export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
   // Built at the first create: plugins register their conditions and module inputs until start.
-  let validateCreate: BodyValidator<CreateBody> | undefined;
-  const createValidator = () => validateCreate ??= bodyValidator<CreateBody>(
+  let validateCreate: BodyValidator<TaskCreateRequest> | undefined;
+  const createValidator = () => validateCreate ??= bodyValidator<TaskCreateRequest>(
     ctx.ajv, taskCreateSchemaFor(ctx.blocks(), compilingRequestSchemas(ctx.logger), compilingDriverFields(ctx.logger)),
     "#/components/schemas/TaskRequest",
   );
   const represent = (task: TaskConfig) => toApiTask(task, ctx.blocks());
-  const validateUpdate = bodyValidator<{ enabled: boolean }>(ctx.ajv, taskUpdateRequestSchema);
+  const validateUpdate = bodyValidator<TaskUpdateRequest>(ctx.ajv, taskUpdateRequestSchema);
   const log = ctx.logger;
 
   app.get("/v1/tasks", (c) => {
     parseQuery(c.req.url, {});
     // CTS lists its stored task configs as kept: configuration order, then creation order.
     const tasks = ctx.tasks.list().map((state) => represent(state.config));
-    return c.json({ request_id: requestIdOf(c), tasks });
+    return c.json({ request_id: requestIdOf(c), tasks } satisfies TasksResponse);
   });
 
   app.post("/v1/tasks", async (c) => {
@@ -107,9 +106,9 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
     }
     const task = represent(result.task);
     if (run === "inspect") {
-      return c.json({ request_id: requestId, task, run: planJson(result.plan, "tfc_run_url") }, 200);
+      return c.json({ request_id: requestId, task, run: createRunBody(result.plan) } satisfies TaskResponse, 200);
     }
-    return c.json({ request_id: requestId, task }, 201);
+    return c.json({ request_id: requestId, task } satisfies TaskResponse, 201);
   });
 
   app.get("/v1/tasks/*", async (c) => {
@@ -118,7 +117,7 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
     const state = ctx.tasks.get(name);
     if (!state) throw taskNotFound(name);
     const outputs = await lastOutputs(ctx, name);
-    return c.json({ request_id: requestIdOf(c), task: represent(state.config), ...outputs });
+    return c.json({ request_id: requestIdOf(c), task: represent(state.config), ...outputs } satisfies TaskResponse);
   });
 
   // CTS's legacy PATCH handler answers a request without a task name 400, in its own words.
@@ -133,7 +132,7 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
     const unsupported = unsupportedKeys(raw, ctx.blocks().driverTaskFields().keys());
     if (unsupported) throw unsupported;
     if (isTaskUpdateBody(raw)) {
-      const tools = { validateCreate: (body: unknown) => createValidator()(body), represent, planJson: (plan?: InspectPlan) => planJson(plan, "url") };
+      const tools = { validateCreate: (body: unknown) => createValidator()(body), represent, planJson: inspectPlanBody };
       return handleTaskUpdate(c, ctx, tools, name, run, raw);
     }
     if (typeof raw === "object" && raw !== null && !Array.isArray(raw) && !("enabled" in raw)) {
@@ -159,9 +158,9 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
     if (run === "inspect") {
       // CTS's body; beyond CTS, where the inspection's run record can be read.
       const headers = result.runId ? { "content-location": `/v1/tasks/${encodeURIComponent(name)}/runs/${result.runId}` } : undefined;
-      return c.json({ inspect: planJson(result.plan, "url") }, 200, headers);
+      return c.json({ inspect: inspectPlanBody(result.plan) } satisfies TaskUpdateResponse, 200, headers);
     }
-    return c.json({});
+    return c.json({} satisfies TaskUpdateResponse);
   });
 
   app.delete("/v1/tasks/*", async (c) => {
@@ -169,7 +168,7 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
     const query = deleteQuery(c.req.url);
     const state = ctx.tasks.get(name);
     if (!state) throw taskNotFound(name);
-    if (query.destroy) return handleDestroy(c, ctx, name, query.inspect, (plan) => planJson(plan, "url"));
+    if (query.destroy) return handleDestroy(c, ctx, name, query.inspect, inspectPlanBody);
     const requestId = requestIdOf(c);
     log.info("deleting task", { task_name: name, request_id: requestId });
     const deleting = ctx.tasks.delete(name);
@@ -185,6 +184,6 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
         return apiError(c, statusOfEngineError(error), errorMessage(error));
       }
     }
-    return c.json({ request_id: requestId }, 202);
+    return c.json({ request_id: requestId } satisfies DeleteResponse, 202);
   });
 }

@@ -10,14 +10,16 @@ import type { InspectPlan, RunRequest, TaskConfig } from "../../../../core/plugi
 import { errorMessage, isCtsError } from "../../../../core/plugin-api/mod.ts";
 import { apiError, HttpError, requestIdOf, statusOfEngineError } from "../api-errors.ts";
 import type { RouteContext } from "../api-context.ts";
-import type { ApiObject } from "../task-representation.ts";
+import type { TaskCreateRequest } from "../schemas/requests.schema.ts";
+import type { InspectPlanBody, TaskUpdateResponse } from "../schemas/task-changes.schema.ts";
+import type { ApiTask } from "../schemas/task.schema.ts";
 import { taskNotFound } from "./cts-task-errors.ts";
 
 export interface TaskUpdateTools {
   /** Validates a create body (throws a 400 HttpError); the same check as `POST /v1/tasks`. */
-  readonly validateCreate: (body: unknown) => { task: Readonly<Record<string, unknown>> & { name: string } };
-  readonly represent: (task: TaskConfig) => ApiObject;
-  readonly planJson: (plan: InspectPlan | undefined) => Record<string, unknown>;
+  readonly validateCreate: (body: unknown) => TaskCreateRequest;
+  readonly represent: (task: TaskConfig) => ApiTask;
+  readonly planJson: (plan: InspectPlan | undefined) => InspectPlanBody;
 }
 
 /** Fields that change when or how often a task runs, never what it applies. */
@@ -61,9 +63,12 @@ export function isTaskUpdateBody(body: unknown): body is Record<string, unknown>
   return Object.keys(body).some((key) => key !== "enabled");
 }
 
-/** The task with the body's top-level fields applied; `null` removes a field (its default applies). */
-export function mergeTaskFields(current: ApiObject, patch: Readonly<Record<string, unknown>>): ApiObject {
-  const merged: ApiObject = { ...current };
+/**
+ * The task with the body's top-level fields applied; `null` removes a field (its default applies).
+ * Not a task yet: the caller checks the result as a create's body.
+ */
+export function mergeTaskFields(current: Readonly<Record<string, unknown>>, patch: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...current };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete merged[key];
     else merged[key] = value;
@@ -103,7 +108,10 @@ export async function handleTaskUpdate(
     const status = isCtsError(error) && error.code === "CTS_ERR_CONFLICT" ? 500 : statusOfEngineError(error, run === "inspect" ? 400 : 500);
     return apiError(c, status, errorMessage(error));
   }
-  const body: Record<string, unknown> = { request_id: requestId, task: tools.represent(config) };
-  if (run === "inspect") body.inspect = tools.planJson(result.plan);
+  const body: TaskUpdateResponse = {
+    request_id: requestId,
+    task: tools.represent(config),
+    ...(run === "inspect" ? { inspect: tools.planJson(result.plan) } : {}),
+  };
   return c.json(body);
 }

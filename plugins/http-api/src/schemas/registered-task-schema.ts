@@ -13,7 +13,7 @@ import { createAjv } from "../body-validator.ts";
 import { anyConditionSchema, anyModuleInputSchema, taskSchemaWith } from "./task.schema.ts";
 import { taskCreateRequestSchemaWith } from "./requests.schema.ts";
 
-const anyObject: JsonSchema = { type: "object" };
+const anyObject = { type: "object" } as const satisfies JsonSchema;
 
 function blocksSchema(properties: Record<string, JsonSchema>, kind: BlockKind, blocks: ApiBlocks): JsonSchema {
   // Without the registries (an app built without `registeredBlocks`), the kernel checks the types.

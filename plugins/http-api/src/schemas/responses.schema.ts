@@ -1,9 +1,11 @@
 /** @module JSON Schemas of the HTTP API response bodies, used for the OpenAPI document and response tests. */
 import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
+import type { ApiBody } from "./api-body.ts";
+import type { taskSchema } from "./task.schema.ts";
 
-const requestId: JsonSchema = { type: "string", format: "uuid" };
+const requestId = { type: "string", format: "uuid" } as const satisfies JsonSchema;
 
-export const errorSchema: JsonSchema = {
+export const errorSchema = {
   type: "object",
   additionalProperties: false,
   required: ["error"],
@@ -16,10 +18,10 @@ export const errorSchema: JsonSchema = {
     },
     request_id: requestId,
   },
-};
+} as const satisfies JsonSchema;
 
 /** A task in a response: `task` is the task schema with the registered types. */
-export const taskResponseSchemaWith = (task: JsonSchema): JsonSchema => ({
+export const taskResponseSchemaWith = <T extends JsonSchema>(task: T) => ({
   type: "object",
   additionalProperties: false,
   required: ["request_id", "task"],
@@ -43,26 +45,26 @@ export const taskResponseSchemaWith = (task: JsonSchema): JsonSchema => ({
     },
     outputs_run_id: { type: "string", description: "Beyond CTS: the run whose outputs these are (GET /v1/tasks/{name}/runs/{id})." },
   },
-});
+}) as const satisfies JsonSchema;
 
-export const tasksResponseSchemaWith = (task: JsonSchema): JsonSchema => ({
+export const tasksResponseSchemaWith = <T extends JsonSchema>(task: T) => ({
   type: "object",
   additionalProperties: false,
   required: ["request_id", "tasks"],
   properties: { request_id: requestId, tasks: { type: "array", items: task } },
-});
+}) as const satisfies JsonSchema;
 
-export const deleteResponseSchema: JsonSchema = {
+export const deleteResponseSchema = {
   type: "object",
   additionalProperties: false,
   required: ["request_id"],
   properties: { request_id: requestId },
-};
+} as const satisfies JsonSchema;
 
-export const healthResponseSchema: JsonSchema = { type: "object", additionalProperties: false };
+export const healthResponseSchema = { type: "object", additionalProperties: false } as const satisfies JsonSchema;
 
 /** Beyond CTS: stored records that cannot be decoded (`/v1/status`, `/v1/status/cluster`), only when there are some. */
-export const damagedRecordsSchema: JsonSchema = {
+export const damagedRecordsSchema = {
   type: "array",
   items: {
     type: "object",
@@ -77,9 +79,9 @@ export const damagedRecordsSchema: JsonSchema = {
       since: { type: "string", format: "date-time" },
     },
   },
-};
+} as const satisfies JsonSchema;
 
-export const clusterStatusResponseSchema: JsonSchema = {
+export const clusterStatusResponseSchema = {
   type: "object",
   additionalProperties: false,
   required: ["cluster_name", "members", "request_id"],
@@ -118,4 +120,13 @@ export const clusterStatusResponseSchema: JsonSchema = {
     damaged_records: damagedRecordsSchema,
     request_id: requestId,
   },
-};
+} as const satisfies JsonSchema;
+
+export type ErrorBody = ApiBody<typeof errorSchema>;
+/** A task answer; its `task` is `ApiTask` where a route builds it (task-representation.ts). */
+export type TaskResponse = ApiBody<ReturnType<typeof taskResponseSchemaWith<typeof taskSchema>>>;
+export type TasksResponse = ApiBody<ReturnType<typeof tasksResponseSchemaWith<typeof taskSchema>>>;
+export type DeleteResponse = ApiBody<typeof deleteResponseSchema>;
+export type HealthResponse = ApiBody<typeof healthResponseSchema>;
+export type DamagedRecordsBody = ApiBody<typeof damagedRecordsSchema>;
+export type ClusterStatusResponse = ApiBody<typeof clusterStatusResponseSchema>;

@@ -3,15 +3,16 @@
  * served OpenAPI document and the tests that check answers against it.
  */
 import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
+import type { ApiBody } from "./api-body.ts";
 
-const names: JsonSchema = { type: "array", items: { type: "string" } };
-const keyed: JsonSchema = {
+const names = { type: "array", items: { type: "string" } } as const satisfies JsonSchema;
+const keyed = {
   type: "object",
   required: ["added", "removed", "changed"],
   properties: { added: names, removed: names, changed: names },
-};
+} as const satisfies JsonSchema;
 
-export const inputChangeSchema: JsonSchema = {
+export const inputChangeSchema = {
   type: "object",
   description: "What changed in the task's inputs since its previous run: ids, keys and field names only, never values.",
   properties: {
@@ -32,9 +33,9 @@ export const inputChangeSchema: JsonSchema = {
     consul_kv: { ...keyed, description: "KV key paths." },
     catalog_services: { ...keyed, description: "Service names; changed means the tags changed." },
   },
-};
+} as const satisfies JsonSchema;
 
-const runLogSchema: JsonSchema = {
+const runLogSchema = {
   type: "object",
   required: ["text", "bytes"],
   properties: {
@@ -42,24 +43,24 @@ const runLogSchema: JsonSchema = {
     bytes: { type: "integer", description: "UTF-8 bytes of output received (so far, while the run is in progress)." },
     omitted_bytes: { type: "integer", description: "UTF-8 bytes left out of text." },
   },
-};
+} as const satisfies JsonSchema;
 
-const phasesSchema = (item: JsonSchema): JsonSchema => ({
+const phasesSchema = <const S extends JsonSchema>(item: S) => ({
   type: "object",
   additionalProperties: false,
   properties: { init: item, plan: item, apply: item },
-});
+}) as const satisfies JsonSchema;
 
-export const runOutputSchema: JsonSchema = {
+export const runOutputSchema = {
   type: "object",
   properties: {
     sensitive: { type: "boolean", enum: [true], description: "A sensitive output: listed without its value." },
     value: { description: "The output's value (JSON), masked." },
     value_omitted_bytes: { type: "integer", description: "Set instead of value when the value was too large to keep." },
   },
-};
+} as const satisfies JsonSchema;
 
-export const runRecordSchema: JsonSchema = {
+export const runRecordSchema = {
   type: "object",
   required: ["id", "task", "trigger", "change", "outcome", "started_at", "instance_id"],
   properties: {
@@ -141,9 +142,9 @@ export const runRecordSchema: JsonSchema = {
       additionalProperties: { $ref: "#/components/schemas/RunOutput" },
     },
   },
-};
+} as const satisfies JsonSchema;
 
-export const runsResponseSchema: JsonSchema = {
+export const runsResponseSchema = {
   type: "object",
   required: ["request_id", "runs"],
   properties: {
@@ -152,10 +153,16 @@ export const runsResponseSchema: JsonSchema = {
     next: { type: "string", description: "Pass as ?before= for the next (older) page; absent on the last page." },
     total: { type: "integer", description: "How many records the task has in all (runs in progress included)." },
   },
-};
+} as const satisfies JsonSchema;
 
-export const runResponseSchema: JsonSchema = {
+export const runResponseSchema = {
   type: "object",
   required: ["request_id", "run"],
   properties: { request_id: { type: "string" }, run: { $ref: "#/components/schemas/RunRecord" } },
-};
+} as const satisfies JsonSchema;
+
+export type InputChangeBody = ApiBody<typeof inputChangeSchema>;
+export type RunOutputBody = ApiBody<typeof runOutputSchema>;
+export type RunRecordBody = ApiBody<typeof runRecordSchema>;
+export type RunsResponse = ApiBody<typeof runsResponseSchema>;
+export type RunResponse = ApiBody<typeof runResponseSchema>;

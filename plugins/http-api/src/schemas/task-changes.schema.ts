@@ -4,22 +4,24 @@
  * and the drift state `/v1/status/tasks` adds to the tasks drift detection watches.
  */
 import type { JsonSchema } from "../../../../core/plugin-api/mod.ts";
+import type { ApiBody } from "./api-body.ts";
+import type { taskSchema } from "./task.schema.ts";
 
 /** One resource a plan touches (drift checks, destroy plans, run records). */
-export const resourceChangeSchema: JsonSchema = {
+export const resourceChangeSchema = {
   type: "object",
   required: ["address", "action"],
   properties: {
     address: { type: "string", description: "Terraform resource address, e.g. module.web.aws_instance.a" },
     action: { type: "string", description: "Terraform's action: create, update, replace, delete, read or forget" },
   },
-};
+} as const satisfies JsonSchema;
 
-export const resourceActionsSchema: JsonSchema = {
+export const resourceActionsSchema = {
   type: "array", items: { $ref: "#/components/schemas/ResourceChange" }, description: "At most 100",
-};
+} as const satisfies JsonSchema;
 
-export const inspectPlanSchema: JsonSchema = {
+export const inspectPlanSchema = {
   type: "object",
   required: ["changes_present", "plan"],
   properties: {
@@ -27,7 +29,7 @@ export const inspectPlanSchema: JsonSchema = {
     plan: { type: "string", description: "The plan as Terraform prints it (HCP Terraform: a summary by resource address)" },
     url: { type: "string", description: "The HCP Terraform run of the plan" },
   },
-};
+} as const satisfies JsonSchema;
 
 /** A PATCH with task fields: each given field replaces the task's; null puts it back to its default. */
 export function taskFieldsUpdateSchemaWith(task: JsonSchema): JsonSchema {
@@ -43,22 +45,22 @@ export function taskFieldsUpdateSchemaWith(task: JsonSchema): JsonSchema {
   };
 }
 
-export function taskUpdateResponseSchemaWith(task: JsonSchema): JsonSchema {
+export function taskUpdateResponseSchemaWith<T extends JsonSchema>(task: T) {
   return {
     type: "object",
     description: "CTS's request (`enabled` only): `{}`, or `{inspect}` with run=inspect. A task-fields request adds " +
       "`request_id` and the task as changed (as it would be, with run=inspect).",
     properties: { request_id: { type: "string" }, task, inspect: inspectPlanSchema },
-  };
+  } as const satisfies JsonSchema;
 }
 
-export const destroyPlanResponseSchema: JsonSchema = {
+export const destroyPlanResponseSchema = {
   type: "object",
   required: ["request_id", "inspect"],
   properties: { request_id: { type: "string" }, inspect: inspectPlanSchema },
-};
+} as const satisfies JsonSchema;
 
-export const driftStateSchema: JsonSchema = {
+export const driftStateSchema = {
   type: "object",
   required: ["status", "resources"],
   description: "Beyond CTS: present for tasks drift detection watches (drift_detection). From the newest drift check.",
@@ -70,9 +72,9 @@ export const driftStateSchema: JsonSchema = {
     next_check: { type: "string", format: "date-time" },
     error: { type: "string", description: "The newest check's error, when it could not plan" },
   },
-};
+} as const satisfies JsonSchema;
 
-export const taskStatusEntrySchema: JsonSchema = {
+export const taskStatusEntrySchema = {
   type: "object",
   required: ["task_name", "status", "enabled", "events_url", "providers", "services"],
   properties: {
@@ -85,4 +87,11 @@ export const taskStatusEntrySchema: JsonSchema = {
     events: { type: "array", items: { type: "object" } },
     drift: { $ref: "#/components/schemas/DriftState" },
   },
-};
+} as const satisfies JsonSchema;
+
+export type ResourceChangeBody = ApiBody<typeof resourceChangeSchema>;
+export type InspectPlanBody = ApiBody<typeof inspectPlanSchema>;
+export type TaskUpdateResponse = ApiBody<ReturnType<typeof taskUpdateResponseSchemaWith<typeof taskSchema>>>;
+export type DestroyPlanResponse = ApiBody<typeof destroyPlanResponseSchema>;
+export type DriftStateBody = ApiBody<typeof driftStateSchema>;
+export type TaskStatusEntryBody = ApiBody<typeof taskStatusEntrySchema>;
