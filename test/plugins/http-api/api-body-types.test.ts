@@ -8,7 +8,7 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type {
   DamagedRecord, DriftDetectionConfig, DriftState, HookReport, InputChange, ResourceChange, RunLog, RunOutput, RunPage, RunRecord,
-  TaskOutputs, TaskStatus, TriggerReason,
+  TaskOutputs, TaskState, TaskStatus, TriggerReason,
 } from "../../../core/plugin-api/mod.ts";
 import type { ClusterMember, ClusterStatus } from "../../../plugins/ha-consul/src/cluster-status.ts";
 import type { ClusterStatusResponse, DamagedRecordsBody, TaskResponse } from "../../../plugins/http-api/src/schemas/responses.schema.ts";
@@ -33,9 +33,10 @@ describe("the contract's types agree with the API schemas' inferred types (check
     expectTypeOf<ResourceChange>().toEqualTypeOf<ResourceChangeBody>();
   });
 
-  it("DriftState is the DriftState schema's body; TaskStatus the status entry's statuses", () => {
+  it("DriftState is the DriftState schema's body; TaskStatus the status entry's statuses; its waiting the task state's", () => {
     expectTypeOf<DriftState>().toEqualTypeOf<DriftStateBody>();
     expectTypeOf<TaskStatus>().toEqualTypeOf<TaskStatusEntryBody["status"]>();
+    expectTypeOf<TaskState["waiting"]>().toEqualTypeOf<TaskStatusEntryBody["waiting"]>();
   });
 
   it("DamagedRecord is an item of the damaged_records schema", () => {

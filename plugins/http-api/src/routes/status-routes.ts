@@ -11,11 +11,8 @@ import { taskNameFromPath } from "../task-path.ts";
 import type { DamagedRecordsBody } from "../schemas/responses.schema.ts";
 import type { TaskStatusEntryBody } from "../schemas/task-changes.schema.ts";
 
-/**
- * One entry of `/v1/status/tasks`: its schema's fields, and `waiting`, which the served document does
- * not list yet (the document is left as it is; listing it there is a change of its own).
- */
-export type TaskStatusEntry = TaskStatusEntryBody & { readonly waiting?: string };
+/** One entry of `/v1/status/tasks`, typed by its schema. */
+type TaskStatusEntry = TaskStatusEntryBody;
 
 const STATUSES: readonly TaskStatus[] = ["successful", "errored", "critical", "unknown"];
 

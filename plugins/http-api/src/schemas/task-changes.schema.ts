@@ -86,6 +86,7 @@ export const taskStatusEntrySchema = {
     services: { type: "array", items: { type: "string" } },
     events: { type: "array", items: { type: "object" } },
     drift: { $ref: "#/components/schemas/DriftState" },
+    waiting: { type: "string", description: "Beyond CTS: why the running run waits (a state lock, an approval), as its driver says; absent otherwise" },
   },
 } as const satisfies JsonSchema;
 
