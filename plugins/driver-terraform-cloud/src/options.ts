@@ -103,6 +103,7 @@ export function checkRequiredOptions(written: Readonly<Record<string, unknown>>,
 
 /** The driver's view of the checked block (see TerraformCloudOptions). */
 export function normalizeTerraformCloudOptions(options: TerraformCloudBlock, env: Env): TerraformCloudOptions {
+  const hostname = normalizeHostname(options.hostname || env.TFC_HOSTNAME || DEFAULT_HOSTNAME);
   const workspaces = options.workspaces ?? {};
   const deprecated = options.workspace_prefix ?? "";
   const prefix = workspaces.prefix ?? "";
@@ -111,7 +112,7 @@ export function normalizeTerraformCloudOptions(options: TerraformCloudBlock, env
   }
   const tls = options.tls ?? {};
   return {
-    hostname: normalizeHostname(options.hostname || env.TFC_HOSTNAME || DEFAULT_HOSTNAME),
+    hostname,
     organization: organizationOf(options.organization, env),
     token: tokenOf(options.token, env),
     workspacePrefix: deprecated !== "" ? `${deprecated}-` : prefix,
