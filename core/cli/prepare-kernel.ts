@@ -65,6 +65,7 @@ export async function prepareKernel(options: PrepareOptions): Promise<PreparedKe
     const httpListen = (await options.httpListenFor?.(loaded.config)) ?? false;
     kernel = await createKernel({
       config: loaded.config,
+      fileOf: loaded.fileOf,
       runOptions: options.runOptions,
       logSink,
       httpListen,

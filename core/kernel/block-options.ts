@@ -38,6 +38,8 @@ export class BlockOptions {
   // Block as written → owner (by schema) → its decoded block; and each decoded block handed out → its owner.
   readonly #decodedFrom = new WeakMap<object, WeakMap<object, Fields>>();
   readonly #decoded = new WeakMap<object, object>();
+  // Block as written → owner (by schema) → variant → what `once` computed for it.
+  readonly #computed = new WeakMap<object, WeakMap<object, Map<string, unknown>>>();
 
   constructor(ajv: Ajv) {
     this.#ajv = ajv;
@@ -51,7 +53,7 @@ export class BlockOptions {
    * (weak-decode.ts: block-syntax maps, one-element lists, `"true"` for a boolean).
    */
   check(owner: BlockOwner, fields: Fields, file: string, path: string, decode = false): CheckedBlock {
-    const key = owner.optionsSchema ?? owner.renamedFields ?? NO_SCHEMA;
+    const key = keyOf(owner);
     // A block this class checked for the same owner already (a completed task's, a driver's body).
     if (this.#decoded.get(fields) === key) return { ok: true, value: fields };
     if (!decode) {
@@ -70,6 +72,22 @@ export class BlockOptions {
     }
     if (result.ok) this.#decoded.set(result.value, key);
     return result;
+  }
+
+  /**
+   * `compute()` once per block as written, owner and `variant`, for a block the kernel decodes by
+   * rules of its own before `check` (a driver body: shaped by the schema, decoded as its file's format
+   * asks; its variant names the file and path), so the config check and the kernel's completion
+   * share one decoding and one check. Only a frozen block is remembered, as in `check`.
+   */
+  once<T>(owner: BlockOwner, fields: Fields, variant: string, compute: () => T): T {
+    if (!Object.isFrozen(fields)) return compute();
+    let byOwner = this.#computed.get(fields);
+    if (byOwner === undefined) this.#computed.set(fields, byOwner = new WeakMap());
+    let byVariant = byOwner.get(keyOf(owner));
+    if (byVariant === undefined) byOwner.set(keyOf(owner), byVariant = new Map());
+    if (!byVariant.has(variant)) byVariant.set(variant, compute());
+    return byVariant.get(variant) as T;
   }
 
   #checked(owner: BlockOwner, fields: Fields, file: string, path: string, decode: boolean): CheckedBlock {
@@ -101,6 +119,9 @@ export class BlockOptions {
     return entry;
   }
 }
+
+/** What tells owners' decodings apart: the schema, else the renamed fields, else "none". */
+const keyOf = (owner: BlockOwner): object => owner.optionsSchema ?? owner.renamedFields ?? NO_SCHEMA;
 
 /** `fields` with each deprecated field moved to its current name; a set current field wins. */
 export function renamed(fields: Fields, renames: Readonly<Record<string, string>> | undefined): Fields {

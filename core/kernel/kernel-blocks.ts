@@ -33,10 +33,10 @@ export function ownedBlockWarnings(config: CtsConfig, fileOf: FileOf, { blockReg
   ];
 }
 
-/** The driver body and the tasks of `config` as their owners read them. */
-export function completedByOwners(config: CtsConfig, { blockRegistries, blocks }: Owners): Pick<CtsConfig, "driver" | "tasks"> {
+/** The driver body and the tasks of `config` as their owners read them; `fileOf` as `ownedBlockIssues` gets it. */
+export function completedByOwners(config: CtsConfig, { blockRegistries, blocks }: Owners, fileOf?: FileOf): Pick<CtsConfig, "driver" | "tasks"> {
   return {
-    driver: completeDriverBlock(config, blockRegistries.drivers.get(config.driver.name), blocks),
+    driver: completeDriverBlock(config, blockRegistries.drivers.get(config.driver.name), blocks, fileOf),
     tasks: config.tasks.map((task) => completeTask(withServicesField(task, config.service_blocks ?? [], blockRegistries), blockRegistries, blocks)),
   };
 }

@@ -31,6 +31,12 @@ export interface KernelOptions {
   readonly environment?: Readonly<Record<string, string | undefined>>;
   /** What secretMaskerToken provides (the CLI shares it with the log sink). @default an empty list */
   readonly secrets?: SecretMasker;
+  /**
+   * The file of a CTS-style config path (the loader's), as `blockIssues` gets it: the kernel decodes
+   * the driver body as its file's format asks when it completes the config, and the check of the
+   * config reuses that decoding. @default no file known (the body decodes as HCL)
+   */
+  readonly fileOf?: (path: string) => string | undefined;
 }
 
 export type KernelState = "created" | "initialized" | "running" | "stopping" | "stopped" | "failed";

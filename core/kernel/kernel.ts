@@ -148,7 +148,7 @@ class PluginKernel implements Kernel {
       }
     }
     // Every owner is registered now; plugins read tasks from start on (kernel-blocks.ts).
-    Object.freeze(Object.assign(this.#config, completedByOwners(this.#options.config, this.#core)));
+    Object.freeze(Object.assign(this.#config, completedByOwners(this.#options.config, this.#core, this.#options.fileOf)));
     this.#state = "initialized";
   }
 

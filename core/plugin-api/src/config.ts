@@ -102,11 +102,18 @@ export interface ApiConfig {
   readonly max_event_streams: number;
 }
 
-/** One `driver "<name>" {}` block. The name selects a driver registered by a plugin. */
-export interface DriverConfig {
+/** A `driver "<name>" {}` block's body, untyped (a driver types its own: `DriverFactory<O>`). */
+export type DriverOptions = Readonly<Record<string, unknown>>;
+
+/**
+ * One `driver "<name>" {}` block. The name selects a driver registered by a plugin. The body is as
+ * written in what the config loader gives; the kernel checks it against the driver's schema and
+ * hands the checked body (`O`) to the driver.
+ */
+export interface DriverConfig<O extends object = DriverOptions> {
   readonly name: string;
-  /** The block's body as written (terraform: version, path, log, persist_log, backend, required_providers). */
-  readonly options: Readonly<Record<string, unknown>>;
+  /** The block's body (terraform: version, path, log, persist_log, backend, required_providers). */
+  readonly options: O;
 }
 
 /** One `terraform_provider "<name>" {}` block. */
@@ -146,16 +153,6 @@ export interface ModuleInputConfig {
 /** @deprecated The same open shape as `ConditionConfig`, which now covers every condition type. */
 export type OtherConditionConfig = ConditionConfig;
 
-/** CTS Enterprise's task block for the terraform-cloud driver; only non-empty fields are present. */
-export interface TerraformCloudWorkspaceConfig {
-  /** `remote` (default) or `agent`. */
-  readonly execution_mode?: string;
-  readonly agent_pool_id?: string;
-  readonly agent_pool_name?: string;
-  /** Exact `x.y.z`; the deprecated task `terraform_version` lands here when the block has none. */
-  readonly terraform_version?: string;
-}
-
 /**
  * Beyond CTS: a task's `drift_detection {}` as written (every field optional; the task engine's
  * `drift_detection` option gives the rest). A block without `enabled` enables the checks.
@@ -193,8 +190,6 @@ export interface TaskConfig {
   readonly services?: readonly string[];
   /** Beyond CTS: `drift_detection {}` as written, when the task has one. */
   readonly drift_detection?: DriftDetectionConfig;
-  /** `terraform_cloud_workspace {}`, when set (config rules allow it only with the terraform-cloud driver). */
-  readonly terraform_cloud_workspace?: TerraformCloudWorkspaceConfig;
 }
 
 export interface PluginReferenceConfig {

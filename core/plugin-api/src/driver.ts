@@ -3,7 +3,7 @@
  *
  * One method per step of CTS's Go driver interface; `AbortSignal` replaces `context.Context`.
  */
-import type { ConsulConfig, CtsConfig, DriverConfig, ProviderConfig, TaskConfig } from "./config.ts";
+import type { ConsulConfig, CtsConfig, DriverConfig, DriverOptions, ProviderConfig, TaskConfig } from "./config.ts";
 import type { BlockProblem, JsonSchema } from "./json-schema.ts";
 import type { Named } from "./registry.ts";
 import type { Logger } from "./services/logger.ts";
@@ -133,9 +133,9 @@ export interface Driver {
   discard?(signal: AbortSignal): Promise<void>;
 }
 
-export interface DriverContext {
-  /** The `driver "<name>" {}` block. */
-  readonly driver: DriverConfig;
+export interface DriverContext<O extends object = DriverOptions> {
+  /** The `driver "<name>" {}` block, its body checked against the driver's `optionsSchema`. */
+  readonly driver: DriverConfig<O>;
   /** The `terraform_provider` blocks this task names, resolved. */
   readonly providers: readonly ProviderConfig[];
   /** Consul connection (for the default backend and `CONSUL_HTTP_*` environment). */
@@ -173,8 +173,14 @@ export interface TaskBlocksCompletion {
   readonly deprecations?: readonly BlockProblem[];
 }
 
-/** What a driver plugin registers: a named factory. `name` is the `driver "<name>"` label. */
-export interface DriverFactory extends Named {
+/**
+ * What a driver plugin registers: a named factory. `name` is the `driver "<name>"` label. `O` is the
+ * block's body as the kernel hands it over (in `validate`, `verify` and `create`): checked against
+ * `optionsSchema` once, nested blocks shaped, defaults applied, frozen. Derive it from the schema
+ * with `OptionsOf<typeof schema>` so the schema is the one description of the block.
+ * @default untyped fields (`DriverOptions`)
+ */
+export interface DriverFactory<O extends object = DriverOptions> extends Named {
   /** Validates the `driver "<name>" {}` block body at config load. */
   readonly optionsSchema?: JsonSchema;
   /**
@@ -188,7 +194,7 @@ export interface DriverFactory extends Named {
    * the block passed the schema (defaults applied). `config` is the whole configuration (is Vault
    * configured?). Each problem names a field path inside the block (`token`, `workspaces.tags`).
    */
-  validate?(options: Readonly<Record<string, unknown>>, config: CtsConfig): readonly BlockProblem[];
+  validate?(options: O, config: CtsConfig): readonly BlockProblem[];
   /**
    * Task-level blocks (or fields) this driver adds, by name, each described by
    * its JSON Schema (HCP Terraform: `terraform_cloud_workspace`). The kernel checks a task's block
@@ -216,6 +222,6 @@ export interface DriverFactory extends Named {
    * before any start hook; a rejection stops start-up ("Cannot verify driver "<name>": <why>").
    * Resolves to what was found, e.g. `terraform 1.11.4` (logged at DEBUG).
    */
-  verify?(driver: DriverConfig, signal: AbortSignal): Promise<string>;
-  create(task: TaskConfig, ctx: DriverContext): Promise<Driver>;
+  verify?(driver: DriverConfig<O>, signal: AbortSignal): Promise<string>;
+  create(task: TaskConfig, ctx: DriverContext<O>): Promise<Driver>;
 }

@@ -7,7 +7,9 @@ import {
   CtsError, type DriverConfig, type DriverFactory, type FileSystem, type HttpClient, type HttpClientFactory, type HttpClientTls,
   type Logger, readTlsFiles, type SecretMasker, type TerraformRootModule, type VaultSecrets, workspaceNameProblems,
 } from "../../../core/plugin-api/mod.ts";
-import { normalizeTerraformCloudOptions, terraformCloudOptionsSchema, type TerraformCloudOptions } from "./options.ts";
+import {
+  normalizeTerraformCloudOptions, type TerraformCloudBlock, terraformCloudOptionsSchema, type TerraformCloudOptions,
+} from "./options.ts";
 import { TerraformCloudDriver } from "./terraform-cloud-driver.ts";
 import { readsVault, TEMPLATE_FIELDS, tokenProblems } from "./token-template.ts";
 import { completeWorkspaceFields, workspaceProblems, workspaceTaskBlocks } from "./workspace-block.ts";
@@ -57,11 +59,13 @@ async function resolveToken(token: string, vault: VaultSecrets | undefined): Pro
   return (await vault.renderTemplate(token, 'driver "terraform-cloud" token')).trim();
 }
 
-export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDeps): DriverFactory & {
+type Block = DriverConfig<TerraformCloudBlock>;
+
+export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDeps): DriverFactory<TerraformCloudBlock> & {
   /** The shared client of a driver block (tests and benches count its requests). */
-  clientFor(driver: DriverConfig): Promise<TfcClient>;
+  clientFor(driver: Block): Promise<TfcClient>;
   /** The driver block's run board (benches count its sweeps). */
-  boardFor(driver: DriverConfig): Promise<RunBoard>;
+  boardFor(driver: Block): Promise<RunBoard>;
   /** Closes the clients' idle connections (plugin stop). */
   close(): Promise<void>;
 } {
@@ -73,7 +77,7 @@ export function createTerraformCloudDriverFactory(deps: TerraformCloudFactoryDep
   }
   const clients = new Map<string, Promise<Prepared>>();
 
-  function prepared(driver: DriverConfig): Promise<Prepared> {
+  function prepared(driver: Block): Promise<Prepared> {
     const options = normalizeTerraformCloudOptions(driver.options, deps.env);
     const key = JSON.stringify(options);
     let found = clients.get(key);

@@ -1,9 +1,10 @@
 /**
- * @module The `driver "terraform-cloud" {}` block: its JSON Schema and its normalised form, with
+ * @module The `driver "terraform-cloud" {}` block: its JSON Schema (the one description of the
+ * block; its TypeScript type is inferred from it) and the driver's view of the checked block, with
  * CTS's environment fallbacks (TFC_HOSTNAME, TFC_ORGANIZATION, TFC_TOKEN) and the deprecated
  * `workspace_prefix`, which CTS joins to the task name with a dash (CTS GH-442).
  */
-import { CtsError, type JsonSchema } from "../../../core/plugin-api/mod.ts";
+import { CtsError, type JsonSchema, type OptionsOf } from "../../../core/plugin-api/mod.ts";
 import { resolveEnvTemplates } from "./token-template.ts";
 
 const DRIVER = `driver "terraform-cloud"`;
@@ -38,16 +39,13 @@ export const terraformCloudOptionsSchema = {
   },
 } as const satisfies JsonSchema;
 
-export interface TerraformCloudTls {
-  readonly enabled: boolean;
-  readonly ca_cert: string;
-  readonly ca_path: string;
-  readonly cert: string;
-  readonly key: string;
-  readonly server_name: string;
-  readonly verify: boolean;
-}
+/** The block as the kernel hands it to the driver: checked against the schema, nested blocks shaped. */
+export type TerraformCloudBlock = OptionsOf<typeof terraformCloudOptionsSchema>;
 
+/** The `tls {}` block with every field settled (`enabled` when the block is written, `verify` unless false). */
+export type TerraformCloudTls = Required<NonNullable<TerraformCloudBlock["tls"]>>;
+
+/** The driver's view of the block: environment fallbacks applied, the host an origin, the prefix in full. */
 export interface TerraformCloudOptions {
   /** Origin, e.g. `https://app.terraform.io`. */
   readonly hostname: string;
@@ -67,14 +65,6 @@ export interface TerraformCloudOptions {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-function unwrap(value: unknown): Record<string, unknown> {
-  const body = Array.isArray(value) ? value[0] : value;
-  return typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
-}
-
-const text = (value: unknown): string => (typeof value === "string" ? value : "");
-const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
-
 function invalid(why: string): CtsError {
   return new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot configure ${DRIVER}: ${why}`);
 }
@@ -92,56 +82,52 @@ export function normalizeHostname(value: string): string {
   return url.origin;
 }
 
-/**
- * The checks the schema cannot make (they depend on the environment), run when the plugin
- * initialises so that `validate` reports them; the schema's own checks run right after.
- */
-export function checkRequiredOptions(options: Readonly<Record<string, unknown>>, env: Env): void {
-  requiredOptions(options, env);
-}
+const text = (value: unknown): string => (typeof value === "string" ? value : "");
 
-/** The organization and token, written or from the environment; the one place they are required. */
-function requiredOptions(options: Readonly<Record<string, unknown>>, env: Env): { organization: string; token: string } {
-  const organization = text(options.organization) || env.TFC_ORGANIZATION || "";
-  if (organization === "") throw invalid("organization is required (or set TFC_ORGANIZATION)");
-  const token = tokenOf(options, env);
-  if (token === "") throw invalid("token is required (or set TFC_TOKEN)");
-  return { organization, token };
-}
+/** The organization, written or from the environment. */
+const organizationOf = (written: unknown, env: Env): string => text(written) || env.TFC_ORGANIZATION || "";
 
 /** The token as written, `{{ env "X" }}` resolved (as CTS does at load), else TFC_TOKEN. */
-function tokenOf(options: Readonly<Record<string, unknown>>, env: Env): string {
-  return resolveEnvTemplates(text(options.token), env) || env.TFC_TOKEN || "";
+const tokenOf = (written: unknown, env: Env): string => resolveEnvTemplates(text(written), env) || env.TFC_TOKEN || "";
+
+/**
+ * The one place the organization and token are required: a rule of the block and the environment
+ * together, which the schema cannot say. The plugin runs it when it initialises, before the kernel
+ * checks the body (so it reads the body as written), so that `validate` reports it and a daemon
+ * never starts without them; the driver's view relies on it.
+ */
+export function checkRequiredOptions(written: Readonly<Record<string, unknown>>, env: Env): void {
+  if (organizationOf(written.organization, env) === "") throw invalid("organization is required (or set TFC_ORGANIZATION)");
+  if (tokenOf(written.token, env) === "") throw invalid("token is required (or set TFC_TOKEN)");
 }
 
-export function normalizeTerraformCloudOptions(options: Readonly<Record<string, unknown>>, env: Env): TerraformCloudOptions {
-  const hostname = normalizeHostname(text(options.hostname) || env.TFC_HOSTNAME || DEFAULT_HOSTNAME);
-  const { organization, token } = requiredOptions(options, env);
-  const workspaces = unwrap(options.workspaces);
-  const deprecated = text(options.workspace_prefix);
-  const prefix = text(workspaces.prefix);
+/** The driver's view of the checked block (see TerraformCloudOptions). */
+export function normalizeTerraformCloudOptions(options: TerraformCloudBlock, env: Env): TerraformCloudOptions {
+  const hostname = normalizeHostname(options.hostname || env.TFC_HOSTNAME || DEFAULT_HOSTNAME);
+  const workspaces = options.workspaces ?? {};
+  const deprecated = options.workspace_prefix ?? "";
+  const prefix = workspaces.prefix ?? "";
   if (deprecated !== "" && prefix !== "") {
     throw invalid("workspace_prefix (deprecated) and workspaces.prefix are both set: keep workspaces.prefix");
   }
-  const tls = unwrap(options.tls);
-  const tagsOf = (name: string): string[] => list(workspaces[name]);
+  const tls = options.tls ?? {};
   return {
     hostname,
-    organization,
-    token,
+    organization: organizationOf(options.organization, env),
+    token: tokenOf(options.token, env),
     workspacePrefix: deprecated !== "" ? `${deprecated}-` : prefix,
-    tags: tagsOf("tags"),
-    tagsAllowlist: tagsOf("tags_allowlist"),
-    tagsDenylist: tagsOf("tags_denylist"),
-    requiredProviders: unwrap(options.required_providers),
+    tags: workspaces.tags ?? [],
+    tagsAllowlist: workspaces.tags_allowlist ?? [],
+    tagsDenylist: workspaces.tags_denylist ?? [],
+    requiredProviders: options.required_providers ?? {},
     tls: {
-      enabled: tls.enabled === true || (tls.enabled === undefined && Object.keys(tls).length > 0),
-      ca_cert: text(tls.ca_cert),
-      ca_path: text(tls.ca_path),
-      cert: text(tls.cert),
-      key: text(tls.key),
-      server_name: text(tls.server_name),
-      verify: tls.verify !== false,
+      enabled: tls.enabled ?? Object.keys(tls).length > 0,
+      ca_cert: tls.ca_cert ?? "",
+      ca_path: tls.ca_path ?? "",
+      cert: tls.cert ?? "",
+      key: tls.key ?? "",
+      server_name: tls.server_name ?? "",
+      verify: tls.verify ?? true,
     },
     deprecatedWorkspacePrefix: deprecated !== "",
   };

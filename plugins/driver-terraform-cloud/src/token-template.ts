@@ -21,7 +21,7 @@ export function readsVault(token: string): boolean {
 }
 
 /** The block rule a schema cannot say: a token read from Vault needs a `vault` block (or VAULT_ADDR). */
-export function tokenProblems(options: Readonly<Record<string, unknown>>, config: CtsConfig): BlockProblem[] {
+export function tokenProblems(options: { readonly token?: string }, config: CtsConfig): BlockProblem[] {
   const token = options.token;
   if (typeof token !== "string" || !readsVault(token) || config.vault?.enabled === true) return [];
   return [{ path: "token", message: "uses {{ with secret }} but Vault is not configured (set vault { address = ... } or VAULT_ADDR)" }];

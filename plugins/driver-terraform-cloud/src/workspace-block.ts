@@ -5,11 +5,13 @@
  * kernel runs for every task on this driver (config files and API-created tasks) and which refuse
  * both under any other driver.
  */
-import type { BlockProblem, JsonSchema, TaskBlocksCompletion, TaskConfig } from "../../../core/plugin-api/mod.ts";
+import {
+  type BlockProblem, type JsonSchema, type OptionsOf, type TaskBlocksCompletion, type TaskConfig, taskBlockOf,
+} from "../../../core/plugin-api/mod.ts";
 
 const BLOCK = "terraform_cloud_workspace";
 
-export const terraformCloudWorkspaceSchema: JsonSchema = {
+export const terraformCloudWorkspaceSchema = {
   type: "object",
   additionalProperties: false,
   properties: {
@@ -18,7 +20,15 @@ export const terraformCloudWorkspaceSchema: JsonSchema = {
     agent_pool_name: { type: "string", description: "The agent pool of agent mode, by name." },
     terraform_version: { type: "string", description: "The workspace's exact Terraform version, x.y.z." },
   },
-};
+} as const satisfies JsonSchema;
+
+/** The block as the kernel completed it: checked against the schema, only non-empty fields present. */
+export type TerraformCloudWorkspace = OptionsOf<typeof terraformCloudWorkspaceSchema>;
+
+/** The task's block (empty when the task has none). */
+export function workspaceBlockOf(task: TaskConfig): TerraformCloudWorkspace {
+  return (taskBlockOf(task, BLOCK) ?? {}) as TerraformCloudWorkspace;
+}
 
 /** The task-level fields this driver declares (DriverFactory.taskBlocks). */
 export const workspaceTaskBlocks: Readonly<Record<string, JsonSchema>> = {
@@ -41,7 +51,7 @@ export function completeWorkspaceFields(fields: Readonly<Record<string, unknown>
 
 /** CTS's rules: the mode, the pool only (and always) in agent mode, an exact version; CTS's own sentence follows ours. */
 export function workspaceProblems(task: TaskConfig): BlockProblem[] {
-  const ws = task.terraform_cloud_workspace ?? {};
+  const ws = workspaceBlockOf(task);
   const problems: BlockProblem[] = [];
   const add = (field: string, message: string) => problems.push({ path: `${BLOCK}.${field}`, message });
   const mode = ws.execution_mode ?? "remote";

@@ -5,6 +5,7 @@
  * configuration uploaded by another application and passes the tag allow/deny lists.
  */
 import { CtsError, type Logger, type TaskConfig } from "../../../core/plugin-api/mod.ts";
+import { workspaceBlockOf } from "./workspace-block.ts";
 import type { TerraformCloudOptions } from "./options.ts";
 import { type Resource, TfcApiError, type TfcClient } from "./tfc-client.ts";
 
@@ -47,7 +48,7 @@ export async function refusal(client: TfcClient, ws: Resource, options: Terrafor
 
 /** The workspace settings the task's `terraform_cloud_workspace` block asks for (reference §1). */
 export async function wantedSettings(client: TfcClient, options: TerraformCloudOptions, task: TaskConfig, logger: Logger, signal: AbortSignal): Promise<Record<string, string | null>> {
-  const block = task.terraform_cloud_workspace ?? {};
+  const block = workspaceBlockOf(task);
   const mode = block.execution_mode ?? "remote";
   const settings: Record<string, string | null> = { "execution-mode": mode };
   if (block.terraform_version) settings["terraform-version"] = block.terraform_version;

@@ -8,7 +8,7 @@ import {
 } from "../../../core/plugin-api/mod.ts";
 import { afterApply } from "./after-apply.ts";
 import { panosCommits } from "./panos/panos-handler.ts";
-import { normalizeTerraformOptions, terraformOptionsSchema } from "./options.ts";
+import { normalizeTerraformOptions, type TerraformBlock, terraformOptionsSchema } from "./options.ts";
 import { removedFieldProblems } from "./removed-fields.ts";
 import { sharedStateProblems } from "./shared-state.ts";
 import {
@@ -31,10 +31,10 @@ export interface TerraformFactoryDeps {
   readonly secrets?: SecretMasker;
 }
 
-export function createTerraformDriverFactory(deps: TerraformFactoryDeps): DriverFactory {
+export function createTerraformDriverFactory(deps: TerraformFactoryDeps): DriverFactory<TerraformBlock> {
   const located = new Map<string, Promise<TerraformBinary & TerraformVersion>>();
 
-  function binaryFor(driver: DriverConfig, signal: AbortSignal): Promise<TerraformBinary & TerraformVersion> {
+  function binaryFor(driver: DriverConfig<TerraformBlock>, signal: AbortSignal): Promise<TerraformBinary & TerraformVersion> {
     const options = normalizeTerraformOptions(driver.options);
     let found = located.get(options.path);
     if (!found) {

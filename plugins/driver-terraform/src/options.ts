@@ -1,12 +1,14 @@
 /**
- * @module The `driver "terraform" {}` block: its JSON Schema and its normalised form.
+ * @module The `driver "terraform" {}` block: its JSON Schema (the one description of the block; its
+ * TypeScript type is inferred from it) and the driver's view of the checked block.
  *
  * The kernel shapes the body by this schema before checking it (core/kernel/driver-body.ts): `backend`
  * is a map of labelled blocks (`backend "consul" {}` → `{ consul: {...} }`), `required_providers` a
- * map HCL may write in block syntax. Normalising still accepts the one-element lists HCL-to-JSON
- * gives, for callers that hand the body over as written.
+ * map HCL may write in block syntax. The schema allows one backend of CTS's types and a Go duration
+ * for `lock_timeout`; the view relies on that and adds what code needs: defaults, the duration in
+ * milliseconds, the backend as its type and attributes, the version without its `v`.
  */
-import { CtsError, type JsonSchema, parseGoDuration } from "../../../core/plugin-api/mod.ts";
+import { CtsError, type JsonSchema, type OptionsOf, parseGoDuration } from "../../../core/plugin-api/mod.ts";
 
 /**
  * How long a command waits for a held state lock (beyond CTS, which waits 0s and fails). A Terraform
@@ -19,7 +21,7 @@ export const DEFAULT_LOCK_TIMEOUT = "5m";
 /** Backend types CTS allows in `backend "<type>" {}`. */
 export const BACKEND_TYPES = ["azurerm", "consul", "cos", "gcs", "kubernetes", "local", "manta", "pg", "s3"] as const;
 
-export const terraformOptionsSchema: JsonSchema = {
+export const terraformOptionsSchema = {
   type: "object",
   additionalProperties: false,
   properties: {
@@ -35,64 +37,53 @@ export const terraformOptionsSchema: JsonSchema = {
     },
     backend: {
       type: "object",
-      propertyNames: { enum: [...BACKEND_TYPES] },
+      propertyNames: { enum: BACKEND_TYPES },
       maxProperties: 1,
       // Labelled blocks keyed by backend type; their attributes are Terraform's.
       additionalProperties: { type: "object" },
     },
     required_providers: { type: "object" },
   },
-} as JsonSchema;
+} as const satisfies JsonSchema;
 
-export interface TerraformOptions {
-  /** Informational: the binary found is used; a different version only logs a warning. */
+/** The block as the kernel hands it to the driver: checked against the schema, labelled blocks keyed by label. */
+export type TerraformBlock = OptionsOf<typeof terraformOptionsSchema>;
+
+/**
+ * The driver's view of the block: every field settled (absent ones at their defaults), plus what
+ * the commands and main.tf need in their own form. It earns its place: `lockTimeoutMs` is parsed
+ * once for the lock-wait loop, and the backend is the `{ type, config }` main.tf renders.
+ */
+export interface TerraformOptions extends Required<Pick<TerraformBlock, "path" | "log" | "persist_log" | "required_providers">> {
+  /** Informational, without a leading `v`: the binary found is used; a different version only logs a warning. "" = any. */
   readonly version: string;
-  /** A directory holding `terraform`/`tofu`, or the binary itself; "" = search PATH. */
-  readonly path: string;
-  readonly log: boolean;
-  readonly persist_log: boolean;
-  /** Go duration passed to Terraform's `-lock-timeout`, and how long the driver retries a held lock. */
+  /** Go duration passed to Terraform's `-lock-timeout`; also how long the driver retries a held lock (`lockTimeoutMs`). */
   readonly lock_timeout: string;
   readonly lockTimeoutMs: number;
-  /** `{ <type>: { ...attrs } }` or undefined for the default Consul backend. */
+  /** The one `backend "<type>" {}` written, or undefined for the default Consul backend. */
   readonly backend?: { readonly type: string; readonly config: Readonly<Record<string, unknown>> };
-  readonly required_providers: Readonly<Record<string, unknown>>;
 }
 
-function unwrapBlock(value: unknown): Record<string, unknown> {
-  const body = Array.isArray(value) ? value[0] : value;
-  return typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
-}
-
-/** The block body as written → typed options with defaults. */
-export function normalizeTerraformOptions(options: Readonly<Record<string, unknown>>): TerraformOptions {
-  const backends = Object.entries(unwrapBlock(options.backend));
-  if (backends.length > 1) {
-    throw new CtsError("CTS_ERR_CONFIG_INVALID", "Cannot configure driver \"terraform\": only one backend block may be set");
-  }
-  const backend = backends[0];
-  if (backend && !(BACKEND_TYPES as readonly string[]).includes(backend[0])) {
-    throw new CtsError(
-      "CTS_ERR_CONFIG_INVALID",
-      `Cannot configure driver "terraform": backend "${backend[0]}" is not one of ${BACKEND_TYPES.join(", ")}`,
-    );
-  }
-  const lockTimeout = options.lock_timeout === undefined ? DEFAULT_LOCK_TIMEOUT : String(options.lock_timeout);
-  const lockTimeoutMs = parseGoDuration(lockTimeout);
-  if (lockTimeoutMs === undefined || lockTimeoutMs < 0) {
+/** The driver's view of the checked block (see TerraformOptions). */
+export function normalizeTerraformOptions(options: TerraformBlock): TerraformOptions {
+  const lockTimeout = options.lock_timeout ?? DEFAULT_LOCK_TIMEOUT;
+  // The schema's go-duration format admits a sign: a wait cannot be negative.
+  const lockTimeoutMs = parseGoDuration(lockTimeout)!;
+  if (lockTimeoutMs < 0) {
     throw new CtsError(
       "CTS_ERR_CONFIG_INVALID",
       `Cannot configure driver "terraform": lock_timeout "${lockTimeout}" is not a duration; expected a Go duration such as "5m" or "30s" ("0s" fails at once on a held lock)`,
     );
   }
+  const [backend] = Object.entries(options.backend ?? {});
   return {
-    version: typeof options.version === "string" ? options.version.replace(/^v/, "") : "",
-    path: typeof options.path === "string" ? options.path : "",
-    log: options.log === true,
-    persist_log: options.persist_log === true,
+    version: (options.version ?? "").replace(/^v/, ""),
+    path: options.path ?? "",
+    log: options.log ?? false,
+    persist_log: options.persist_log ?? false,
     lock_timeout: lockTimeout,
     lockTimeoutMs,
-    backend: backend ? { type: backend[0], config: unwrapBlock(backend[1]) } : undefined,
-    required_providers: unwrapBlock(options.required_providers),
+    backend: backend ? { type: backend[0], config: backend[1] } : undefined,
+    required_providers: options.required_providers ?? {},
   };
 }

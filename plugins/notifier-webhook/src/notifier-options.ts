@@ -4,40 +4,9 @@
  * in the task block because the contract lets only drivers add task fields; keyed by name, they also
  * cover tasks created through the API.
  */
-import { CtsError, parseGoDuration, type JsonSchema } from "../../../core/plugin-api/mod.ts";
+import { CtsError, type JsonSchema, type OptionsOf, parseGoDuration } from "../../../core/plugin-api/mod.ts";
 
-/** Which ended runs notify: every run that reached the driver, failed ones, or a change of result. */
-export type NotifyOn = "all" | "failures" | "changes" | "never";
-
-/** Where and how one task's notifications go (the default merged with the task's override). */
-export interface Destination {
-  readonly url: string;
-  readonly on: NotifyOn;
-  /** HMAC-SHA256 key; "" sends unsigned requests. */
-  readonly secret: string;
-  /** A body with `{{field}}` placeholders (Slack, Teams); absent: the JSON body. */
-  readonly bodyTemplate?: string;
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-interface DestinationFields {
-  readonly url?: string;
-  readonly on?: NotifyOn;
-  readonly secret?: string;
-  readonly secret_env?: string;
-  readonly body_template?: string;
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
-export interface NotifierOptions extends DestinationFields {
-  readonly tasks?: Readonly<Record<string, DestinationFields>>;
-  readonly retry?: { readonly attempts?: number; readonly initial_backoff?: string; readonly max_backoff?: string };
-  readonly timeout?: string;
-  readonly queue_size?: number;
-  readonly drain_timeout?: string;
-}
-
-const destinationFields: Readonly<Record<string, JsonSchema>> = {
+const destinationFields = {
   url: { type: "string", format: "uri", pattern: "^https?://", description: "Where the webhook is POSTed (http or https)." },
   on: {
     type: "string", enum: ["all", "failures", "changes", "never"],
@@ -47,9 +16,11 @@ const destinationFields: Readonly<Record<string, JsonSchema>> = {
   secret_env: { type: "string", minLength: 1, description: "The environment variable holding the HMAC key." },
   body_template: { type: "string", minLength: 1, description: "The request body with {{field}} placeholders (Slack, Teams)." },
   headers: { type: "object", additionalProperties: { type: "string" }, description: "Extra request headers (values are secret)." },
-};
+} as const satisfies Readonly<Record<string, JsonSchema>>;
 
-export const notifierOptionsSchema: JsonSchema = {
+const destinationSchema = { type: "object", additionalProperties: false, properties: destinationFields } as const satisfies JsonSchema;
+
+export const notifierOptionsSchema = {
   type: "object",
   additionalProperties: false,
   properties: {
@@ -57,7 +28,7 @@ export const notifierOptionsSchema: JsonSchema = {
     tasks: {
       type: "object",
       description: "Per-task overrides of the fields above, by task name.",
-      additionalProperties: { type: "object", additionalProperties: false, properties: destinationFields },
+      additionalProperties: destinationSchema,
     },
     retry: {
       type: "object", additionalProperties: false,
@@ -72,7 +43,27 @@ export const notifierOptionsSchema: JsonSchema = {
     queue_size: { type: "integer", minimum: 1, maximum: 10000, default: 100, description: "Pending notifications kept per URL." },
     drain_timeout: { type: "string", format: "go-duration", default: "5s", description: "How long stopping waits for pending ones." },
   },
-};
+} as const satisfies JsonSchema;
+
+/** The plugin's options as the kernel hands them over: checked, defaults filled in (`retry`'s too), frozen. */
+export type NotifierOptions = OptionsOf<typeof notifierOptionsSchema>;
+
+/** A destination's fields as written: the default one (at the top level) or a task's override. */
+type DestinationFields = OptionsOf<typeof destinationSchema>;
+
+/** Which ended runs notify: every run that reached the driver, failed ones, or a change of result. */
+export type NotifyOn = NonNullable<DestinationFields["on"]>;
+
+/** Where and how one task's notifications go (the default merged with the task's override). */
+export interface Destination {
+  readonly url: string;
+  readonly on: NotifyOn;
+  /** HMAC-SHA256 key; "" sends unsigned requests. */
+  readonly secret: string;
+  /** A body with `{{field}}` placeholders (Slack, Teams); absent: the JSON body. */
+  readonly bodyTemplate?: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
 
 /** Timing and bounds of delivery, in milliseconds. */
 export interface DeliverySettings {
@@ -84,16 +75,17 @@ export interface DeliverySettings {
   readonly drainTimeoutMs: number;
 }
 
-const ms = (text: string | undefined, fallback: string): number => parseGoDuration(text ?? fallback) ?? parseGoDuration(fallback)!;
+// The schema's go-duration format is the check; the defaults are the schema's.
+const ms = (text: string): number => parseGoDuration(text)!;
 
-export function deliverySettings(options: NotifierOptions): DeliverySettings {
+export function deliverySettings(options: Pick<NotifierOptions, "retry" | "timeout" | "queue_size" | "drain_timeout">): DeliverySettings {
   return {
-    attempts: options.retry?.attempts ?? 5,
-    initialBackoffMs: ms(options.retry?.initial_backoff, "1s"),
-    maxBackoffMs: ms(options.retry?.max_backoff, "30s"),
-    timeoutMs: ms(options.timeout, "10s"),
-    queueSize: options.queue_size ?? 100,
-    drainTimeoutMs: ms(options.drain_timeout, "5s"),
+    attempts: options.retry.attempts,
+    initialBackoffMs: ms(options.retry.initial_backoff),
+    maxBackoffMs: ms(options.retry.max_backoff),
+    timeoutMs: ms(options.timeout),
+    queueSize: options.queue_size,
+    drainTimeoutMs: ms(options.drain_timeout),
   };
 }
 
@@ -103,7 +95,7 @@ export function deliverySettings(options: NotifierOptions): DeliverySettings {
  * variable, is a configuration error (the kernel reports it at start-up).
  */
 export function destinationResolver(
-  options: NotifierOptions, environment: Readonly<Record<string, string | undefined>>,
+  options: DestinationFields & Pick<NotifierOptions, "tasks">, environment: Readonly<Record<string, string | undefined>>,
 ): { readonly destinationOf: (task: string) => Destination | undefined; readonly destinations: readonly Destination[] } {
   const resolve = (fields: DestinationFields, where: string): Destination | undefined => {
     const on = fields.on ?? "failures";

@@ -3,13 +3,14 @@
  * and the task's first run: the block check of the config (as the CLI runs it), the kernel's
  * completion of the task, then everything the engine does before it starts the sources (the
  * driver's input specs and templates, the sources' create) reuse that one decoded, frozen block.
+ * The `driver {}` body likewise: the kernel's completion, the config check, `verify` and `create`.
  */
 import { afterAll, describe, expect, test, vi } from "vitest";
 import { createKernel } from "../../../core/kernel/kernel.ts";
 import { Ajv, type AnySchema, type ValidateFunction } from "ajv";
 import {
-  conditionRegistryToken, configToken, definePlugin, moduleInputRegistryToken, type ConditionFactory, type OptionsOf, type PluginDefinition,
-  type TaskConfig,
+  conditionRegistryToken, configToken, definePlugin, driverRegistryToken, moduleInputRegistryToken, type ConditionFactory, type Driver,
+  type DriverContext, type DriverFactory, type OptionsOf, type PluginDefinition, type TaskConfig,
 } from "../../../core/plugin-api/mod.ts";
 import { taskInputSpecs } from "../../../plugins/task-engine/src/task-input-specs.ts";
 import { taskInputTemplates } from "../../../plugins/task-engine/src/task-input-templates.ts";
@@ -57,11 +58,12 @@ task {
 }
 `;
 
-/** A kernel initialised on `hcl` with `plugins`, its config checked as the CLI checks it at load. */
-async function initialised(hcl: string, plugins: readonly PluginDefinition[]) {
-  const loaded = await loadFiles({ "a.hcl": hcl });
+/** A kernel initialised on `text` (in file `name`) with `plugins`, its config checked as the CLI checks it at load. */
+async function initialised(text: string, plugins: readonly PluginDefinition[], name = "a.hcl") {
+  const loaded = await loadFiles({ [name]: text });
   const kernel = await createKernel({
-    config: loaded.config, runOptions: { mode: "validate", inspectTasks: [], resetStorage: false }, logSink: recordingLogSink(), plugins,
+    config: loaded.config, fileOf: loaded.fileOf, runOptions: { mode: "validate", inspectTasks: [], resetStorage: false },
+    logSink: recordingLogSink(), plugins,
   });
   await kernel.init();
   expect(kernel.blockIssues(loaded.config, loaded.fileOf)).toEqual([]);
@@ -130,5 +132,58 @@ describe("a block is decoded once between config load and the first run", () => 
     } finally {
       await kernel.stop();
     }
+  });
+
+  describe("the driver body: one decoding and one schema check for the completion, the config check, verify and create", () => {
+    const fleetSchema = {
+      type: "object", additionalProperties: false,
+      properties: {
+        settings: {
+          type: "object", additionalProperties: false,
+          properties: { retries: { type: "integer" }, dry_run: { type: "boolean", default: false } },
+        },
+        zones: { type: "array", items: { type: "string" } },
+      },
+    } as const;
+    type FleetOptions = OptionsOf<typeof fleetSchema>;
+    const received: FleetOptions[] = [];
+    const fleet: DriverFactory<FleetOptions> = {
+      name: "fleet",
+      optionsSchema: fleetSchema,
+      validate: (options) => (received.push(options), []),
+      verify: async (driver) => (received.push(driver.options), "fleet 1.0"),
+      create: async (_task, ctx) => (received.push(ctx.driver.options), {} as Driver),
+    };
+    const fleetPlugin = definePlugin({
+      id: "driver-fleet", kind: "driver", deps: { drivers: driverRegistryToken },
+      init({ drivers }) {
+        drivers.register(fleet);
+      },
+    });
+    const TASK = { name: "f", module: "./m", condition: { services: { names: ["web"] } } };
+
+    test.each([
+      ["a.hcl", `driver "fleet" {\n  settings {\n    retries = "3"\n  }\n  zones = "a"\n}\ntask {\n  name = "f"\n  module = "./m"\n  condition "services" {\n    names = ["web"]\n  }\n}\n`],
+      ["a.json", JSON.stringify({ driver: { fleet: { settings: [{ retries: 3 }], zones: ["a"] } }, task: [TASK] })],
+    ])("%s", async (name, text) => {
+      received.length = 0;
+      const validations = countValidations();
+      const kernel = await initialised(text, [fleetPlugin], name);
+      try {
+        const driver = kernel.resolve(configToken).driver as DriverContext<FleetOptions>["driver"];
+        const factory = kernel.resolve(driverRegistryToken).get("fleet")!;
+        await factory.verify!(driver, new AbortController().signal);
+        await factory.create(kernel.resolve(configToken).tasks[0]!, { driver } as DriverContext);
+        expect(validations.of(fleetSchema)).toBe(1);
+        expect(driver.options).toEqual({ settings: { retries: 3, dry_run: false }, zones: ["a"] });
+        expect(Object.isFrozen(driver.options)).toBe(true);
+        // validate (the config check), verify and create all got the body the kernel completed.
+        expect(received.length).toBe(3);
+        for (const options of received) expect(options).toBe(driver.options);
+      } finally {
+        validations.restore();
+        await kernel.stop();
+      }
+    });
   });
 });

@@ -8,7 +8,7 @@ import { createPluginAjv } from "../../../core/kernel/plugin-ajv.ts";
 import { NamedRegistry } from "../../../core/kernel/registries/named-registry.ts";
 import { configBlockIssues, type BlockRegistries } from "../../../core/kernel/task-blocks.ts";
 import { withValidatedInput } from "../../../core/kernel/validated-factories.ts";
-import type { ConditionFactory, DriverFactory, InputSource, ModuleInputFactory } from "../../../core/plugin-api/mod.ts";
+import { type ConditionFactory, type DriverFactory, type InputSource, type ModuleInputFactory, taskBlockOf } from "../../../core/plugin-api/mod.ts";
 
 const FILE = "examples/configs/cts-reference.hcl";
 const load = () => loadConfig({ paths: [{ kind: "file", path: FILE }], env: {}, cwd: process.cwd(), hostName: "h" });
@@ -92,7 +92,7 @@ describe("task-level blocks a driver adds (DriverFactory.taskBlocks)", () => {
     taskBlocks: {
       terraform_cloud_workspace: { type: "object", additionalProperties: false, properties: { execution_mode: { type: "string" } } },
     },
-    validateTask: (task) => task.terraform_cloud_workspace?.execution_mode === "agent"
+    validateTask: (task) => taskBlockOf(task, "terraform_cloud_workspace")?.execution_mode === "agent"
       ? [{ path: "terraform_cloud_workspace.execution_mode", message: "needs a pool" }]
       : [],
   };

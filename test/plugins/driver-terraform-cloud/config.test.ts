@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { normalizeTerraformCloudOptions } from "../../../plugins/driver-terraform-cloud/src/options.ts";
+import { checkRequiredOptions, normalizeTerraformCloudOptions } from "../../../plugins/driver-terraform-cloud/src/options.ts";
 import { runCli } from "../../../harness/run-cli.ts";
 import { tempDir } from "../../../harness/driver-terraform/terraform-env.ts";
 
@@ -109,18 +109,21 @@ task {
     expect(refused.stderr).toContain(`terraform_cloud_workspace: is only supported by the "terraform-cloud" driver`);
   });
 
-  test("normalisation: env fallbacks, the deprecated workspace_prefix joins with a dash, both prefixes refused", () => {
+  test("the driver's view of the checked block: env fallbacks, the deprecated workspace_prefix joins with a dash, both prefixes refused", () => {
     const env = { TFC_HOSTNAME: "tfe.example.com", TFC_ORGANIZATION: "acme", TFC_TOKEN: "t" };
     const options = normalizeTerraformCloudOptions({ workspace_prefix: "cts" }, env);
     expect(options.hostname).toBe("https://tfe.example.com");
     expect(options.organization).toBe("acme");
     // CTS GH-442: the deprecated field joins as "<prefix>-<task>".
     expect(options.workspacePrefix).toBe("cts-");
-    expect(normalizeTerraformCloudOptions({ workspaces: [{ prefix: "cts_" }] }, env).workspacePrefix).toBe("cts_");
+    expect(normalizeTerraformCloudOptions({ workspaces: { prefix: "cts_" } }, env).workspacePrefix).toBe("cts_");
     expect(normalizeTerraformCloudOptions({}, env).hostname).toBe("https://tfe.example.com");
     expect(normalizeTerraformCloudOptions({ hostname: "https://app.terraform.io/" }, env).hostname).toBe("https://app.terraform.io");
     expect(() => normalizeTerraformCloudOptions({ workspace_prefix: "a", workspaces: { prefix: "b" } }, env))
       .toThrow(/workspace_prefix \(deprecated\) and workspaces.prefix are both set/);
-    expect(() => normalizeTerraformCloudOptions({}, { TFC_ORGANIZATION: "acme" })).toThrow(/token is required \(or set TFC_TOKEN\)/);
+    // Required once, when the plugin initialises (before the kernel checks the body, so as written).
+    expect(() => checkRequiredOptions({}, { TFC_ORGANIZATION: "acme" })).toThrow(/token is required \(or set TFC_TOKEN\)/);
+    expect(() => checkRequiredOptions({ token: "t" }, {})).toThrow(/organization is required \(or set TFC_ORGANIZATION\)/);
+    expect(() => checkRequiredOptions({ organization: "acme", token: '{{ env "TFC_T" }}' }, { TFC_T: "t" })).not.toThrow();
   });
 });

@@ -1,7 +1,8 @@
 /** Command lines, environment, version parsing and options: pure, identical for Terraform and OpenTofu. */
 import { describe, expect, test } from "vitest";
 import { consulEnvironment, defaultStatePath } from "../../../plugins/driver-terraform/src/backend.ts";
-import { normalizeTerraformOptions } from "../../../plugins/driver-terraform/src/options.ts";
+import { normalizeTerraformOptions, terraformOptionsSchema } from "../../../plugins/driver-terraform/src/options.ts";
+import { createPluginAjv } from "../../../core/kernel/plugin-ajv.ts";
 import {
   flavourOf, parseVersionJson, parseVersionText,
 } from "../../../plugins/driver-terraform/src/terraform-binary.ts";
@@ -89,14 +90,21 @@ describe("options and backend path", () => {
     expect(defaultStatePath("")).toBe("consul-terraform-sync/terraform");
   });
 
-  test("blocks as objects or as one-element arrays; unknown backend types rejected", () => {
-    expect(normalizeTerraformOptions({ backend: { s3: [{ bucket: "b" }] }, required_providers: [{ x: "1.0" }], version: "v1.5.0" }))
+  test("the driver's view of the checked block: defaults, the parsed lock timeout, the backend as type and attributes", () => {
+    expect(normalizeTerraformOptions({ backend: { s3: { bucket: "b" } }, required_providers: { x: "1.0" }, version: "v1.5.0" }))
       .toMatchObject({ backend: { type: "s3", config: { bucket: "b" } }, required_providers: { x: "1.0" }, version: "1.5.0", log: false });
-    expect(() => normalizeTerraformOptions({ backend: { etcd: {} } })).toThrow(/backend "etcd" is not one of/);
     expect(normalizeTerraformOptions({})).toMatchObject({ lock_timeout: "5m", lockTimeoutMs: 300_000 });
     expect(normalizeTerraformOptions({ lock_timeout: "1m30s" })).toMatchObject({ lock_timeout: "1m30s", lockTimeoutMs: 90_000 });
-    expect(() => normalizeTerraformOptions({ lock_timeout: "5 minutes" }))
-      .toThrow(/lock_timeout "5 minutes" is not a duration; expected a Go duration such as "5m"/);
-    expect(() => normalizeTerraformOptions({ backend: { s3: {}, gcs: {} } })).toThrow(/only one backend/);
+    // The schema's go-duration admits a sign; the view refuses a negative wait.
+    expect(() => normalizeTerraformOptions({ lock_timeout: "-1s" }))
+      .toThrow(/lock_timeout "-1s" is not a duration; expected a Go duration such as "5m"/);
+  });
+
+  test("the schema, the block's one check, refuses an unknown backend type, two backends and a lock timeout that is no duration", () => {
+    const validate = createPluginAjv().compile(terraformOptionsSchema);
+    expect(validate({ backend: { s3: { bucket: "b" } }, lock_timeout: "1m30s" })).toBe(true);
+    expect(validate({ backend: { etcd: {} } })).toBe(false);
+    expect(validate({ backend: { s3: {}, gcs: {} } })).toBe(false);
+    expect(validate({ lock_timeout: "5 minutes" })).toBe(false);
   });
 });

@@ -97,7 +97,7 @@ export const goldenCases: Record<string, GoldenCase> = {
     source: {
       task: taskConfig(),
       providers: [],
-      options: normalizeTerraformOptions({ backend: { consul: [{ path: "custom/state", lock: false }] } }),
+      options: normalizeTerraformOptions({ backend: { consul: { path: "custom/state", lock: false } } }),
       consul: consulConfig({
         address: "consul.example:8501", token: "never-rendered", kv_path: "team/cts",
         tls: { enabled: true, verify: true, ca_cert: "/etc/ca.pem", ca_path: "", cert: "/etc/c.pem", key: "/etc/k.pem", server_name: "" },
