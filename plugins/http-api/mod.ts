@@ -4,7 +4,7 @@
  */
 import {
   apiSettings, conditionRegistryToken, configToken, consulClientToken, CtsError, daemonEventsToken, definePlugin, driverRegistryToken,
-  httpRouterToken, loggerToken, moduleInputRegistryToken, taskBlockRegistryToken, taskBuilderToken, taskManagerToken,
+  httpRouterToken, type JsonSchema, loggerToken, moduleInputRegistryToken, type OptionsOf, type PluginContext, taskBlockRegistryToken, taskBuilderToken, taskManagerToken,
 } from "../../core/plugin-api/mod.ts";
 import { createApiApp } from "./src/create-api-app.ts";
 import { EventStreamHub } from "./src/event-stream-hub.ts";
@@ -22,21 +22,23 @@ export { DEFAULT_SSE_LIMITS, type SseQueueLimits } from "./src/sse-client-queue.
 
 const HEALTH_PATH = "/v1/health";
 
-export interface HttpApiOptions {
-  /** Largest request body accepted, in bytes. @default 1048576 */
-  readonly body_limit_bytes?: number;
-}
+/** The plugin's options (`plugin "http-api" { options = { ... } }`), the one description of their type. */
+const httpApiOptionsSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    body_limit_bytes: { type: "integer", minimum: 1024, description: "Largest request body accepted, in bytes (default 1048576)" },
+  },
+} as const satisfies JsonSchema;
+
+export type HttpApiOptions = OptionsOf<typeof httpApiOptionsSchema>;
 
 export default definePlugin({
   id: "http-api",
   kind: "api",
   logName: "api",
   description: "CTS-compatible HTTP API under /v1 (tasks, status, health)",
-  optionsSchema: {
-    type: "object",
-    additionalProperties: false,
-    properties: { body_limit_bytes: { type: "integer", minimum: 1024 } },
-  },
+  optionsSchema: httpApiOptionsSchema,
   deps: {
     router: httpRouterToken,
     tasks: taskManagerToken,
@@ -50,8 +52,8 @@ export default definePlugin({
     events: daemonEventsToken,
     config: configToken,
   },
-  init({ router, tasks, builder, consul, logger, conditions, moduleInputs, drivers, taskBlocks, events, config }, ctx) {
-    const options = ctx.options as HttpApiOptions;
+  init({ router, tasks, builder, consul, logger, conditions, moduleInputs, drivers, taskBlocks, events, config }, ctx: PluginContext<HttpApiOptions>) {
+    const options = ctx.options;
     const eventStream = new EventStreamHub(events, logger, { maxClients: apiSettings(config).max_event_streams });
     // Before the server closes: streams end cleanly (an EventSource then reconnects, perhaps to
     // another member) instead of being cut with the connection.
@@ -72,7 +74,7 @@ export default definePlugin({
       logger,
       consulState: () => consul.connectionState(),
       eventStream,
-      ...(options?.body_limit_bytes !== undefined ? { bodyLimitBytes: options.body_limit_bytes } : {}),
+      ...(options.body_limit_bytes !== undefined ? { bodyLimitBytes: options.body_limit_bytes } : {}),
     });
     // Consul's check of this instance calls /v1/health: it never has the API token.
     router.mount("/v1", app.fetch, { public: (path) => path === HEALTH_PATH });

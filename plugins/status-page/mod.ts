@@ -6,7 +6,7 @@
  * leader). Disable it with `plugin "status-page" { options = { enabled = false } }`.
  */
 import {
-  configToken, consulClientToken, definePlugin, httpRouterToken, leadershipToken, runtimeVersionToken, taskManagerToken,
+  configToken, consulClientToken, definePlugin, httpRouterToken, type JsonSchema, leadershipToken, type OptionsOf, type PluginContext, runtimeVersionToken, taskManagerToken,
 } from "../../core/plugin-api/mod.ts";
 import { buildOverview } from "./src/overview.ts";
 import { createStatusPageHandler, isPublicAsset, UI_PATH } from "./src/status-page-handler.ts";
@@ -15,21 +15,21 @@ export { buildOverview } from "./src/overview.ts";
 export { nextRunOf } from "./src/next-run.ts";
 export { CONTENT_SECURITY_POLICY, UI_PATH } from "./src/status-page-handler.ts";
 
-export interface StatusPageOptions {
-  /** @default true */
-  readonly enabled?: boolean;
-}
+/** The plugin's options (`plugin "status-page" { options = { ... } }`), the one description of their type. */
+const statusPageOptionsSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: { enabled: { type: "boolean", default: true } },
+} as const satisfies JsonSchema;
+
+export type StatusPageOptions = OptionsOf<typeof statusPageOptionsSchema>;
 
 export default definePlugin({
   id: "status-page",
   kind: "api",
   logName: "ui",
   description: "A live status page at /ui/: tasks, a page per task and per run (logs, resources, outputs), actions, HA cluster, Consul",
-  optionsSchema: {
-    type: "object",
-    additionalProperties: false,
-    properties: { enabled: { type: "boolean", default: true } },
-  },
+  optionsSchema: statusPageOptionsSchema,
   deps: {
     router: httpRouterToken,
     tasks: taskManagerToken,
@@ -38,8 +38,8 @@ export default definePlugin({
     version: runtimeVersionToken,
     config: configToken,
   },
-  init({ router, tasks, leadership, consul, version, config }, ctx) {
-    if ((ctx.options as StatusPageOptions).enabled === false) return;
+  init({ router, tasks, leadership, consul, version, config }, ctx: PluginContext<StatusPageOptions>) {
+    if (!ctx.options.enabled) return;
     const highAvailability = config.high_availability !== undefined;
     const overview = (task?: string) =>
       buildOverview({ tasks, leadership, consulState: () => consul.connectionState(), version, highAvailability }, new Date(), task);

@@ -7,7 +7,7 @@
  * (`runHookRegistryToken`).
  */
 import {
-  definePlugin, fileSystemToken, loggerToken, type PluginContext, processRunnerToken, runHookRegistryToken, secretMaskerToken,
+  definePlugin, fileSystemToken, type JsonSchema, loggerToken, type OptionsOf, type PluginContext, processRunnerToken, runHookRegistryToken, secretMaskerToken,
   taskBlockRegistryToken,
 } from "../../core/plugin-api/mod.ts";
 import { HOOKS_BLOCK, hooksBlockProblems, hooksBlockSchema } from "./src/hooks-block.ts";
@@ -16,32 +16,30 @@ import { createTaskHooks } from "./src/task-hooks.ts";
 export { hooksBlockSchema } from "./src/hooks-block.ts";
 export type { HookConfig, HooksBlock, HookStage } from "./src/hooks-block.ts";
 
-export interface TaskHooksOptions {
-  /** Characters of each hook's output kept in the run record (the last ones). */
-  readonly max_output_chars: number;
-  /** Tasks created or changed through the HTTP API may set hooks. */
-  readonly allow_from_api: boolean;
-}
+/** The plugin's options (`plugin "task-hooks" { options = { ... } }`), the one description of their type. */
+const taskHooksOptionsSchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    max_output_chars: {
+      type: "integer", minimum: 256, maximum: 1_048_576, default: 16_384,
+      description: "Characters of each hook's output kept in the run record (the last ones).",
+    },
+    allow_from_api: {
+      type: "boolean", default: false,
+      description: "Let tasks created or changed through the HTTP API set hooks (commands on this host); by default only config files may.",
+    },
+  },
+} as const satisfies JsonSchema;
+
+export type TaskHooksOptions = OptionsOf<typeof taskHooksOptionsSchema>;
 
 export default definePlugin({
   id: "task-hooks",
   kind: "handler",
   logName: "hooks",
   description: "hooks { pre_apply, post_apply }: commands around each apply of a task",
-  optionsSchema: {
-    type: "object",
-    additionalProperties: false,
-    properties: {
-      max_output_chars: {
-        type: "integer", minimum: 256, maximum: 1_048_576, default: 16_384,
-        description: "Characters of each hook's output kept in the run record (the last ones).",
-      },
-      allow_from_api: {
-        type: "boolean", default: false,
-        description: "Let tasks created or changed through the HTTP API set hooks (commands on this host); by default only config files may.",
-      },
-    },
-  },
+  optionsSchema: taskHooksOptionsSchema,
   deps: {
     taskBlocks: taskBlockRegistryToken,
     runHooks: runHookRegistryToken,
