@@ -156,6 +156,9 @@ describe("drift detection", () => {
     expect(record.drift).toEqual({ detected: true, resources: found.resources });
     await matchesOpenApi("RunRecord", record);
     await matchesOpenApi("TaskStatusEntry", (await api("GET", "/v1/status/tasks/drifty")).json.drifty);
+    const overall = (await api("GET", "/v1/status")).json;
+    expect(overall.consul).toMatchObject({ healthy: true });
+    await matchesOpenApi("OverallStatusResponse", overall);
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metrics).toContain(`cts_task_drift{task="drifty"} 1`);
     expect(read("drifty")).toBe("changed by hand"); // report only by default

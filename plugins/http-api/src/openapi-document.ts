@@ -9,7 +9,7 @@ import { bufferPeriodSchema, taskSchemaWith } from "./schemas/task.schema.ts";
 import { documentedBlocksSchema, driverFieldsSchema } from "./schemas/registered-task-schema.ts";
 import { taskCreateRequestSchemaWith, taskUpdateRequestSchema } from "./schemas/requests.schema.ts";
 import {
-  clusterStatusResponseSchema, deleteResponseSchema, errorSchema, healthResponseSchema, taskResponseSchemaWith,
+  clusterStatusResponseSchema, deleteResponseSchema, errorSchema, healthResponseSchema, overallStatusResponseSchema, taskResponseSchemaWith,
   tasksResponseSchemaWith,
 } from "./schemas/responses.schema.ts";
 import { eventsPathItem } from "./openapi-events.ts";
@@ -123,7 +123,7 @@ export function openApiDocument(blocks: ApiBlocks): Record<string, unknown> {
           responses: { 200: { description: "Run", ...json(ref("RunResponse")) }, 404: error("Unknown task or run") },
         },
       },
-      "/v1/status": { get: { summary: "Overall status", responses: { 200: { description: "Task summary", ...json({ type: "object" }) } } } },
+      "/v1/status": { get: { summary: "Overall status", responses: { 200: { description: "Task summary", ...json(ref("OverallStatusResponse")) } } } },
       "/v1/status/tasks": { get: { summary: "Status of every task", parameters: [includeParam, statusParam], responses: { 200: legacyStatus, 400: error("Bad query") } } },
       "/v1/status/tasks/{name}": {
         get: {
@@ -164,6 +164,7 @@ export function openApiDocument(blocks: ApiBlocks): Record<string, unknown> {
         DeleteResponse: deleteResponseSchema,
         HealthResponse: healthResponseSchema,
         ClusterStatusResponse: clusterStatusResponseSchema,
+        OverallStatusResponse: overallStatusResponseSchema,
         Error: errorSchema,
         InputChange: inputChangeSchema,
         RunRecord: runRecordSchema,

@@ -8,7 +8,7 @@ import { HttpError, legacyError } from "../api-errors.ts";
 import type { RouteContext } from "../api-context.ts";
 import { includeRule, parseQuery, statusRule } from "../query-rules.ts";
 import { taskNameFromPath } from "../task-path.ts";
-import type { DamagedRecordsBody } from "../schemas/responses.schema.ts";
+import type { DamagedRecordsBody, OverallStatusResponse } from "../schemas/responses.schema.ts";
 import type { TaskStatusEntryBody } from "../schemas/task-changes.schema.ts";
 
 /** One entry of `/v1/status/tasks`, typed by its schema. */
@@ -20,7 +20,7 @@ function methodNotAllowed(c: Context): Response {
   return legacyError(c, 405, `method ${c.req.method} is not allowed on ${c.req.path}: use GET`);
 }
 
-function overallStatus(states: readonly TaskState[], consul?: ConsulConnectionState, damaged: DamagedRecordsBody = []): unknown {
+function overallStatus(states: readonly TaskState[], consul?: ConsulConnectionState, damaged: DamagedRecordsBody = []): OverallStatusResponse {
   const status: Record<TaskStatus, number> = { successful: 0, errored: 0, critical: 0, unknown: 0 };
   const enabled = { true: 0, false: 0 };
   for (const state of states) {
@@ -36,7 +36,7 @@ function overallStatus(states: readonly TaskState[], consul?: ConsulConnectionSt
 }
 
 /** Beyond CTS (an added key; CTS's `task_summary` is unchanged): is Consul reachable, since when. */
-function consulStatus(state: ConsulConnectionState): Record<string, unknown> {
+function consulStatus(state: ConsulConnectionState): NonNullable<OverallStatusResponse["consul"]> {
   return {
     healthy: state.healthy,
     since: new Date(state.since).toISOString(),

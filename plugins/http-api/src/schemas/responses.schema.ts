@@ -81,6 +81,46 @@ export const damagedRecordsSchema = {
   },
 } as const satisfies JsonSchema;
 
+const countOf = { type: "integer", minimum: 0 } as const;
+
+/** `GET /v1/status`: CTS's task summary, and (beyond CTS, added keys) Consul's reachability and damaged records. */
+export const overallStatusResponseSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["task_summary"],
+  properties: {
+    task_summary: {
+      type: "object",
+      additionalProperties: false,
+      required: ["status", "enabled"],
+      properties: {
+        status: {
+          type: "object",
+          additionalProperties: false,
+          required: ["successful", "errored", "critical", "unknown"],
+          properties: { successful: countOf, errored: countOf, critical: countOf, unknown: countOf },
+        },
+        enabled: {
+          type: "object", additionalProperties: false, required: ["true", "false"], properties: { true: countOf, false: countOf },
+        },
+      },
+    },
+    consul: {
+      type: "object",
+      additionalProperties: false,
+      required: ["healthy", "since", "failures"],
+      description: "Beyond CTS: whether Consul answers, since when, and the failures in a row",
+      properties: {
+        healthy: { type: "boolean" },
+        since: { type: "string", format: "date-time" },
+        failures: { type: "integer", minimum: 0 },
+        last_error: { type: "string" },
+      },
+    },
+    damaged_records: damagedRecordsSchema,
+  },
+} as const satisfies JsonSchema;
+
 export const clusterStatusResponseSchema = {
   type: "object",
   additionalProperties: false,
@@ -130,3 +170,4 @@ export type DeleteResponse = ApiBody<typeof deleteResponseSchema>;
 export type HealthResponse = ApiBody<typeof healthResponseSchema>;
 export type DamagedRecordsBody = ApiBody<typeof damagedRecordsSchema>;
 export type ClusterStatusResponse = ApiBody<typeof clusterStatusResponseSchema>;
+export type OverallStatusResponse = ApiBody<typeof overallStatusResponseSchema>;
