@@ -4,7 +4,7 @@
  * config has a `high_availability` block.
  */
 import {
-  configToken, type ConsulClient, consulClientToken, CtsError, type CtsConfig, daemonEventsToken, defineService, definePlugin,
+  configToken, type ConsulClient, consulClientToken, type CtsConfig, daemonEventsToken, defineService, definePlugin,
   fileSystemToken, httpRouterToken,
   leadershipToken, loggerToken, runOptionsToken, taskStoreToken,
 } from "../../core/plugin-api/mod.ts";
@@ -77,12 +77,6 @@ export const haConsulPlugin = definePlugin({
     events: daemonEventsToken,
   },
   init({ config, consul, router, files, logger, leadership, store, runOptions, events }, { lifecycle, signal }) {
-    if ("local" in ((config.driver.options["backend"] as Record<string, unknown> | undefined) ?? {})) {
-      throw new CtsError(
-        "CTS_ERR_CONFIG_INVALID",
-        'Cannot run high availability with backend "local": every instance needs the same Terraform state; use the consul backend',
-      );
-    }
     const cluster = leadership as LeaderElection | SharedCluster;
     if (cluster instanceof SharedCluster) router.intercept(createOwnerRedirect(cluster.ownership, config.tls.enabled ? "https" : "http"));
     else router.intercept(createFollowerRedirect(leadership));

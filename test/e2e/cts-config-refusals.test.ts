@@ -1,7 +1,8 @@
 /**
  * What CTS refuses when it loads its configuration, refused by the real CLI before anything starts
  * (`validate` and `start` load it alike), with CTS's sentences after ours: a provider's `task_env`
- * value that is not a string, and an API `tls` block whose `cert` and `key` do not belong together.
+ * value that is not a string, an API `tls` block whose `cert` and `key` do not belong together, and
+ * high availability with Terraform state in a `backend "local"` (CTS: error and exit).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -34,6 +35,10 @@ const CASES = [
     `: terraform_provider[0].local.task_env.RETRIES: must be a string, got number 3 (unexpected task_env block format: value for "RETRIES" should be a string)`],
   ["an API key pair given the wrong way round", "start", `tls {\n  enabled = true\n  cert    = "key.pem"\n  key     = "cert.pem"\n}\n`,
     `: tls.key: must be the private key of the certificate in tls.cert (key.pem), and it is not (tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched)`],
+  ["high availability with a local backend", "start",
+    `high_availability {\n  cluster {\n    name = "c"\n  }\n  instance {\n    address = "127.0.0.1"\n  }\n}\n` +
+      `driver "terraform" {\n  backend "local" {\n    path = "t.tfstate"\n  }\n}\n`,
+    `: driver.terraform.backend.local: cannot be used with high_availability: state must be shared`],
 ] as const;
 
 test.concurrent.each(CASES)("%s is refused (%s) before anything starts, naming file and field", async (_, command, block, problem) => {
