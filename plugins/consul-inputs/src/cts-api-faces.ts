@@ -2,10 +2,11 @@
  * @module How the services, catalog-services and consul-kv blocks look in CTS's HTTP API: CTS's
  * request schemas for `POST /v1/tasks` (quirks included: null `cts_user_defined_meta` values) and
  * CTS's `GET /v1/tasks/{name}` representation (api/representation.go): every field present, an
- * unset one as its empty value, keys in CTS's order.
+ * unset one as its empty value, keys in CTS's order. Unlike the other hooks, `represent` reads the
+ * stored block as the contract gives it (BlockApiFace: as written or as decoded), so it names each
+ * field's empty value itself.
  */
 import type { BlockApiFace, JsonSchema } from "../../../core/plugin-api/mod.ts";
-import { useAsModuleInput } from "./input-options.ts";
 
 type Block = Readonly<Record<string, unknown>>;
 
@@ -37,6 +38,12 @@ const text = (value: unknown): string => (typeof value === "string" ? value : ""
 const list = (value: unknown): string[] => (Array.isArray(value) ? [...(value as string[])] : []);
 const map = (value: unknown): Record<string, string> =>
   typeof value === "object" && value !== null ? { ...(value as Record<string, string>) } : {};
+
+/** `use_as_module_input` wins over the deprecated `source_includes_var`; both default to true. */
+function useAsModuleInput(block: Block): boolean {
+  const value = block.use_as_module_input ?? block.source_includes_var;
+  return value === undefined ? true : value === true;
+}
 
 function withoutNullMeta(body: Block): Record<string, unknown> {
   const fields: Record<string, unknown> = { ...body };
