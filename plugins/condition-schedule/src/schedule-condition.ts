@@ -11,7 +11,7 @@ export const scheduleConditionSchema = {
   properties: { cron: { type: "string", minLength: 1 } },
 } as const satisfies JsonSchema;
 
-type ScheduleBlock = OptionsOf<typeof scheduleConditionSchema>;
+export type ScheduleBlock = OptionsOf<typeof scheduleConditionSchema>;
 
 // Typed by its schema (`satisfies`): every hook reads the block as the kernel decoded it.
 export const scheduleConditionFactory: ConditionFactory = Object.freeze({
