@@ -51,19 +51,24 @@ export function checkTaskBlocks(
   return issues;
 }
 
-/** The owner's schema, then (on the checked, defaulted block) its `validate` rules. */
-function checkBlock(
+/**
+ * The owner's schema, then (on the checked, defaulted block) its `validate` rules; the decoded block
+ * when it passes both (decode-input-block.ts hands it to the owner), else undefined.
+ */
+export function checkBlock(
   owner: ConditionFactory | ModuleInputFactory, fields: Readonly<Record<string, unknown>>, file: string, path: string,
   blocks: BlockOptions, issues: ConfigIssue[],
-): void {
+): Readonly<Record<string, unknown>> | undefined {
   const result = blocks.check(owner, fields, file, path, true);
   if (!result.ok) {
     issues.push(...result.issues);
-    return;
+    return undefined;
   }
-  for (const problem of owner.validate?.(result.value) ?? []) {
+  const problems = owner.validate?.(result.value) ?? [];
+  for (const problem of problems) {
     issues.push({ file, path: problem.path === "" ? path : `${path}.${problem.path}`, message: problem.message });
   }
+  return problems.length === 0 ? result.value : undefined;
 }
 
 /** The whole configuration: registered names, the driver body, every task's blocks. */

@@ -1,16 +1,16 @@
 /**
  * @module Registered factories as the kernel hands them out: each `create` (and a block's
- * `template` and `publishesFor`, a driver's `verify`) receives its block checked against the
- * factory's own schema, defaults applied and frozen, whoever calls it (the engine, the API's task
- * create, a testkit). A block the kernel already completed is that same object (decoded once,
+ * `template`, `publishesFor` and `api.represent`, a driver's `verify`) receives its block checked
+ * against the factory's own schema, defaults applied and frozen, whoever calls it (the engine, the
+ * API's task create and task representation, a testkit). A block the kernel already completed is that same object (decoded once,
  * block-options.ts). A block that does not pass is a clear error naming the task and field, never
  * a half-read object inside the plugin.
  */
 import {
-  CtsError, type ConditionFactory, type DriverConfig, type DriverFactory, type ModuleInputFactory,
+  CtsError, type BlockApiFace, type ConditionFactory, type DriverConfig, type DriverFactory, type ModuleInputFactory,
 } from "../plugin-api/mod.ts";
 import { formatIssue } from "../config/config-error.ts";
-import type { BlockOptions, BlockOwner } from "./block-options.ts";
+import type { BlockOptions, BlockOwner, CheckedBlock } from "./block-options.ts";
 
 type Fields = Readonly<Record<string, unknown>>;
 type InputFactory = ConditionFactory | ModuleInputFactory;
@@ -35,11 +35,27 @@ function derived<T extends object>(factory: T, overrides: Partial<T>): T {
 export function withValidatedInput<T extends InputFactory>(factory: T, kind: string, blocks: BlockOptions): T {
   const create: InputFactory["create"] = (config, taskName, task) =>
     factory.create(checked(blocks, factory, config, `task "${taskName}"`, `${kind}.${factory.name}`, true), taskName, task);
-  const overrides: Partial<InputFactory> = { create };
+  const overrides: { -readonly [K in keyof InputFactory]?: InputFactory[K] } = { create };
   const block = (config: Fields) => checked(blocks, factory, config, `${kind} "${factory.name}"`, `${kind}.${factory.name}`, true);
   if (factory.template) overrides.template = (config) => factory.template!(block(config));
   if (factory.publishesFor) overrides.publishesFor = (config) => factory.publishesFor!(block(config));
+  const api = factory.api;
+  if (api?.represent) {
+    const represent = (stored: Fields) => representDecoded(api, blocks.check(factory, stored, "", `${kind}.${factory.name}`, true), stored);
+    overrides.api = derived(api, { represent });
+  }
   return derived(factory, overrides as Partial<T>);
+}
+
+/**
+ * A stored block (a task record another version may have written) as its owner's `represent` reads
+ * every other hook's: decoded. One its owner now refuses cannot be read by the owner's types, so the
+ * API shows it as stored, without its label (the API's default representation).
+ */
+function representDecoded(api: BlockApiFace, decoded: CheckedBlock, stored: Fields): Record<string, unknown> {
+  if (decoded.ok) return api.represent!(decoded.value);
+  const { type: _label, ...fields } = stored;
+  return fields;
 }
 
 export function withValidatedDriver(factory: DriverFactory, blocks: BlockOptions): DriverFactory {

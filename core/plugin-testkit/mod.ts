@@ -14,6 +14,7 @@ export { describeDriverConformance } from "./src/describe-driver-conformance.ts"
 export type { DriverConformanceFixtures } from "./src/describe-driver-conformance.ts";
 export { describeTaskStoreConformance, sampleEvent, sampleRun, sampleTask } from "./src/describe-task-store-conformance.ts";
 export type { TaskStoreConformanceOptions } from "./src/describe-task-store-conformance.ts";
+export { decodeInputBlock } from "cts-runtime";
 export { eventually } from "./src/eventually.ts";
 export { latest, recordingContext } from "./src/recording-context.ts";
 export type { RecordingContext } from "./src/recording-context.ts";

@@ -22,10 +22,13 @@ export { buildConsulKv, decodeKvValue } from "./src/consul-kv-map.ts";
 export type * from "./src/consul-responses.ts";
 export { compileRe2 } from "./src/re2-regexp.ts";
 export {
-  catalogServicesConditionSchema, consulKvConditionSchema, consulKvModuleInputSchema, readCatalogServicesOptions,
-  readConsulKvOptions, readServicesOptions, servicesConditionSchema, servicesModuleInputSchema,
+  catalogServicesConditionSchema, consulKvConditionSchema, consulKvModuleInputSchema, servicesConditionSchema,
+  servicesModuleInputSchema,
 } from "./src/input-options.ts";
-export type { CatalogServicesOptions, ConsulKvOptions, ServicesOptions } from "./src/input-options.ts";
+export type {
+  CatalogServicesConditionBlock, ConsulKvConditionBlock, ConsulKvModuleInputBlock, ConsulKvSelector, ServicesConditionBlock,
+  ServicesModuleInputBlock, ServicesSelector,
+} from "./src/input-options.ts";
 export { RenderingSource } from "./src/rendering-source.ts";
 export type { RenderingSourceOptions } from "./src/rendering-source.ts";
 export { catalogServicesQuery, healthServiceQuery, ServicesSource } from "./src/services-source.ts";

@@ -92,9 +92,10 @@ export interface InputSource {
  * where it is keyed by its underscored type (`condition: { catalog_services: {...} }`). Its owner
  * says it, so the API names no block's fields. Every member is optional; without one the API
  * takes any object, leaves every check to the kernel (`optionsSchema`, then `validate`, with field
- * paths) and shows the block's options without `type`.
+ * paths) and shows the block's options without `type`. `O` is the block's options, as in
+ * `InputBlockFactory<O>`.
  */
-export interface BlockApiFace {
+export interface BlockApiFace<O extends object = BlockFields> {
   /**
    * The block's body in `POST /v1/tasks`, checked by the API before anything else and described
    * by `/v1/openapi.json`. For a type that CTS also serves, its request schema with its quirks
@@ -108,11 +109,12 @@ export interface BlockApiFace {
    */
   fromRequest?(body: Readonly<Record<string, unknown>>): Record<string, unknown>;
   /**
-   * The block as `GET /v1/tasks/{name}` shows it, from the task's stored block `{type, ...fields}`.
-   * Robust to fields left out (shown with their defaults): the stored shape may be the block as
-   * written or as decoded. Keys in the order CTS prints them. @default the fields without `type`
+   * The block as `GET /v1/tasks/{name}` shows it, from the task's stored block as the kernel decodes
+   * it for every hook (a record another version stored included; its label kept as `type`). A stored
+   * block its owner refuses is shown with the default. Keys in the order CTS prints them.
+   * @default the fields without `type`
    */
-  represent?(block: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  represent?(block: O): Record<string, unknown>;
 }
 
 /** A block's fields as the kernel hands them to its owner when the owner names no type. */
@@ -135,7 +137,7 @@ export interface InputBlockFactory<O extends object = BlockFields> extends Named
    */
   validate?(options: O): readonly BlockProblem[];
   /** The block in the HTTP API. */
-  readonly api?: BlockApiFace;
+  readonly api?: BlockApiFace<O>;
   /**
    * The input variable this block type publishes, whatever its options (CTS:
    * services → `services`, consul-kv → `consul_kv`). Each variable may have one source per task, so

@@ -4,13 +4,16 @@
  * schedule), `stop` (or the context's abort) releases every blocking query, stopping twice is
  * harmless, module inputs never trigger, and a template assigns the variable its source renders.
  * The caller brings the Consul (the embedded dev server, say), a real watcher over it, and one
- * change per case that the source renders. Each test makes its own source and context and, even
- * when it fails, stops the source and undoes its change, so no test starts from another's state.
+ * change per case that the source renders. A case's block is decoded as the kernel decodes it
+ * (`decodeInputBlock`: schema, defaults, `validate`, frozen) before any hook sees it, so a factory
+ * meets only checked options here as in the daemon. Each test makes its own source and context and,
+ * even when it fails, stops the source and undoes its change, so no test starts from another's state.
  */
 import { describe, expect, it, onTestFinished } from "vitest";
 import type {
   ConditionFactory, InputSource, ModuleInputFactory, QueryWatcher,
 } from "@cts-runtime/plugin-api";
+import { decodeInputBlock } from "cts-runtime";
 import { eventually } from "./eventually.ts";
 import { recordingContext } from "./recording-context.ts";
 
@@ -22,7 +25,7 @@ export interface CountingQueryWatcher extends QueryWatcher {
 export interface ConditionConformanceCase {
   readonly label: string;
   readonly factory: ConditionFactory | ModuleInputFactory;
-  /** The block's fields, as the factory receives them. */
+  /** The block's fields as a config file writes them; the suite decodes them as the kernel does. */
   readonly config: Record<string, unknown>;
   /** True for a condition (a change triggers the task), false for a module input (never triggers). */
   readonly condition: boolean;
@@ -43,10 +46,12 @@ export interface ConditionConformanceFixtures {
 
 export function describeConditionConformance(name: string, fixtures: ConditionConformanceFixtures): void {
   describe(`condition conformance: ${name}`, () => {
-    describe.each(fixtures.cases)("$label", ({ factory, config, condition, change, watches = true }) => {
+    describe.each(fixtures.cases)("$label", ({ factory, config: written, condition, change, watches = true }) => {
+      /** The block as the kernel hands it to its owner; a block the kernel would refuse fails the test that uses it. */
+      const options = () => decodeInputBlock(factory, condition ? "condition" : "module_input", written);
       /** A new source, stopped when the test ends however it ends (stop is idempotent). */
       const newSource = (): InputSource => {
-        const source = factory.create(config, "conformance");
+        const source = factory.create(options(), "conformance");
         onTestFinished(() => source.stop());
         return source;
       };
@@ -92,6 +97,7 @@ export function describeConditionConformance(name: string, fixtures: ConditionCo
       // CTS writes each block's template to terraform.tfvars.tmpl, where it assigns the variable the
       // block renders (a watch-only block's renders nothing); the same block always gives the same text.
       it.skipIf(factory.template === undefined)("gives a template that assigns what it renders", () => {
+        const config = options();
         const text = factory.template!(config);
         expect(typeof text).toBe("string");
         expect(factory.template!(config)).toBe(text);

@@ -1,8 +1,6 @@
 /** @module The `condition "nodes"` and `module_input "nodes"` factories the plugin registers. */
 import type { ConditionFactory, ModuleInputFactory } from "@cts-runtime/plugin-api";
-import {
-  nodesConditionSchema, nodesModuleInputSchema, readNodesOptions, type NodesModuleInputOptions, type NodesOptions,
-} from "./nodes-options.ts";
+import { nodesConditionSchema, nodesModuleInputSchema, type NodesModuleInputOptions, type NodesOptions } from "./nodes-options.ts";
 import { NodesSource } from "./nodes-source.ts";
 import { nodesTemplate } from "./nodes-template.ts";
 import { nodesDeclaration, NODES_VARIABLE } from "./nodes-value.ts";
@@ -10,14 +8,11 @@ import { nodesDeclaration, NODES_VARIABLE } from "./nodes-value.ts";
 export const nodesConditionFactory: ConditionFactory<NodesOptions> = Object.freeze({
   name: "nodes",
   publishes: NODES_VARIABLE,
-  publishesFor: (block: NodesOptions) => readNodesOptions(block).use_as_module_input ? NODES_VARIABLE : undefined,
+  publishesFor: (options: NodesOptions) => options.use_as_module_input ? NODES_VARIABLE : undefined,
   variableDeclaration: nodesDeclaration,
   optionsSchema: nodesConditionSchema,
-  template: (block: NodesOptions) => {
-    const options = readNodesOptions(block);
-    return nodesTemplate(options, options.use_as_module_input);
-  },
-  create: (block: NodesOptions) => new NodesSource(readNodesOptions(block), true),
+  template: (options: NodesOptions) => nodesTemplate(options, options.use_as_module_input),
+  create: (options: NodesOptions) => new NodesSource(options, options.use_as_module_input, true),
 });
 
 export const nodesModuleInputFactory: ModuleInputFactory<NodesModuleInputOptions> = Object.freeze({
@@ -26,6 +21,6 @@ export const nodesModuleInputFactory: ModuleInputFactory<NodesModuleInputOptions
   publishesFor: () => NODES_VARIABLE,
   variableDeclaration: nodesDeclaration,
   optionsSchema: nodesModuleInputSchema,
-  template: (block: NodesModuleInputOptions) => nodesTemplate(readNodesOptions(block), true),
-  create: (block: NodesModuleInputOptions) => new NodesSource(readNodesOptions(block), false),
+  template: (options: NodesModuleInputOptions) => nodesTemplate(options, true),
+  create: (options: NodesModuleInputOptions) => new NodesSource(options, true, false),
 });

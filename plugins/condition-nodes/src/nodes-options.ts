@@ -1,4 +1,4 @@
-/** @module The `nodes` block: its JSON Schema (the kernel checks it) and the options a source reads. */
+/** @module The `nodes` block: its JSON Schema (the kernel checks it) and the options every hook reads, typed by it. */
 import type { JsonSchema, OptionsOf } from "@cts-runtime/plugin-api";
 
 const fields = {
@@ -32,16 +32,3 @@ export const nodesModuleInputSchema = { type: "object", additionalProperties: fa
 export type NodesOptions = OptionsOf<typeof nodesConditionSchema>;
 /** A module input's block: the same fields without `use_as_module_input` (it always fills the variable). */
 export type NodesModuleInputOptions = OptionsOf<typeof nodesModuleInputSchema>;
-
-/**
- * The options with the schema's defaults for fields a block leaves out: the kernel has filled them
- * in already; a block handed to `create` directly (a conformance suite's case) may lack them.
- */
-export function readNodesOptions(block: Partial<NodesOptions>): NodesOptions {
-  return {
-    datacenter: block.datacenter ?? "",
-    filter: block.filter ?? "",
-    node_meta: block.node_meta ?? {},
-    use_as_module_input: block.use_as_module_input !== false,
-  };
-}

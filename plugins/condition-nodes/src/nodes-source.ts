@@ -6,21 +6,22 @@
  * query (unknown datacenter, bad filter) rejects `start` when it comes first, and is reported later.
  */
 import { CtsError, type InputContext, type InputSource, type InputVariable } from "@cts-runtime/plugin-api";
-import type { NodesOptions } from "./nodes-options.ts";
+import type { NodesModuleInputOptions } from "./nodes-options.ts";
 import { nodesQuery } from "./nodes-query.ts";
 import { nodeEntries, NODES_VARIABLE } from "./nodes-value.ts";
 
 export class NodesSource implements InputSource {
   readonly variable?: InputVariable;
-  readonly #options: NodesOptions;
+  readonly #options: NodesModuleInputOptions;
   readonly #triggers: boolean;
   #unsubscribe: (() => void) | undefined;
   #last: string | undefined;
   #started = false;
   #stopped = false;
 
-  constructor(options: NodesOptions, triggers: boolean) {
-    if (options.use_as_module_input) this.variable = NODES_VARIABLE;
+  /** `options` as the kernel decoded them; `render`: whether it publishes the `nodes` variable. */
+  constructor(options: NodesModuleInputOptions, render: boolean, triggers: boolean) {
+    if (render) this.variable = NODES_VARIABLE;
     this.#options = options;
     this.#triggers = triggers;
   }

@@ -3,13 +3,14 @@
  * required, non-empty) and its representation `{ cron }`.
  */
 import type { BlockApiFace } from "../../../core/plugin-api/mod.ts";
+import type { ScheduleBlock } from "./schedule-condition.ts";
 
-export const scheduleConditionApi: BlockApiFace = Object.freeze({
+export const scheduleConditionApi: BlockApiFace<ScheduleBlock> = Object.freeze({
   requestSchema: {
     type: "object",
     additionalProperties: false,
     required: ["cron"],
     properties: { cron: { type: "string", minLength: 1 } },
   },
-  represent: (block: Readonly<Record<string, unknown>>) => ({ cron: typeof block.cron === "string" ? block.cron : "" }),
+  represent: (block: ScheduleBlock) => ({ cron: block.cron }),
 });

@@ -1,7 +1,6 @@
 /** @module The `condition "schedule"` factory: runs a task on a cron schedule, ignoring buffer periods. */
 import type { ConditionFactory, JsonSchema, OptionsOf } from "../../../core/plugin-api/mod.ts";
-import { CtsError } from "../../../core/plugin-api/mod.ts";
-import { cronProblem, parseCron } from "./cron-expression.ts";
+import { cronProblem } from "./cron-expression.ts";
 import { scheduleConditionApi } from "./schedule-api.ts";
 import { ScheduleSource } from "./schedule-source.ts";
 
@@ -12,9 +11,9 @@ export const scheduleConditionSchema = {
   properties: { cron: { type: "string", minLength: 1 } },
 } as const satisfies JsonSchema;
 
-type ScheduleBlock = OptionsOf<typeof scheduleConditionSchema>;
+export type ScheduleBlock = OptionsOf<typeof scheduleConditionSchema>;
 
-// Typed by its schema (`satisfies`); exported as registries see it (see consul-inputs' factories).
+// Typed by its schema (`satisfies`): every hook reads the block as the kernel decoded it.
 export const scheduleConditionFactory: ConditionFactory = Object.freeze({
   name: "schedule",
   optionsSchema: scheduleConditionSchema,
@@ -26,12 +25,6 @@ export const scheduleConditionFactory: ConditionFactory = Object.freeze({
     const why = cronProblem(options.cron);
     return why === undefined ? [] : [{ path: "cron", message: `is not a valid cron expression: ${why}` }];
   },
-  create(config: ScheduleBlock, taskName: string) {
-    const cron = config.cron;
-    if (typeof cron !== "string" || cron.trim() === "") {
-      throw new CtsError("CTS_ERR_CONFIG_INVALID", `Cannot configure task "${taskName}" condition "schedule": cron is required`);
-    }
-    parseCron(cron).stop();
-    return new ScheduleSource(cron, taskName);
-  },
+  // The kernel ran `validate` on this block before: `cron` is set and parses.
+  create: (options: ScheduleBlock, taskName: string) => new ScheduleSource(options.cron, taskName),
 } satisfies ConditionFactory<ScheduleBlock>);

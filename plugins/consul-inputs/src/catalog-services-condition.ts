@@ -2,25 +2,19 @@
 import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
 import { CatalogServicesSource } from "./catalog-services-source.ts";
 import { catalogServicesConditionApi } from "./cts-api-faces.ts";
-import {
-  conditionRenames, catalogServicesConditionSchema, readCatalogServicesOptions, useAsModuleInput, type CatalogServicesConditionBlock,
-} from "./input-options.ts";
+import { conditionRenames, catalogServicesConditionSchema, type CatalogServicesConditionBlock } from "./input-options.ts";
 import { regexpProblems } from "./selector-rules.ts";
 import { catalogServicesTemplate } from "./tfvars-template-text.ts";
 
-// Typed by its schema (`satisfies`); exported as registries see it, so a caller that hands it a
-// block directly (a conformance case) need not spell the defaults the kernel fills in.
+// Typed by its schema (`satisfies`): every hook reads the block as the kernel decoded it.
 export const catalogServicesConditionFactory: ConditionFactory = Object.freeze({
   name: "catalog-services",
   publishes: "catalog_services",
-  publishesFor: (options: CatalogServicesConditionBlock) => useAsModuleInput(options) ? "catalog_services" : undefined,
+  publishesFor: (options: CatalogServicesConditionBlock) => options.use_as_module_input ? "catalog_services" : undefined,
   renamedFields: conditionRenames,
   validate: regexpProblems,
   optionsSchema: catalogServicesConditionSchema,
   api: catalogServicesConditionApi,
-  template: (options: CatalogServicesConditionBlock) => catalogServicesTemplate(options, useAsModuleInput(options)),
-  create(config: CatalogServicesConditionBlock, taskName: string) {
-    const what = `task "${taskName}" condition "catalog-services"`;
-    return new CatalogServicesSource(readCatalogServicesOptions(config, what), true);
-  },
+  template: (options: CatalogServicesConditionBlock) => catalogServicesTemplate(options, options.use_as_module_input),
+  create: (options: CatalogServicesConditionBlock) => new CatalogServicesSource(options, true),
 } satisfies ConditionFactory<CatalogServicesConditionBlock>);

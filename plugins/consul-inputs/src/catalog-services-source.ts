@@ -8,20 +8,22 @@
 import { consulQuery, type ConsulQuery, type InputContext } from "../../../core/plugin-api/mod.ts";
 import { buildCatalogServices, sameServiceNames } from "./catalog-services-map.ts";
 import type { CatalogServicesBody } from "./consul-responses.ts";
-import type { CatalogServicesOptions } from "./input-options.ts";
+import type { CatalogServicesConditionBlock } from "./input-options.ts";
 import { compileRe2, type Re2Pattern } from "./re2-regexp.ts";
 import { RenderingSource } from "./rendering-source.ts";
 import { compareStrings } from "./services-map.ts";
 
 type CatalogServices = Record<string, string[]>;
+/** The fields the catalog query is made of. */
+type CatalogServicesSelector = Pick<CatalogServicesConditionBlock, "datacenter" | "namespace" | "node_meta">;
 
 /**
  * The catalog query with `node-meta`. The contract's params hold one value per name, so the
  * first pair (by key) goes in `node-meta` and any further pairs become a filter on the same
  * node fields, which Consul applies before aggregating names.
  */
-export function catalogServicesNodeMetaQuery(options: CatalogServicesOptions): ConsulQuery {
-  const pairs = Object.keys(options.nodeMeta).sort(compareStrings).map((key) => [key, options.nodeMeta[key]!] as const);
+export function catalogServicesNodeMetaQuery(options: CatalogServicesSelector): ConsulQuery {
+  const pairs = Object.keys(options.node_meta).sort(compareStrings).map((key) => [key, options.node_meta[key]!] as const);
   const [first, ...rest] = pairs;
   const filter = rest.map(([key, value]) => `NodeMeta[${JSON.stringify(key)}] == ${JSON.stringify(value)}`).join(" and ");
   return consulQuery("/v1/catalog/services", {
@@ -33,11 +35,12 @@ export function catalogServicesNodeMetaQuery(options: CatalogServicesOptions): C
 }
 
 export class CatalogServicesSource extends RenderingSource<CatalogServices> {
-  readonly #options: CatalogServicesOptions;
+  readonly #options: CatalogServicesConditionBlock;
   readonly #matcher: Re2Pattern;
 
-  constructor(options: CatalogServicesOptions, triggers: boolean) {
-    super({ variable: options.render ? "catalog_services" : undefined, triggers });
+  /** `options` as the kernel decoded them; it publishes `catalog_services` when `use_as_module_input`. */
+  constructor(options: CatalogServicesConditionBlock, triggers: boolean) {
+    super({ variable: options.use_as_module_input ? "catalog_services" : undefined, triggers });
     this.#options = options;
     this.#matcher = compileRe2(options.regexp);
   }

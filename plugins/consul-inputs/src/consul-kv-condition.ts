@@ -2,22 +2,17 @@
 import type { ConditionFactory } from "../../../core/plugin-api/mod.ts";
 import { ConsulKvSource } from "./consul-kv-source.ts";
 import { consulKvConditionApi } from "./cts-api-faces.ts";
-import {
-  conditionRenames, consulKvConditionSchema, readConsulKvOptions, useAsModuleInput, type ConsulKvConditionBlock,
-} from "./input-options.ts";
+import { conditionRenames, consulKvConditionSchema, type ConsulKvConditionBlock } from "./input-options.ts";
 import { consulKvTemplate } from "./tfvars-template-text.ts";
 
-// Typed by its schema (`satisfies`); exported as registries see it, so a caller that hands it a
-// block directly (a conformance case) need not spell the defaults the kernel fills in.
+// Typed by its schema (`satisfies`): every hook reads the block as the kernel decoded it.
 export const consulKvConditionFactory: ConditionFactory = Object.freeze({
   name: "consul-kv",
   publishes: "consul_kv",
-  publishesFor: (options: ConsulKvConditionBlock) => useAsModuleInput(options) ? "consul_kv" : undefined,
+  publishesFor: (options: ConsulKvConditionBlock) => options.use_as_module_input ? "consul_kv" : undefined,
   renamedFields: conditionRenames,
   optionsSchema: consulKvConditionSchema,
   api: consulKvConditionApi,
-  template: (options: ConsulKvConditionBlock) => consulKvTemplate(options, useAsModuleInput(options)),
-  create(config: ConsulKvConditionBlock, taskName: string) {
-    return new ConsulKvSource(readConsulKvOptions(config, `task "${taskName}" condition "consul-kv"`), true);
-  },
+  template: (options: ConsulKvConditionBlock) => consulKvTemplate(options, options.use_as_module_input),
+  create: (options: ConsulKvConditionBlock) => new ConsulKvSource(options, options.use_as_module_input, true),
 } satisfies ConditionFactory<ConsulKvConditionBlock>);

@@ -7,14 +7,14 @@
 import { consulQuery, type ConsulQuery, type InputContext } from "../../../core/plugin-api/mod.ts";
 import { buildConsulKv } from "./consul-kv-map.ts";
 import type { KvEntryBody } from "./consul-responses.ts";
-import type { ConsulKvOptions } from "./input-options.ts";
+import type { ConsulKvSelector } from "./input-options.ts";
 import { RenderingSource } from "./rendering-source.ts";
 
 /**
  * `/v1/kv/<path>` with each path segment escaped (keys keep their `/`). A leading `/` is dropped,
  * as Consul's Go client does, so `/app/x` and `app/x` name the same key.
  */
-export function consulKvQuery(options: Omit<ConsulKvOptions, "render">): ConsulQuery {
+export function consulKvQuery(options: ConsulKvSelector): ConsulQuery {
   const path = options.path.replace(/^\//, "").split("/").map(encodeURIComponent).join("/");
   return consulQuery(`/v1/kv/${path}`, {
     dc: options.datacenter,
@@ -25,10 +25,11 @@ export function consulKvQuery(options: Omit<ConsulKvOptions, "render">): ConsulQ
 }
 
 export class ConsulKvSource extends RenderingSource<Record<string, string>> {
-  readonly #options: ConsulKvOptions;
+  readonly #options: ConsulKvSelector;
 
-  constructor(options: ConsulKvOptions, triggers: boolean) {
-    super({ variable: options.render ? "consul_kv" : undefined, triggers });
+  /** `options` as the kernel decoded them; `render`: whether it publishes `consul_kv`. */
+  constructor(options: ConsulKvSelector, render: boolean, triggers: boolean) {
+    super({ variable: render ? "consul_kv" : undefined, triggers });
     this.#options = options;
   }
 

@@ -2,10 +2,14 @@
  * @module How the services, catalog-services and consul-kv blocks look in CTS's HTTP API: CTS's
  * request schemas for `POST /v1/tasks` (quirks included: null `cts_user_defined_meta` values) and
  * CTS's `GET /v1/tasks/{name}` representation (api/representation.go): every field present, an
- * unset one as its empty value, keys in CTS's order.
+ * unset one as its empty value, keys in CTS's order. `represent` reads the block as the kernel
+ * decoded it (defaults applied), like every other hook; only the fields without a default
+ * (`names`, `regexp`) need CTS's empty value here.
  */
 import type { BlockApiFace, JsonSchema } from "../../../core/plugin-api/mod.ts";
-import { useAsModuleInput } from "./input-options.ts";
+import type {
+  CatalogServicesConditionBlock, ConsulKvConditionBlock, ConsulKvSelector, ServicesConditionBlock, ServicesSelector,
+} from "./input-options.ts";
 
 type Block = Readonly<Record<string, unknown>>;
 
@@ -33,11 +37,6 @@ const consulKvRequestFields = {
   namespace: { type: "string" },
 } as const;
 
-const text = (value: unknown): string => (typeof value === "string" ? value : "");
-const list = (value: unknown): string[] => (Array.isArray(value) ? [...(value as string[])] : []);
-const map = (value: unknown): Record<string, string> =>
-  typeof value === "object" && value !== null ? { ...(value as Record<string, string>) } : {};
-
 function withoutNullMeta(body: Block): Record<string, unknown> {
   const fields: Record<string, unknown> = { ...body };
   const meta = fields.cts_user_defined_meta;
@@ -47,27 +46,22 @@ function withoutNullMeta(body: Block): Record<string, unknown> {
   return fields;
 }
 
-function servicesSelector(block: Block): Record<string, unknown> {
+function servicesSelector(block: ServicesSelector): Record<string, unknown> {
   return {
-    regexp: text(block.regexp),
-    names: list(block.names),
-    filter: text(block.filter),
-    datacenter: text(block.datacenter),
-    namespace: text(block.namespace),
-    cts_user_defined_meta: map(block.cts_user_defined_meta),
+    regexp: block.regexp ?? "",
+    names: [...block.names ?? []],
+    filter: block.filter,
+    datacenter: block.datacenter,
+    namespace: block.namespace,
+    cts_user_defined_meta: { ...block.cts_user_defined_meta },
   };
 }
 
-function consulKvSelector(block: Block): Record<string, unknown> {
-  return {
-    path: text(block.path),
-    recurse: block.recurse === true,
-    datacenter: text(block.datacenter),
-    namespace: text(block.namespace),
-  };
+function consulKvSelector(block: ConsulKvSelector): Record<string, unknown> {
+  return { path: block.path, recurse: block.recurse, datacenter: block.datacenter, namespace: block.namespace };
 }
 
-export const servicesConditionApi: BlockApiFace = Object.freeze({
+export const servicesConditionApi: BlockApiFace<ServicesConditionBlock> = Object.freeze({
   requestSchema: {
     type: "object", additionalProperties: false, properties: { ...servicesRequestFields, ...asModuleInput },
   },
@@ -77,16 +71,16 @@ export const servicesConditionApi: BlockApiFace = Object.freeze({
     if (Array.isArray(fields.names) && fields.names.length > 0) delete fields.regexp;
     return fields;
   },
-  represent: (block: Block) => ({ ...servicesSelector(block), use_as_module_input: useAsModuleInput(block) }),
+  represent: (block: ServicesConditionBlock) => ({ ...servicesSelector(block), use_as_module_input: block.use_as_module_input }),
 });
 
-export const servicesModuleInputApi: BlockApiFace = Object.freeze({
+export const servicesModuleInputApi: BlockApiFace<ServicesSelector> = Object.freeze({
   requestSchema: { type: "object", additionalProperties: false, properties: servicesRequestFields },
   fromRequest: withoutNullMeta,
   represent: servicesSelector,
 });
 
-export const catalogServicesConditionApi: BlockApiFace = Object.freeze({
+export const catalogServicesConditionApi: BlockApiFace<CatalogServicesConditionBlock> = Object.freeze({
   requestSchema: {
     type: "object",
     additionalProperties: false,
@@ -99,26 +93,26 @@ export const catalogServicesConditionApi: BlockApiFace = Object.freeze({
       ...asModuleInput,
     },
   },
-  represent: (block: Block) => ({
-    regexp: text(block.regexp),
-    datacenter: text(block.datacenter),
-    namespace: text(block.namespace),
-    node_meta: map(block.node_meta),
-    use_as_module_input: useAsModuleInput(block),
+  represent: (block: CatalogServicesConditionBlock) => ({
+    regexp: block.regexp,
+    datacenter: block.datacenter,
+    namespace: block.namespace,
+    node_meta: { ...block.node_meta },
+    use_as_module_input: block.use_as_module_input,
   }),
 });
 
-export const consulKvConditionApi: BlockApiFace = Object.freeze({
+export const consulKvConditionApi: BlockApiFace<ConsulKvConditionBlock> = Object.freeze({
   requestSchema: {
     type: "object",
     additionalProperties: false,
     required: ["path"],
     properties: { ...consulKvRequestFields, ...asModuleInput },
   },
-  represent: (block: Block) => ({ ...consulKvSelector(block), use_as_module_input: useAsModuleInput(block) }),
+  represent: (block: ConsulKvConditionBlock) => ({ ...consulKvSelector(block), use_as_module_input: block.use_as_module_input }),
 });
 
-export const consulKvModuleInputApi: BlockApiFace = Object.freeze({
+export const consulKvModuleInputApi: BlockApiFace<ConsulKvSelector> = Object.freeze({
   requestSchema: { type: "object", additionalProperties: false, required: ["path"], properties: consulKvRequestFields },
   represent: consulKvSelector,
 });

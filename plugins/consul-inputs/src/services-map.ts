@@ -11,12 +11,13 @@ import { sameInstance } from "./same-instance.ts";
 /** `names`: by service name, then node, then id. `regexp`: every instance by node, then id. */
 export type ServicesOrder = "names" | "regexp";
 
+/** The order, and the block's meta fields under their own names (a services block is one of these). */
 export interface BuildServicesOptions {
   readonly order: ServicesOrder;
   /** Copied into every instance's `cts_user_defined_meta`. */
-  readonly userMeta?: Readonly<Record<string, string>>;
-  /** Per service name (CTS's deprecated `service` blocks); applies only while `userMeta` is empty. */
-  readonly userMetaByService?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  readonly cts_user_defined_meta?: Readonly<Record<string, string>>;
+  /** Per service name (CTS's deprecated `service` blocks); applies only while `cts_user_defined_meta` is empty. */
+  readonly cts_user_defined_meta_by_service?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /** Consul's reserved check ids for maintenance mode; such checks report `critical`. */
@@ -160,6 +161,7 @@ function isSorted(keys: readonly string[]): boolean {
 }
 
 function userMetaOf(entry: ServiceEntryBody, options: BuildServicesOptions): Readonly<Record<string, string>> | undefined {
-  if (options.userMetaByService === undefined || Object.keys(options.userMeta ?? {}).length > 0) return options.userMeta;
-  return options.userMetaByService[entry.Service?.Service ?? ""] ?? options.userMeta;
+  const { cts_user_defined_meta: own, cts_user_defined_meta_by_service: byService } = options;
+  if (byService === undefined || Object.keys(own ?? {}).length > 0) return own;
+  return byService[entry.Service?.Service ?? ""] ?? own;
 }

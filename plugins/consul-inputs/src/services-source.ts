@@ -9,7 +9,7 @@
  */
 import { consulQuery, type ConsulQuery, type InputContext, type ServiceInstance } from "../../../core/plugin-api/mod.ts";
 import type { CatalogServicesBody, ServiceEntryBody } from "./consul-responses.ts";
-import type { ServicesOptions } from "./input-options.ts";
+import type { ServicesSelector } from "./input-options.ts";
 import { compileRe2, type Re2Pattern } from "./re2-regexp.ts";
 import { RenderingSource } from "./rendering-source.ts";
 import { buildServicesMap } from "./services-map.ts";
@@ -22,7 +22,7 @@ interface HealthSubscription {
 }
 
 /** The health query for one service name, as CTS issues it. */
-export function healthServiceQuery(name: string, options: ServicesOptions): ConsulQuery {
+export function healthServiceQuery(name: string, options: ServicesSelector): ConsulQuery {
   const passingOnly = options.regexp !== undefined || options.filter === "";
   return consulQuery(`/v1/health/service/${encodeURIComponent(name)}`, {
     dc: options.datacenter,
@@ -38,15 +38,16 @@ export function catalogServicesQuery(options: { readonly datacenter: string; rea
 }
 
 export class ServicesSource extends RenderingSource<ServicesMap> {
-  readonly #options: ServicesOptions;
+  readonly #options: ServicesSelector;
   readonly #matcher: Re2Pattern | undefined;
   readonly #health = new Map<string, HealthSubscription>();
   #catalogSeen = false;
   /** Set while the name set is being changed, so partial states never render. */
   #batching = false;
 
-  constructor(options: ServicesOptions, triggers: boolean) {
-    super({ variable: options.render ? "services" : undefined, triggers });
+  /** `options` as the kernel decoded them (one of `names`/`regexp`); `render`: whether it publishes `services`. */
+  constructor(options: ServicesSelector, render: boolean, triggers: boolean) {
+    super({ variable: render ? "services" : undefined, triggers });
     this.#options = options;
     this.#matcher = options.regexp === undefined ? undefined : compileRe2(options.regexp);
   }
@@ -54,7 +55,8 @@ export class ServicesSource extends RenderingSource<ServicesMap> {
   protected watch(_ctx: InputContext): void {
     if (this.#matcher === undefined) {
       this.#withBatch(() => {
-        for (const name of this.#options.names ?? []) this.#watchHealth(name);
+        // A name written twice is watched once.
+        for (const name of new Set(this.#options.names)) this.#watchHealth(name);
       }, "");
       return;
     }
@@ -104,9 +106,8 @@ export class ServicesSource extends RenderingSource<ServicesMap> {
       entriesByService[name] = subscription.entries;
     }
     const order = this.#matcher === undefined ? "names" : "regexp";
-    const { userMeta, userMetaByService } = this.#options;
     // Unchanged instances keep their objects from the last rendering (see sameRendering).
-    this.render(buildServicesMap(entriesByService, { order, userMeta, userMetaByService }, this.current), detail);
+    this.render(buildServicesMap(entriesByService, { ...this.#options, order }, this.current), detail);
   }
 
   /**

@@ -5,17 +5,20 @@
  * (`use_as_module_input = false`) writes a query that renders nothing. The factories give this text
  * as their `template`, so a driver writes it without reading any block's fields.
  */
-type Block = Readonly<Record<string, unknown>>;
+import type { CatalogServicesConditionBlock, ConsulKvSelector, ServicesSelector } from "./input-options.ts";
 
-const text = (value: unknown): string => (typeof value === "string" ? value : "");
+/** The fields every block's query has (its schema's defaults: "" for the agent's own). */
+interface QueryScope {
+  readonly datacenter: string;
+  readonly namespace: string;
+}
 
 /** hcat's query arguments: the first one, then `dc=`, `ns=` and (services) the filter with its quotes escaped. */
-function query(first: string | undefined, block: Block, withFilter = false): string[] {
+function query(first: string | undefined, block: QueryScope, filter = ""): string[] {
   const options = first === undefined ? [] : [first];
-  if (text(block.datacenter)) options.push(`dc=${text(block.datacenter)}`);
-  if (text(block.namespace)) options.push(`ns=${text(block.namespace)}`);
-  const filter = text(block.filter);
-  if (withFilter && filter) options.push(filter.replaceAll(`"`, `\\"`).replace(/^\n+|\n+$/g, ""));
+  if (block.datacenter) options.push(`dc=${block.datacenter}`);
+  if (block.namespace) options.push(`ns=${block.namespace}`);
+  if (filter) options.push(filter.replaceAll(`"`, `\\"`).replace(/^\n+|\n+$/g, ""));
   return options;
 }
 
@@ -34,31 +37,31 @@ const SERVICES_WATCH_ONLY = `
   {{- end}}`;
 
 /** `condition "services"` / `module_input "services"`: one `service` query per name (sorted), or one `servicesRegex`. */
-export function servicesTemplate(block: Block, renders: boolean): string {
+export function servicesTemplate(block: ServicesSelector, renders: boolean): string {
   const entry = renders ? SERVICE_ENTRY : SERVICES_WATCH_ONLY;
-  if (block.regexp !== undefined && block.regexp !== null) {
+  if (block.regexp !== undefined) {
     const body = `
-{{- with $srv := servicesRegex ${quoted(query(`regexp=${text(block.regexp)}`, block, true))} }}
+{{- with $srv := servicesRegex ${quoted(query(`regexp=${block.regexp}`, block, block.filter))} }}
   {{- range $s := $srv}}${entry}
 {{- end}}
 `;
     return assigned("services", body, renders);
   }
-  // Sorted as CTS sorts them; duplicates stay, each its own query, as CTS writes them.
-  const names = [...((block.names as readonly string[] | undefined) ?? [])].sort();
+  // Sorted as CTS sorts them; duplicates stay, each its own query, as CTS writes them. Without
+  // `regexp` the block has `names` (the validate hook's one-of rule).
+  const names = [...block.names!].sort();
   const body = names.map((name) => `
-{{- with $srv := service ${quoted(query(name, block, true))} }}
+{{- with $srv := service ${quoted(query(name, block, block.filter))} }}
   {{- range $s := $srv}}${entry}
 {{- end}}`).join("") + "\n";
   return assigned("services", body, renders);
 }
 
 /** `condition "catalog-services"`: one `catalogServicesRegistration` query. */
-export function catalogServicesTemplate(block: Block, renders: boolean): string {
-  const options = query(text(block.regexp) ? `regexp=${text(block.regexp)}` : undefined, block);
+export function catalogServicesTemplate(block: CatalogServicesConditionBlock, renders: boolean): string {
+  const options = query(block.regexp ? `regexp=${block.regexp}` : undefined, block);
   // Go ranges over the node_meta map in random order; sorted here so the file is stable.
-  const nodeMeta = (block.node_meta as Readonly<Record<string, string>> | undefined) ?? {};
-  for (const [key, value] of Object.entries(nodeMeta).sort()) options.push(`node-meta=${key}:${value}`);
+  for (const [key, value] of Object.entries(block.node_meta).sort()) options.push(`node-meta=${key}:${value}`);
   const entry = renders
     ? `\n  "{{ $cs.Name }}" = {{ HCLServiceTags $cs.Tags }}`
     : `\n    {{- /* Empty template. Detects changes in catalog-services */ -}}`;
@@ -71,12 +74,12 @@ export function catalogServicesTemplate(block: Block, renders: boolean): string 
 }
 
 /** `condition "consul-kv"` / `module_input "consul-kv"`: `keys` with `recurse`, else `keyExistsGet`. */
-export function consulKvTemplate(block: Block, renders: boolean): string {
-  const q = quoted(query(text(block.path), block));
+export function consulKvTemplate(block: ConsulKvSelector, renders: boolean): string {
+  const q = quoted(query(block.path, block));
   const pair = `\n  "{{ .Path }}" = "{{ .Value }}"\n  {{- end}}`;
   const watch = `\n  {{- /* Empty template. Detects changes in Consul KV */ -}}`;
   let body: string;
-  if (block.recurse === true) {
+  if (block.recurse) {
     body = renders
       ? `\n{{- with $kv := keys ${q} }}\n  {{- range $k := $kv }}${pair}\n{{- end}}\n`
       : `\n{{- with $kv := keys ${q} }}\n  {{- range $k, $v := $kv }}\n${watch.slice(1)}\n  {{- end}}\n{{- end}}\n`;

@@ -36,6 +36,7 @@ const REGISTRATION = "plugins/service-registration/src/registration.ts";
 const VAULT = "plugins/vault-client/src/vault-connection.ts";
 const DEPRECATED_SERVICES = "plugins/consul-inputs/src/deprecated-services-body.ts";
 const INPUT_OPTIONS = "plugins/consul-inputs/src/input-options.ts";
+const SERVICES_MAP = "plugins/consul-inputs/src/services-map.ts";
 const TFC_OPTIONS = "plugins/driver-terraform-cloud/src/options.ts";
 const TFC_WORKSPACE = "plugins/driver-terraform-cloud/src/workspace.ts";
 const KV_LAYOUT = "plugins/ha-consul/src/kv-layout.ts";
@@ -205,19 +206,19 @@ const EFFECTS: Readonly<Record<string, Effect>> = {
   "task.condition.services.names": acted("plugins/consul-inputs/src/services-source.ts:names"),
   "task.condition.services.regexp": acted("plugins/consul-inputs/src/services-source.ts:regexp"),
   "task.condition.services.filter": acted("plugins/consul-inputs/src/services-source.ts:filter"),
-  "task.condition.services.cts_user_defined_meta": acted(`${INPUT_OPTIONS}:cts_user_defined_meta`),
-  "task.condition.services.cts_user_defined_meta_by_service": acted(`${INPUT_OPTIONS}:cts_user_defined_meta_by_service`),
-  "task.condition.services.use_as_module_input": acted(`${INPUT_OPTIONS}:use_as_module_input`),
+  "task.condition.services.cts_user_defined_meta": acted(`${SERVICES_MAP}:cts_user_defined_meta`),
+  "task.condition.services.cts_user_defined_meta_by_service": acted(`${SERVICES_MAP}:cts_user_defined_meta_by_service`),
+  "task.condition.services.use_as_module_input": acted("plugins/consul-inputs/src/services-condition.ts:use_as_module_input"),
   "task.condition.services.source_includes_var": acted(`${INPUT_OPTIONS}:source_includes_var`),
   ...inputBody("task.condition.catalog-services", "plugins/consul-inputs/src/catalog-services-source.ts"),
   "task.condition.catalog-services.regexp": acted("plugins/consul-inputs/src/catalog-services-source.ts:regexp"),
-  "task.condition.catalog-services.node_meta": acted(`${INPUT_OPTIONS}:node_meta`, "plugins/consul-inputs/src/catalog-services-source.ts:nodeMeta"),
-  "task.condition.catalog-services.use_as_module_input": acted(`${INPUT_OPTIONS}:use_as_module_input`),
+  "task.condition.catalog-services.node_meta": acted("plugins/consul-inputs/src/catalog-services-source.ts:node_meta"),
+  "task.condition.catalog-services.use_as_module_input": acted("plugins/consul-inputs/src/catalog-services-source.ts:use_as_module_input"),
   "task.condition.catalog-services.source_includes_var": acted(`${INPUT_OPTIONS}:source_includes_var`),
   ...inputBody("task.condition.consul-kv", "plugins/consul-inputs/src/consul-kv-source.ts"),
   "task.condition.consul-kv.path": acted("plugins/consul-inputs/src/consul-kv-source.ts:path"),
   "task.condition.consul-kv.recurse": acted("plugins/consul-inputs/src/consul-kv-source.ts:recurse"),
-  "task.condition.consul-kv.use_as_module_input": acted(`${INPUT_OPTIONS}:use_as_module_input`),
+  "task.condition.consul-kv.use_as_module_input": acted("plugins/consul-inputs/src/consul-kv-condition.ts:use_as_module_input"),
   "task.condition.consul-kv.source_includes_var": acted(`${INPUT_OPTIONS}:source_includes_var`),
   ...nodesBody("task.condition.nodes"),
   "task.condition.nodes.use_as_module_input": acted("plugins/condition-nodes/src/nodes-factories.ts:use_as_module_input"),
@@ -226,8 +227,8 @@ const EFFECTS: Readonly<Record<string, Effect>> = {
   "task.module_input.services.names": acted("plugins/consul-inputs/src/services-source.ts:names"),
   "task.module_input.services.regexp": acted("plugins/consul-inputs/src/services-source.ts:regexp"),
   "task.module_input.services.filter": acted("plugins/consul-inputs/src/services-source.ts:filter"),
-  "task.module_input.services.cts_user_defined_meta": acted(`${INPUT_OPTIONS}:cts_user_defined_meta`),
-  "task.module_input.services.cts_user_defined_meta_by_service": acted(`${INPUT_OPTIONS}:cts_user_defined_meta_by_service`),
+  "task.module_input.services.cts_user_defined_meta": acted(`${SERVICES_MAP}:cts_user_defined_meta`),
+  "task.module_input.services.cts_user_defined_meta_by_service": acted(`${SERVICES_MAP}:cts_user_defined_meta_by_service`),
   ...nodesBody("task.module_input.nodes"),
   ...inputBody("task.module_input.consul-kv", "plugins/consul-inputs/src/consul-kv-source.ts"),
   "task.module_input.consul-kv.path": acted("plugins/consul-inputs/src/consul-kv-source.ts:path"),

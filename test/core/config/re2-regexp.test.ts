@@ -10,6 +10,7 @@ import { catalogServicesConditionFactory } from "../../../plugins/consul-inputs/
 import { startConsulDevServer, type TestConsulDevServer } from "../../../harness/consul-dev-server.ts";
 import { startConsulHarness, type ConsulHarness } from "../../plugins/conditions/helpers/consul-harness.ts";
 import { loadFiles, ownerIssuesOf, removeConfigDirs } from "./config-dir.ts";
+import { conditionSource } from "../../plugins/conditions/helpers/decoded-source.ts";
 
 afterAll(removeConfigDirs);
 
@@ -65,7 +66,7 @@ describe("matching", () => {
     await consul.register({ node: "n1", id: "db-1", name: "db-42" });
     const ctx = recordingContext(consul.watcher);
     // (?i) folds case; \pL is any Unicode letter, so "é" matches and the digits do not.
-    const source = catalogServicesConditionFactory.create({ regexp: "(?i)^web-\\pL+$" }, "t");
+    const source = conditionSource(catalogServicesConditionFactory, { regexp: "(?i)^web-\\pL+$" }, "t");
     await source.start(ctx);
     await eventually(() => latest(ctx, "catalog_services") !== undefined, "the catalog to render");
     expect(Object.keys(latest(ctx, "catalog_services") as object)).toEqual(["Web-café"]);

@@ -40,7 +40,7 @@ describe("builders on captured answers", () => {
   it("maps /v1/health/service entries to CTS service instances", async () => {
     const entries = await consul.get("/v1/health/service/web") as ServiceEntryBody[];
     const nodeIds = Object.fromEntries(entries.map((e) => [e.Node!.Node!, e.Node!.ID ?? ""]));
-    const map = buildServicesMap({ web: entries }, { order: "names", userMeta: { team: "edge" } });
+    const map = buildServicesMap({ web: entries }, { order: "names", cts_user_defined_meta: { team: "edge" } });
     expect(map).toEqual({
       "web-a.node-a.dc1": {
         id: "web-a", name: "web", kind: "", address: "10.1.0.1", port: 8080, meta: { version: "2" },

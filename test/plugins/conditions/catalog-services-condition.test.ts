@@ -3,11 +3,12 @@
  * sorted tags, and runs the task only when the set of matching names changes (§4.2).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, latest, recordingContext } from "../../../core/plugin-testkit/mod.ts";
+import { decodeInputBlock, eventually, latest, recordingContext } from "../../../core/plugin-testkit/mod.ts";
 import {
-  catalogServicesConditionFactory, catalogServicesNodeMetaQuery, readCatalogServicesOptions,
+  catalogServicesConditionFactory, catalogServicesNodeMetaQuery, type CatalogServicesConditionBlock,
 } from "../../../plugins/consul-inputs/mod.ts";
 import { type ConsulHarness, startConsulHarness } from "./helpers/consul-harness.ts";
+import { conditionSource } from "./helpers/decoded-source.ts";
 
 let consul: ConsulHarness;
 beforeAll(async () => {
@@ -25,7 +26,7 @@ describe("condition \"catalog-services\"", () => {
     await consul.register({ node: "n1", id: "cat-web-1", name: "cat-web", tags: ["v1", "blue"] });
     const ctx = recordingContext(consul.watcher);
     const config = { type: "catalog-services", regexp: "^cat-" };
-    const source = catalogServicesConditionFactory.create(config, "catalog-task");
+    const source = conditionSource(catalogServicesConditionFactory, config, "catalog-task");
     await source.start(ctx);
     expect(catalog(ctx)).toEqual({ "cat-web": ["blue", "v1"] });
     expect(ctx.triggers).toEqual([]);
@@ -40,7 +41,7 @@ describe("condition \"catalog-services\"", () => {
     await eventually(() => catalog(ctx)["cat-web"]?.includes("canary") === true, "the second instance's tag");
     expect(catalog(ctx)).toEqual({ "cat-web": ["blue", "canary", "v2"] });
     expect(ctx.triggers).toEqual([]);
-    const query = catalogServicesNodeMetaQuery(readCatalogServicesOptions(config, "c"));
+    const query = catalogServicesNodeMetaQuery(decodeInputBlock(catalogServicesConditionFactory, "condition", config) as CatalogServicesConditionBlock);
 
     await consul.register({ node: "n1", id: "cat-db", name: "cat-db", tags: ["primary"] });
     await eventually(() => "cat-db" in catalog(ctx), "cat-db to render");
@@ -63,11 +64,11 @@ describe("condition \"catalog-services\"", () => {
     await consul.register({ node: "rack1", id: "meta-a", name: "meta-a", nodeMeta: { rack: "r1", zone: "z" } });
     await consul.register({ node: "rack2", id: "meta-b", name: "meta-b", nodeMeta: { rack: "r2", zone: "z" } });
     const one = recordingContext(consul.watcher);
-    const byRack = catalogServicesConditionFactory.create({ regexp: "^meta-", node_meta: { rack: "r1" } }, "t1");
+    const byRack = conditionSource(catalogServicesConditionFactory, { regexp: "^meta-", node_meta: { rack: "r1" } }, "t1");
     await byRack.start(one);
     expect(catalog(one)).toEqual({ "meta-a": [] });
     const two = recordingContext(consul.watcher);
-    const byRackAndZone = catalogServicesConditionFactory.create({ regexp: "^meta-", node_meta: { zone: "z", rack: "r2" } }, "t2");
+    const byRackAndZone = conditionSource(catalogServicesConditionFactory, { regexp: "^meta-", node_meta: { zone: "z", rack: "r2" } }, "t2");
     await byRackAndZone.start(two);
     expect(catalog(two)).toEqual({ "meta-b": [] });
     byRack.stop();
@@ -78,7 +79,7 @@ describe("condition \"catalog-services\"", () => {
 
   it("with use_as_module_input = false still triggers but publishes nothing", async () => {
     const ctx = recordingContext(consul.watcher);
-    const source = catalogServicesConditionFactory.create({ regexp: "^hidden-", use_as_module_input: false }, "t");
+    const source = conditionSource(catalogServicesConditionFactory, { regexp: "^hidden-", use_as_module_input: false }, "t");
     expect(source.variable).toBeUndefined();
     await source.start(ctx);
     await consul.register({ node: "n1", id: "hidden-1", name: "hidden-1" });

@@ -8,6 +8,7 @@ import {
   consulKvConditionFactory, consulKvModuleInputFactory, consulKvQuery,
 } from "../../../plugins/consul-inputs/mod.ts";
 import { type ConsulHarness, startConsulHarness } from "./helpers/consul-harness.ts";
+import { conditionSource, moduleInputSource } from "./helpers/decoded-source.ts";
 
 let consul: ConsulHarness;
 beforeAll(async () => {
@@ -23,7 +24,7 @@ const kv = (ctx: ReturnType<typeof recordingContext>) => latest(ctx, "consul_kv"
 describe("condition \"consul-kv\" (single key)", () => {
   it("starts empty for a missing key and triggers on create, update and delete, not on a same-value write", async () => {
     const ctx = recordingContext(consul.watcher);
-    const source = consulKvConditionFactory.create({ type: "consul-kv", path: "cfg/flag" }, "kv-task");
+    const source = conditionSource(consulKvConditionFactory, { type: "consul-kv", path: "cfg/flag" }, "kv-task");
     await source.start(ctx);
     expect(kv(ctx)).toEqual({});
 
@@ -60,7 +61,7 @@ describe("condition \"consul-kv\" (recurse)", () => {
     await consul.kvPut("app/db/host", "db1");
     await consul.kvPut("app/db/port", "5432");
     const ctx = recordingContext(consul.watcher);
-    const source = consulKvConditionFactory.create({ path: "app/db", recurse: true }, "kv-tree");
+    const source = conditionSource(consulKvConditionFactory, { path: "app/db", recurse: true }, "kv-tree");
     await source.start(ctx);
     expect(kv(ctx)).toEqual({ "app/db/host": "db1", "app/db/port": "5432" });
 
@@ -85,7 +86,7 @@ describe("condition \"consul-kv\" (recurse)", () => {
 describe("module_input \"consul-kv\"", () => {
   it("publishes changes and never triggers", async () => {
     const ctx = recordingContext(consul.watcher);
-    const source = consulKvModuleInputFactory.create({ path: "mi/key" }, "t");
+    const source = moduleInputSource(consulKvModuleInputFactory, { path: "mi/key" }, "t");
     await source.start(ctx);
     await consul.kvPut("mi/key", "1");
     await eventually(() => kv(ctx)?.["mi/key"] === "1", "the created key");

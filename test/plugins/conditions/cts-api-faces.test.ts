@@ -3,12 +3,17 @@
  * representation is CTS's (api/representation.go: every field present, an unset one as its empty
  * value, keys in CTS's order) whichever shape the stored block has — the typed task of today's
  * config loader, the block as the kernel decodes it (owner's schema, defaults applied) or a block
- * with fields left out; and the request mapping keeps CTS's quirks (a null `cts_user_defined_meta`
- * value is dropped; a services condition with non-empty `names` drops `regexp`).
+ * with fields left out (a record another version stored): the kernel's factory (as the API gets it
+ * from the registry) decodes it before the owner's `represent` reads it; and the request mapping
+ * keeps CTS's quirks (a null `cts_user_defined_meta` value is dropped; a services condition with
+ * non-empty `names` drops `regexp`).
  */
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import type { BlockApiFace, JsonSchema } from "../../../core/plugin-api/mod.ts";
+import type { BlockApiFace, ConditionFactory, JsonSchema } from "../../../core/plugin-api/mod.ts";
+import { BlockOptions } from "../../../core/kernel/block-options.ts";
+import { createPluginAjv } from "../../../core/kernel/plugin-ajv.ts";
+import { withValidatedInput } from "../../../core/kernel/validated-factories.ts";
 import {
   catalogServicesConditionFactory, consulKvConditionFactory, consulKvModuleInputFactory, servicesConditionFactory,
   servicesModuleInputFactory,
@@ -28,10 +33,18 @@ function decoded(schema: JsonSchema | undefined, block: Block): Block {
   return { type, ...fields };
 }
 
+const kernelBlocks = new BlockOptions(createPluginAjv());
+const moduleInputs: readonly unknown[] = [servicesModuleInputFactory, consulKvModuleInputFactory];
+
+/** The factory's face as the API sees it: the registry's factory, whose hooks the kernel hands decoded blocks. */
 function face(factory: { readonly api?: BlockApiFace }): Required<BlockApiFace> {
-  const api = factory.api;
+  const kind = moduleInputs.includes(factory) ? "module_input" : "condition";
+  const api = withValidatedInput(factory as ConditionFactory, kind, kernelBlocks).api;
   expect(api?.requestSchema && api.represent).toBeTruthy();
-  return { fromRequest: (body) => ({ ...body }), ...api } as Required<BlockApiFace>;
+  // Members read one by one: the kernel's factory inherits the owner's (a spread would not copy them).
+  const { requestSchema, represent } = api!;
+  const fromRequest = api!.fromRequest ?? ((body) => ({ ...body }));
+  return { requestSchema, fromRequest, represent } as Required<BlockApiFace>;
 }
 
 describe("built-in API faces", () => {

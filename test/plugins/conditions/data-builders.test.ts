@@ -1,8 +1,9 @@
-/** @module Unit tests of the catalog_services and consul_kv builders, RE2 patterns and option readers. */
+/** @module Unit tests of the catalog_services and consul_kv builders, RE2 patterns and the blocks as their factories receive them. */
 import { describe, expect, it } from "vitest";
+import { decodeInputBlock } from "../../../core/plugin-testkit/mod.ts";
 import {
-  buildCatalogServices, buildConsulKv, compileRe2, consulKvQuery, decodeKvValue, healthServiceQuery, readCatalogServicesOptions, readConsulKvOptions,
-  readServicesOptions, sameServiceNames,
+  buildCatalogServices, buildConsulKv, catalogServicesConditionFactory, compileRe2, consulKvConditionFactory, consulKvQuery,
+  decodeKvValue, healthServiceQuery, sameServiceNames, servicesConditionFactory, type ServicesSelector,
 } from "../../../plugins/consul-inputs/mod.ts";
 import { parseCron, toCronerPattern } from "../../../plugins/condition-schedule/mod.ts";
 
@@ -61,25 +62,30 @@ describe("compileRe2", () => {
   });
 });
 
-describe("option readers", () => {
+// The factories read the block the kernel decoded (decodeInputBlock decodes as the kernel does):
+// these are the rules their hand readers checked before, now said once by schema and `validate`.
+describe("the blocks as the kernel hands them over", () => {
+  const services = (block: Record<string, unknown>) => decodeInputBlock(servicesConditionFactory, "condition", block) as ServicesSelector;
+
   it("requires exactly one of names and regexp", () => {
-    expect(() => readServicesOptions({}, "c")).toThrow(/exactly one of regexp and names/);
-    expect(() => readServicesOptions({ names: ["a"], regexp: "a" }, "c")).toThrow(/exactly one/);
-    expect(readServicesOptions({ regexp: "", names: [] }, "c")).toMatchObject({ regexp: "", render: true });
-    expect(readServicesOptions({ names: ["a", "a", "b"] }, "c").names).toEqual(["a", "b"]);
-    expect(() => readServicesOptions({ names: ["a", ""] }, "c")).toThrow(/empty string/);
+    expect(() => services({})).toThrow(/needs either names or regexp/);
+    expect(() => services({ names: ["a"], regexp: "a" })).toThrow(/regexp and names are both set: configure exactly one of them/);
+    expect(services({ regexp: "", names: [] })).toMatchObject({ regexp: "", names: [], use_as_module_input: true });
+    expect(() => services({ names: ["a", ""] })).toThrow(/names\/1: must NOT have fewer than 1 characters|names\[1\]/);
   });
 
   it("lets use_as_module_input win over source_includes_var", () => {
-    expect(readServicesOptions({ names: ["a"], source_includes_var: false }, "c").render).toBe(false);
-    expect(readServicesOptions({ names: ["a"], source_includes_var: false, use_as_module_input: true }, "c").render).toBe(true);
+    expect(services({ names: ["a"], source_includes_var: false })).toMatchObject({ use_as_module_input: false });
+    expect(services({ names: ["a"], source_includes_var: false, use_as_module_input: true })).toMatchObject({ use_as_module_input: true });
   });
 
   it("requires a regexp for catalog-services and a path for consul-kv", () => {
-    expect(() => readCatalogServicesOptions({}, "c")).toThrow(/regexp is required/);
-    expect(readCatalogServicesOptions({ regexp: "", node_meta: { rack: "r1" } }, "c").nodeMeta).toEqual({ rack: "r1" });
-    expect(() => readConsulKvOptions({ path: "" }, "c")).toThrow(/path is required/);
-    expect(readConsulKvOptions({ path: "a/b", recurse: true }, "c")).toMatchObject({ path: "a/b", recurse: true, render: true });
+    expect(() => decodeInputBlock(catalogServicesConditionFactory, "condition", {})).toThrow(/regexp/);
+    expect(decodeInputBlock(catalogServicesConditionFactory, "condition", { regexp: "", node_meta: { rack: "r1" } }))
+      .toMatchObject({ node_meta: { rack: "r1" }, use_as_module_input: true });
+    expect(() => decodeInputBlock(consulKvConditionFactory, "condition", { path: "" })).toThrow(/path/);
+    expect(decodeInputBlock(consulKvConditionFactory, "condition", { path: "a/b", recurse: true }))
+      .toMatchObject({ path: "a/b", recurse: true, use_as_module_input: true });
   });
 });
 
@@ -111,11 +117,12 @@ describe("Consul queries", () => {
   });
 
   it("asks for passing instances only when no filter decides (names) and always for regexp", () => {
-    const names = readServicesOptions({ names: ["web"] }, "c");
+    const block = (fields: Record<string, unknown>) => decodeInputBlock(servicesConditionFactory, "condition", fields) as ServicesSelector;
+    const names = block({ names: ["web"] });
     expect(healthServiceQuery("web", names).key).toBe("/v1/health/service/web?passing=1");
-    const filtered = readServicesOptions({ names: ["web"], filter: "Service.Port == 80", namespace: "ns1" }, "c");
+    const filtered = block({ names: ["web"], filter: "Service.Port == 80", namespace: "ns1" });
     expect(healthServiceQuery("web", filtered).params).toEqual({ filter: "Service.Port == 80", ns: "ns1" });
-    const regexp = readServicesOptions({ regexp: "^w", filter: "Service.Port == 80" }, "c");
+    const regexp = block({ regexp: "^w", filter: "Service.Port == 80" });
     expect(healthServiceQuery("w/1", regexp).path).toBe("/v1/health/service/w%2F1");
     expect(healthServiceQuery("w/1", regexp).params).toEqual({ filter: "Service.Port == 80", passing: "1" });
   });

@@ -10,6 +10,7 @@ import type {
 import { NamedRegistry } from "../../../core/kernel/registries/named-registry.ts";
 import conditionSchedule from "../../../plugins/condition-schedule/mod.ts";
 import consulInputs from "../../../plugins/consul-inputs/mod.ts";
+import { conditionSource, moduleInputSource } from "./helpers/decoded-source.ts";
 
 const conditions = new NamedRegistry<ConditionFactory>("condition");
 const moduleInputs = new NamedRegistry<ModuleInputFactory>("module input");
@@ -50,12 +51,13 @@ describe("condition and module-input plugins", async () => {
   });
 
   it("create a source per task that renders the right variable", () => {
+    // Each block decoded as the kernel decodes it before `create` (helpers/decoded-source.ts).
     const web = { type: "services", names: ["web"] };
-    expect(conditions.get("services")!.create(web, "t").variable).toBe("services");
-    expect(conditions.get("services")!.create({ ...web, use_as_module_input: false }, "t").variable).toBeUndefined();
-    expect(conditions.get("catalog-services")!.create({ regexp: "" }, "t").variable).toBe("catalog_services");
-    expect(conditions.get("consul-kv")!.create({ path: "k" }, "t").variable).toBe("consul_kv");
-    expect(moduleInputs.get("consul-kv")!.create({ path: "k" }, "t").variable).toBe("consul_kv");
-    expect(() => conditions.get("services")!.create({ regexp: "(" }, "t")).toThrow(/Cannot compile regexp/);
+    expect(conditionSource(conditions.get("services")!, web, "t").variable).toBe("services");
+    expect(conditionSource(conditions.get("services")!, { ...web, use_as_module_input: false }, "t").variable).toBeUndefined();
+    expect(conditionSource(conditions.get("catalog-services")!, { regexp: "" }, "t").variable).toBe("catalog_services");
+    expect(conditionSource(conditions.get("consul-kv")!, { path: "k" }, "t").variable).toBe("consul_kv");
+    expect(moduleInputSource(moduleInputs.get("consul-kv")!, { path: "k" }, "t").variable).toBe("consul_kv");
+    expect(() => conditionSource(conditions.get("services")!, { regexp: "(" }, "t")).toThrow(/regexp: is not a valid RE2 regular expression/);
   });
 });

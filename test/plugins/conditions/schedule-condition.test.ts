@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ConsulQuery, QueryWatcher } from "../../../core/plugin-api/mod.ts";
 import { eventually, recordingContext } from "../../../core/plugin-testkit/mod.ts";
 import scheduleConditionPlugin, { scheduleConditionFactory } from "../../../plugins/condition-schedule/mod.ts";
+import { conditionSource } from "./helpers/decoded-source.ts";
 
 /** A schedule must never touch Consul; this watcher records any attempt. */
 function refusingWatcher(asked: ConsulQuery[]): QueryWatcher {
@@ -10,17 +11,18 @@ function refusingWatcher(asked: ConsulQuery[]): QueryWatcher {
 }
 
 describe("condition \"schedule\"", () => {
-  it("is unbuffered, registered by its plugin and validated at create", () => {
+  it("is unbuffered, registered by its plugin and validated before create", () => {
     expect(scheduleConditionPlugin.kind).toBe("condition");
     expect(scheduleConditionFactory.unbuffered).toBe(true);
-    expect(() => scheduleConditionFactory.create({ type: "schedule", cron: "nope" }, "t")).toThrow(/Cannot parse cron "nope"/);
-    expect(() => scheduleConditionFactory.create({ type: "schedule" }, "t")).toThrow(/cron is required/);
+    expect(() => conditionSource(scheduleConditionFactory, { type: "schedule", cron: "nope" }, "t"))
+      .toThrow(/condition\.schedule\.cron: is not a valid cron expression: expected 5, 6 or 7 fields, found 1/);
+    expect(() => conditionSource(scheduleConditionFactory, { type: "schedule" }, "t")).toThrow(/cron/);
   });
 
   it("triggers at every cron time until stopped, without data or Consul queries", async () => {
     const asked: ConsulQuery[] = [];
     const ctx = recordingContext(refusingWatcher(asked));
-    const source = scheduleConditionFactory.create({ type: "schedule", cron: "* * * * * * *" }, "every-second");
+    const source = conditionSource(scheduleConditionFactory, { type: "schedule", cron: "* * * * * * *" }, "every-second");
     expect(source.variable).toBeUndefined();
     await source.start(ctx);
     expect(ctx.logs.some((l) => l.message === "scheduled task next run time")).toBe(true);
@@ -37,7 +39,7 @@ describe("condition \"schedule\"", () => {
 
   it("stops when the context's signal aborts", async () => {
     const ctx = recordingContext(refusingWatcher([]));
-    const source = scheduleConditionFactory.create({ type: "schedule", cron: "* * * * * * *" }, "aborted");
+    const source = conditionSource(scheduleConditionFactory, { type: "schedule", cron: "* * * * * * *" }, "aborted");
     await source.start(ctx);
     ctx.abort.abort();
     await new Promise((resolve) => setTimeout(resolve, 1_200));

@@ -4,11 +4,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceInstance, TaskConfig } from "../../../core/plugin-api/mod.ts";
-import { eventually, latest, recordingContext } from "../../../core/plugin-testkit/mod.ts";
+import { decodeInputBlock, eventually, latest, recordingContext } from "../../../core/plugin-testkit/mod.ts";
 import {
-  catalogServicesQuery, healthServiceQuery, readServicesOptions, servicesConditionFactory, servicesModuleInputFactory,
+  catalogServicesQuery, healthServiceQuery, servicesConditionFactory, servicesModuleInputFactory, type ServicesSelector,
 } from "../../../plugins/consul-inputs/mod.ts";
 import { type ConsulHarness, startConsulHarness } from "./helpers/consul-harness.ts";
+import { conditionSource, moduleInputSource } from "./helpers/decoded-source.ts";
 
 type Services = Record<string, ServiceInstance>;
 
@@ -21,6 +22,8 @@ afterAll(async () => {
 });
 
 const services = (ctx: ReturnType<typeof recordingContext>) => (latest(ctx, "services") ?? {}) as Services;
+/** The block as the source reads it, for asking Consul the source's own queries. */
+const selector = (block: Record<string, unknown>) => decodeInputBlock(servicesConditionFactory, "condition", block) as ServicesSelector;
 const outputOf = (data: unknown) => (data as { Checks: { Output: string }[] }[]).flatMap((e) => e.Checks.map((c) => c.Output));
 
 describe("condition \"services\" (names)", () => {
@@ -28,7 +31,7 @@ describe("condition \"services\" (names)", () => {
     await consul.register({ node: "n1", id: "web-1", name: "web", tags: ["b", "a"], meta: { v: "1" } });
     const ctx = recordingContext(consul.watcher);
     const config = { type: "services", names: ["web"], cts_user_defined_meta: { owner: "team-a" } };
-    const source = servicesConditionFactory.create(config, "web-task");
+    const source = conditionSource(servicesConditionFactory, config, "web-task");
     await source.start(ctx);
 
     expect(Object.keys(services(ctx))).toEqual(["web-1.n1.dc1"]);
@@ -42,7 +45,7 @@ describe("condition \"services\" (names)", () => {
     // Check output changes, status stays passing: Consul answers, nothing rendered changes.
     await consul.register({ node: "n1", id: "web-1", name: "web", tags: ["b", "a"], meta: { v: "1" },
       checks: [{ CheckID: "web-1-check", Status: "passing", Output: "HTTP 200 at 12:00:01" }] });
-    const query = healthServiceQuery("web", readServicesOptions(config, "c"));
+    const query = healthServiceQuery("web", selector(config));
     await consul.observe(query, (r) => outputOf(r.data).includes("HTTP 200 at 12:00:01"), "the new check output");
     expect(ctx.published).toHaveLength(1);
     expect(ctx.triggers).toEqual([]);
@@ -69,7 +72,7 @@ describe("condition \"services\" (names)", () => {
     await consul.register({ node: "n1", id: "api-1", name: "api", tags: ["prod"] });
     await consul.register({ node: "n1", id: "api-2", name: "api", tags: ["dev"] });
     const ctx = recordingContext(consul.watcher);
-    const source = servicesConditionFactory.create({ names: ["api"], filter: "\"prod\" in Service.Tags" }, "api-task");
+    const source = conditionSource(servicesConditionFactory, { names: ["api"], filter: "\"prod\" in Service.Tags" }, "api-task");
     await source.start(ctx);
     expect(Object.keys(services(ctx))).toEqual(["api-1.n1.dc1"]);
 
@@ -89,7 +92,7 @@ describe("condition \"services\" (names)", () => {
     await consul.register({ node: "n1", id: "db-a", name: "db" });
     await consul.register({ node: "n1", id: "cache", name: "cache" });
     const ctx = recordingContext(consul.watcher);
-    const source = servicesConditionFactory.create({ names: ["db", "cache"] }, "order-task");
+    const source = conditionSource(servicesConditionFactory, { names: ["db", "cache"] }, "order-task");
     await source.start(ctx);
     expect(Object.keys(services(ctx))).toEqual(["cache.n1.dc1", "db-a.n1.dc1", "db-b.n2.dc1"]);
     source.stop();
@@ -98,8 +101,8 @@ describe("condition \"services\" (names)", () => {
 
   it("shares one blocking query between tasks watching the same service", async () => {
     const before = consul.watcher.stats().open;
-    const a = servicesConditionFactory.create({ names: ["shared"] }, "a");
-    const b = servicesModuleInputFactory.create({ names: ["shared"] }, "b");
+    const a = conditionSource(servicesConditionFactory, { names: ["shared"] }, "a");
+    const b = moduleInputSource(servicesModuleInputFactory, { names: ["shared"] }, "b");
     await Promise.all([a.start(recordingContext(consul.watcher)), b.start(recordingContext(consul.watcher))]);
     expect(consul.watcher.stats().open).toBe(before + 1);
     a.stop();
@@ -113,7 +116,7 @@ describe("condition \"services\" (regexp)", () => {
     await consul.register({ node: "n2", id: "pay-a", name: "pay-a" });
     const ctx = recordingContext(consul.watcher);
     const config = { regexp: "^pay-" };
-    const source = servicesConditionFactory.create(config, "pay-task");
+    const source = conditionSource(servicesConditionFactory, config, "pay-task");
     await source.start(ctx);
     expect(Object.keys(services(ctx))).toEqual(["pay-a.n2.dc1"]);
     const open = consul.watcher.stats().open;
@@ -128,8 +131,8 @@ describe("condition \"services\" (regexp)", () => {
     // A non-matching name and a matching one with no passing instance render nothing new.
     await consul.register({ node: "n1", id: "other", name: "other" });
     await consul.register({ node: "n1", id: "pay-c", name: "pay-c", checks: [{ CheckID: "pay-c-check", Status: "critical" }] });
-    await consul.observe(catalogServicesQuery(readServicesOptions(config, "c")), (r) => "pay-c" in (r.data as object), "pay-c in the catalog");
-    await consul.observe(healthServiceQuery("pay-c", readServicesOptions(config, "c")), () => true, "pay-c's health answer");
+    await consul.observe(catalogServicesQuery(selector(config)), (r) => "pay-c" in (r.data as object), "pay-c in the catalog");
+    await consul.observe(healthServiceQuery("pay-c", selector(config)), () => true, "pay-c's health answer");
     expect(ctx.triggers).toHaveLength(1);
     expect(ctx.published).toHaveLength(2);
 
@@ -147,7 +150,7 @@ describe("module_input \"services\"", () => {
     await consul.register({ node: "n1", id: "mi-1", name: "mi" });
     const ctx = recordingContext(consul.watcher);
     const task = { condition: { type: "services", names: ["x"], cts_user_defined_meta: { from: "condition" } } } as unknown as TaskConfig;
-    const source = servicesModuleInputFactory.create({ names: ["mi"], cts_user_defined_meta: { from: "input" } }, "t", task);
+    const source = moduleInputSource(servicesModuleInputFactory, { names: ["mi"], cts_user_defined_meta: { from: "input" } }, "t", task);
     expect(source.variable).toBe("services");
     await source.start(ctx);
     expect(services(ctx)["mi-1.n1.dc1"]?.cts_user_defined_meta).toEqual({ from: "condition" });

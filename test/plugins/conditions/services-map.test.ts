@@ -27,7 +27,7 @@ describe("aggregateStatus", () => {
 
 describe("buildServicesMap", () => {
   it("renders every attribute, falling back to the node address and sorting tags", () => {
-    const map = buildServicesMap({ web: [entry("web-1", "n1")] }, { order: "names", userMeta: { team: "x" } });
+    const map = buildServicesMap({ web: [entry("web-1", "n1")] }, { order: "names", cts_user_defined_meta: { team: "x" } });
     expect(map).toEqual({
       "web-1.n1.dc1": {
         id: "web-1", name: "web", kind: "", address: "10.0.0.2", port: 80, meta: { v: "1" }, tags: ["a", "b"],
@@ -77,10 +77,10 @@ describe("buildServicesMap", () => {
 
   it("keeps the previous object of every unchanged instance, replaces changed ones, and freezes instances", () => {
     // Issue 16: one changed instance among many must leave the others (and what is cached per object) alone.
-    const first = buildServicesMap({ web: [entry("web-1", "n1"), entry("web-2", "n2")] }, { order: "names", userMeta: { team: "x" } });
+    const first = buildServicesMap({ web: [entry("web-1", "n1"), entry("web-2", "n2")] }, { order: "names", cts_user_defined_meta: { team: "x" } });
     const next = buildServicesMap(
       { web: [entry("web-1", "n1"), entry("web-2", "n2", { checks: ["critical"] }), entry("web-3", "n3")] },
-      { order: "names", userMeta: { team: "x" } },
+      { order: "names", cts_user_defined_meta: { team: "x" } },
       first,
     );
     expect(Object.keys(next)).toEqual(["web-1.n1.dc1", "web-2.n2.dc1", "web-3.n3.dc1"]);
