@@ -8,8 +8,9 @@
  *   (core/plugin-api/mod.ts or `@cts-runtime/plugin-api`), files under plugins/<id>/ and npm packages
  *   other than cts-runtime's own; shared code lives in the contract or in one plugin that provides it;
  * - core never imports a plugin, except the built-in plugin table (core/kernel/builtin-plugins.ts);
- * - the dev servers (dev-servers/) are libraries: they import neither plugins nor the CLI, which
- *   wires their commands (core/cli/commands/*-dev.ts); core/runtime/ never imports the CLI either.
+ * - the dev servers (dev-servers/) import neither plugins nor the CLI, and core never imports them:
+ *   they contribute their commands through the contract's command extension point, which the
+ *   composition root (main.ts) hands to the CLI; core/runtime/ never imports the CLI either.
  * Prints each violation as `file:line: rule (import)` and exits 1 if there is any.
  * Usage: `node scripts/check-boundaries.mjs [root]` (default: this repository; tests pass a fixture tree).
  */
@@ -54,6 +55,14 @@ const importRules = [
     outside: (file, specifier) => {
       const target = importTarget(file, specifier);
       return target.startsWith("plugins/") ? target : undefined;
+    },
+  },
+  {
+    name: "core imports a dev server",
+    applies: (file) => file.startsWith("core/"),
+    outside: (file, specifier) => {
+      const target = importTarget(file, specifier);
+      return target.startsWith("dev-servers/") ? target : undefined;
     },
   },
   {

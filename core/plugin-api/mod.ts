@@ -32,6 +32,8 @@ export type * from "./src/task-inputs.ts";
 export type * from "./src/driver.ts";
 export type * from "./src/conditions.ts";
 export type * from "./src/run-hooks.ts";
+export { CliExitCode } from "./src/cli-command.ts";
+export type * from "./src/cli-command.ts";
 export { taskBlockOf } from "./src/task-blocks.ts";
 export type { TaskBlockFactory, TaskOrigin } from "./src/task-blocks.ts";
 export { consulQuery, isPermanentConsulError } from "./src/services/consul-client.ts";

@@ -138,6 +138,10 @@ async function serveDeno(deno: DenoServeLike, options: ServeHttpOptions): Promis
 async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
   const hostname = options.hostname ?? "127.0.0.1";
   const { createAdaptorServer } = await import("@hono/node-server");
+  // Left to its default, it replaces the global Request and Response with its own classes; on Deno
+  // a server of this process served by Deno.serve (the dev servers beside the daemon in
+  // `cts-runtime dev`) would then answer with objects Deno refuses as not Responses.
+  const overrideGlobalObjects = !("Deno" in globalThis);
   const { handler, abortAll } = trackInFlight(options.fetch, options.shedLoad);
   const tls = options.tls;
   // Node checks its request deadlines on this interval (30 s by default): a fraction of the bound.
@@ -156,6 +160,7 @@ async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
     server = createAdaptorServer({
       fetch: handler,
       hostname,
+      overrideGlobalObjects,
       createServer: https.createServer,
       serverOptions: {
         cert: tls.cert,
@@ -173,7 +178,7 @@ async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
       });
     }
   } else {
-    server = createAdaptorServer({ fetch: handler, hostname, serverOptions: { connectionsCheckingInterval } });
+    server = createAdaptorServer({ fetch: handler, hostname, overrideGlobalObjects, serverOptions: { connectionsCheckingInterval } });
   }
   const httpServer = server as import("node:http").Server;
   // The request (not the answer: long-polls and event streams last) must arrive within the bound.

@@ -24,3 +24,10 @@ export function waitForShutdownSignal(): Promise<string> {
     });
   });
 }
+
+/** An AbortSignal aborted at the first shutdown signal, with the signal's name as its reason. */
+export function shutdownAbortSignal(): AbortSignal {
+  const controller = new AbortController();
+  waitForShutdownSignal().then((signal) => controller.abort(signal), () => {});
+  return controller.signal;
+}

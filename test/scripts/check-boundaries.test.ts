@@ -75,7 +75,7 @@ describe("check-boundaries", () => {
     ]);
   });
 
-  it("keeps the dev servers free of the CLI and plugins, and the runtime free of the CLI (issue 27 item 4)", async () => {
+  it("keeps the dev servers free of the CLI and plugins, core free of the dev servers, and the runtime free of the CLI (issue 27 item 4)", async () => {
     const root = await tree({
       "core/cli/command.ts": "export const c = 1;\n",
       "core/cli/commands/consul-dev.ts": 'import { serve } from "../../../dev-servers/consul/mod.ts";\n',
@@ -88,6 +88,7 @@ describe("check-boundaries", () => {
     const result = await check(root);
     expect(result.code).toBe(1);
     expect(result.out.trim().split("\n").sort()).toEqual([
+      "core/cli/commands/consul-dev.ts:1: core imports a dev server (../../../dev-servers/consul/mod.ts → dev-servers/consul/mod.ts)",
       "core/runtime/process-io.ts:1: runtime imports the CLI (../cli/command.ts → core/cli/command.ts)",
       "dev-servers/consul/mod.ts:1: dev server imports a plugin or the CLI (../../core/cli/command.ts → core/cli/command.ts)",
       "dev-servers/tfc/mod.ts:1: dev server imports a plugin or the CLI (../../plugins/b/mod.ts → plugins/b/mod.ts)",

@@ -2,17 +2,17 @@
  * @module `cts-runtime dev`: the one-command demo. Starts the embedded Consul-compatible server,
  * registers a few services, writes a config whose task runs examples/demo/module (offline:
  * terraform_data + local-exec), boots the daemon and says what to change to see it run again.
+ * The servers come from the composition root (`DevEnvironment`), loaded only when `dev` runs.
  */
 import { ExitCode, type CliCommand } from "../command.ts";
 import type { CliIo } from "../../runtime/cli-io.ts";
 import { runDaemon } from "./start.ts";
 import { createFileSystem } from "../../runtime/file-system.ts";
 import { errorMessage, type FileSystem } from "../../plugin-api/mod.ts";
-import { startConsulDevServer, type ConsulDevServer } from "../../../dev-servers/consul/mod.ts";
-import type { TfcDevServer } from "../../../dev-servers/tfc/mod.ts";
-import { DEV_DRIVERS, type DevDriver, startDevTfc, tfcDriverBlock, tfcInstructions } from "../dev-tfc.ts";
-import { startDevVault, vaultBlocks, vaultInstructions } from "../dev-vault.ts";
-import type { VaultDevServer } from "../../../dev-servers/vault/mod.ts";
+import type { DevConsul, DevEnvironment, DevTfc, DevVault } from "../dev-environment.ts";
+
+const DEV_DRIVERS = ["terraform", "terraform-cloud"] as const;
+type DevDriver = typeof DEV_DRIVERS[number];
 
 const TASK_NAME = "demo-services";
 
@@ -32,17 +32,17 @@ async function findDemoModule(fs: FileSystem): Promise<string | undefined> {
   return undefined;
 }
 
-async function startConsul(port: number, hostname: string, io: CliIo): Promise<ConsulDevServer> {
+async function startConsul(servers: DevEnvironment, port: number, hostname: string, io: CliIo): Promise<DevConsul> {
   try {
-    return await startConsulDevServer({ port, hostname });
+    return await servers.startConsul({ port, hostname });
   } catch (error) {
     if (port === 0) throw error;
     io.err(`==> Port ${port} is busy (${errorMessage(error)}); the embedded Consul takes a free port instead\n`);
-    return startConsulDevServer({ port: 0, hostname });
+    return servers.startConsul({ port: 0, hostname });
   }
 }
 
-async function registerDemoServices(consul: ConsulDevServer): Promise<void> {
+async function registerDemoServices(consul: DevConsul): Promise<void> {
   for (const service of DEMO_SERVICES) {
     const response = await fetch(`${consul.url}/v1/agent/service/register`, { method: "PUT", body: JSON.stringify(service) });
     if (!response.ok) throw new Error(`Cannot register demo service ${service.ID}: HTTP ${response.status} ${await response.text()}`);
@@ -51,7 +51,7 @@ async function registerDemoServices(consul: ConsulDevServer): Promise<void> {
 
 /** The demo config: CTS syntax, as a user would write it. */
 export function demoConfig(options: {
-  consulAddress: string; apiPort: number; dir: string; module: string; tfc?: TfcDevServer; vault?: VaultDevServer;
+  consulAddress: string; apiPort: number; dir: string; module: string; tfc?: DevTfc; vault?: DevVault;
 }): string {
   const q = (text: string) => JSON.stringify(text);
   return `# Written by \`cts-runtime dev\`. It is an ordinary CTS config: copy it to start from.
@@ -63,7 +63,7 @@ consul {
   address = ${q(options.consulAddress)}
 }
 
-${options.tfc ? tfcDriverBlock(options.tfc) : `# Terraform (or OpenTofu) from PATH; state goes to the embedded Consul's KV store.
+${options.tfc ? options.tfc.driverBlock : `# Terraform (or OpenTofu) from PATH; state goes to the embedded Consul's KV store.
 driver "terraform" {
   log = false
 }`}
@@ -73,7 +73,7 @@ buffer_period {
   min     = "1s"
   max     = "4s"
 }
-${options.vault ? `\n${vaultBlocks(options.vault)}` : ""}
+${options.vault ? `\n${options.vault.configBlocks}` : ""}
 task {
   name           = ${q(TASK_NAME)}
   description    = "Writes the healthy web and api instances to services.txt"
@@ -87,7 +87,7 @@ task {
 `;
 }
 
-function instructions(consul: ConsulDevServer, apiUrl: string, dir: string, tfc?: TfcDevServer, vault?: VaultDevServer): string {
+function instructions(consul: DevConsul, apiUrl: string, dir: string, tfc?: DevTfc, vault?: DevVault): string {
   const register = `curl -X PUT --data '{"ID":"web-3","Name":"web","Address":"10.0.0.13","Port":80}' ${consul.url}/v1/agent/service/register`;
   return [
     "",
@@ -95,8 +95,8 @@ function instructions(consul: ConsulDevServer, apiUrl: string, dir: string, tfc?
     tfc
       ? `    Embedded Consul:     ${consul.url}`
       : `    Embedded Consul:     ${consul.url}  (state: KV consul-terraform-sync/terraform-env:${TASK_NAME})`,
-    ...(tfc ? tfcInstructions(tfc, TASK_NAME) : []),
-    ...(vault ? vaultInstructions(vault, dir) : []),
+    ...(tfc ? tfc.instructions(TASK_NAME) : []),
+    ...(vault ? vault.instructions(dir) : []),
     `    cts-runtime API:     ${apiUrl}/v1/status/tasks`,
     `    Status page:         ${apiUrl}/ui/`,
     `    Config:              ${dir}/cts-demo.hcl`,
@@ -113,7 +113,8 @@ function instructions(consul: ConsulDevServer, apiUrl: string, dir: string, tfc?
   ].join("\n");
 }
 
-const devCommand: CliCommand = {
+/** `dev` starting the servers `loadServers` gives (none: the command says this build has none). */
+export const devCommand = (loadServers: (() => Promise<DevEnvironment>) | undefined): CliCommand => ({
   name: "dev",
   summary: "Runs a demo: embedded Consul, a few services and a task that writes them to a file",
   usage: [
@@ -149,18 +150,23 @@ const devCommand: CliCommand = {
       io.err("==> Error: Cannot start the demo: examples/demo/module is missing (run `cts-runtime dev` from a checkout)\n");
       return ExitCode.runtimeError;
     }
-    let consul: ConsulDevServer;
+    if (!loadServers) {
+      io.err("==> Error: Cannot start the demo: this build of cts-runtime has no embedded dev servers\n");
+      return ExitCode.runtimeError;
+    }
+    const servers = await loadServers();
+    let consul: DevConsul;
     try {
-      consul = await startConsul(Number(args.flags["consul-port"] ?? 8500), address, io);
+      consul = await startConsul(servers, Number(args.flags["consul-port"] ?? 8500), address, io);
     } catch (error) {
       io.err(`==> Error: Cannot start the embedded Consul: ${errorMessage(error)}\n`);
       return ExitCode.runtimeError;
     }
-    let tfc: TfcDevServer | undefined;
-    let vault: VaultDevServer | undefined;
+    let tfc: DevTfc | undefined;
+    let vault: DevVault | undefined;
     try {
-      if (driver === "terraform-cloud") tfc = await startDevTfc(Number(args.flags["tfc-port"] ?? 0), address);
-      if (args.flags["vault"] === true) vault = await startDevVault(Number(args.flags["vault-port"] ?? 0), address);
+      if (driver === "terraform-cloud") tfc = await servers.startTfc({ port: Number(args.flags["tfc-port"] ?? 0), hostname: address });
+      if (args.flags["vault"] === true) vault = await servers.startVault({ port: Number(args.flags["vault-port"] ?? 0), hostname: address });
       await registerDemoServices(consul);
       await fs.mkdir(dir);
       await fs.writeText(fs.resolve(dir, "demo.tfvars"), `output_file = ${JSON.stringify(`${dir}/services.txt`)}\n`);
@@ -186,6 +192,4 @@ const devCommand: CliCommand = {
       await consul.stop();
     }
   },
-};
-
-export default devCommand;
+});

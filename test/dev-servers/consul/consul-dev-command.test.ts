@@ -5,7 +5,8 @@
 import { expect, it } from "vitest";
 import type { CliIo } from "../../../core/runtime/cli-io.ts";
 import { parseFlags } from "../../../core/cli/parse-flags.ts";
-import command from "../../../core/cli/commands/consul-dev.ts";
+import { commandContext } from "../../../core/cli/command-context.ts";
+import command from "../../../dev-servers/consul/command.ts";
 import { until } from "./http-client.ts";
 
 function io(): CliIo & { output: string[]; errors: string[] } {
@@ -21,7 +22,7 @@ function io(): CliIo & { output: string[]; errors: string[] } {
 it("serves until SIGINT and exits 0", async () => {
   const cli = io();
   const args = parseFlags(["-http-addr=127.0.0.1:0", "-node=cmd-node", "-datacenter=dc7"], command.flags);
-  const exit = command.run(args, cli);
+  const exit = command.run(args, commandContext(cli));
   await until(() => cli.output.join("").includes("HTTP: "));
   const url = /HTTP: (\S+)/.exec(cli.output.join(""))![1]!;
   expect(await (await fetch(`${url}/v1/status/leader`)).json()).toMatch(/:8300$/);
@@ -34,6 +35,6 @@ it("serves until SIGINT and exits 0", async () => {
 
 it("refuses a malformed -http-addr", async () => {
   const cli = io();
-  expect(await command.run(parseFlags(["-http-addr=nope"], command.flags), cli)).toBe(14);
+  expect(await command.run(parseFlags(["-http-addr=nope"], command.flags), commandContext(cli))).toBe(14);
   expect(cli.errors.join("")).toMatch(/invalid -http-addr/);
 });

@@ -4,13 +4,13 @@
  * environment, as a CTS user writes them. The token reaches the daemon through VAULT_TOKEN, so the
  * demo config on disk holds no secret.
  */
-import { startVaultDevServer, type VaultDevServer } from "../../dev-servers/vault/mod.ts";
+import { startVaultDevServer, type VaultDevServer } from "./src/vault-dev-server.ts";
 
 /** Where the demo secret lives (KV v2, read through CTS's path rule without `data/`). */
 const SECRET_PATH = "secret/demo";
 
-export async function startDevVault(port: number, hostname: string): Promise<VaultDevServer> {
-  const vault = await startVaultDevServer({ port, hostname });
+export async function startDevVault(listen: { port: number; hostname: string }) {
+  const vault = await startVaultDevServer(listen);
   const apiKey = crypto.randomUUID();
   const response = await fetch(`${vault.url}/v1/${SECRET_PATH.replace("secret/", "secret/data/")}`, {
     method: "POST",
@@ -21,11 +21,17 @@ export async function startDevVault(port: number, hostname: string): Promise<Vau
     await vault.stop();
     throw new Error(`Cannot write the demo secret to the embedded Vault: HTTP ${response.status}`);
   }
-  return vault;
+  return {
+    url: vault.url,
+    rootToken: vault.rootToken,
+    configBlocks: vaultBlocks(vault),
+    instructions: (dir: string) => vaultInstructions(vault, dir),
+    stop: () => vault.stop(),
+  };
 }
 
 /** The `vault {}` block and a provider whose task_env takes the secret. */
-export function vaultBlocks(vault: VaultDevServer): string {
+function vaultBlocks(vault: VaultDevServer): string {
   return `# Secrets come from the embedded Vault-compatible server (cts-runtime vault-dev); the token
 # comes from the VAULT_TOKEN environment variable. The demo module receives the secret as
 # DEMO_API_KEY in its environment and writes only a fingerprint of it.
@@ -41,7 +47,7 @@ terraform_provider "terraform" {
 `;
 }
 
-export function vaultInstructions(vault: VaultDevServer, dir: string): string[] {
+function vaultInstructions(vault: VaultDevServer, dir: string): string[] {
   return [
     `    Embedded Vault:      ${vault.url}  (root token ${vault.rootToken}; the task reads ${SECRET_PATH})`,
     `    Secret fingerprint:  ${dir}/services.txt.vault  (sha256 of the secret; the secret itself is on no disk)`,

@@ -3,10 +3,10 @@
  * SIGINT/SIGTERM, printing its address and root token as `vault server -dev` does, so that
  * VAULT_ADDR/VAULT_TOKEN, hvac or cts-runtime's `vault {}` block can use it.
  */
-import type { CliCommand } from "../command.ts";
-import { serveDevServer } from "../serve-dev-server.ts";
-import { tlsFlags, tlsFromFlags } from "../tls-flags.ts";
-import { startVaultDevServer, type VaultDevServerOptions } from "../../../dev-servers/vault/src/vault-dev-server.ts";
+import type { CliCommand } from "../../core/plugin-api/mod.ts";
+import { serveDevServer } from "../command-kit/serve-dev-server.ts";
+import { tlsFlags, tlsFromFlags } from "../command-kit/tls-flags.ts";
+import type { VaultDevServerOptions } from "./src/vault-dev-server.ts";
 
 const vaultDevCommand: CliCommand = {
   name: "vault-dev",
@@ -22,13 +22,13 @@ const vaultDevCommand: CliCommand = {
   ],
   run: (args, io) => serveDevServer(args, io, {
     what: "the Vault dev server",
-    options: async (address, { flags }, { cwd }): Promise<VaultDevServerOptions> => ({
+    options: async (address, { flags }, { files }): Promise<VaultDevServerOptions> => ({
       hostname: address.hostname,
       port: address.port,
       ...(flags["root-token"] ? { rootToken: String(flags["root-token"]) } : {}),
-      ...(await tlsFromFlags(flags, cwd)),
+      ...(await tlsFromFlags(flags, files)),
     }),
-    start: startVaultDevServer,
+    start: async (options) => (await import("./src/vault-dev-server.ts")).startVaultDevServer(options),
     banner: (server) => `==> Vault-compatible dev server running\n` +
       `    Api Address: ${server.url}\n` +
       `     Root Token: ${server.rootToken}\n` +

@@ -1,8 +1,8 @@
 /** @module The `tfc-dev` command's fault-injection flags, to and from TfcDevFaults. */
-import type { FlagSpec } from "../command.ts";
-import type { TfcDevFaults } from "../../../dev-servers/tfc/src/http/faults.ts";
+import type { CliFlagSpec } from "../../core/plugin-api/mod.ts";
+import type { TfcDevFaults } from "./src/http/faults.ts";
 
-export const faultFlags: readonly FlagSpec[] = [
+export const faultFlags: readonly CliFlagSpec[] = [
   { name: "fault-429-every", type: "int", placeholder: "<n>", help: "Answer every nth API request with 429." },
   { name: "fault-429-reset", type: "string", default: "1s", placeholder: "<duration>", help: "X-RateLimit-Reset of -fault-429-every answers." },
   { name: "fault-5xx-every", type: "int", placeholder: "<n>", help: "Answer every nth API request with -fault-5xx-status." },

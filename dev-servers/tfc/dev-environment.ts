@@ -3,19 +3,23 @@
  * TFC-compatible server beside the embedded Consul, the driver block naming it, and what to print.
  * The token reaches the daemon through TFC_TOKEN, so the demo config on disk holds no secret.
  */
-import { startTfcDevServer, type TfcDevServer } from "../../dev-servers/tfc/mod.ts";
-
-export const DEV_DRIVERS = ["terraform", "terraform-cloud"] as const;
-export type DevDriver = typeof DEV_DRIVERS[number];
+import { startTfcDevServer, type TfcDevServer } from "./src/tfc-dev-server.ts";
 
 /** Workspaces of the demo are named `<prefix><task>`. */
 const WORKSPACE_PREFIX = "cts-";
 
-export async function startDevTfc(port: number, hostname: string): Promise<TfcDevServer> {
-  return await startTfcDevServer({ port, hostname });
+export async function startDevTfc(listen: { port: number; hostname: string }) {
+  const tfc = await startTfcDevServer(listen);
+  return {
+    url: tfc.url,
+    token: tfc.token,
+    driverBlock: tfcDriverBlock(tfc),
+    instructions: (task: string) => tfcInstructions(tfc, task),
+    stop: () => tfc.stop(),
+  };
 }
 
-export function tfcDriverBlock(tfc: TfcDevServer): string {
+function tfcDriverBlock(tfc: TfcDevServer): string {
   return `# Runs go to the embedded HCP Terraform-compatible server (cts-runtime tfc-dev); the token
 # comes from the TFC_TOKEN environment variable.
 driver "terraform-cloud" {
@@ -28,7 +32,7 @@ driver "terraform-cloud" {
 }`;
 }
 
-export function tfcInstructions(tfc: TfcDevServer, task: string): string[] {
+function tfcInstructions(tfc: TfcDevServer, task: string): string[] {
   const workspace = `${WORKSPACE_PREFIX}${task}`;
   return [
     `    HCP Terraform (dev): ${tfc.url}  (organization ${tfc.organization}, token ${tfc.token})`,

@@ -3,12 +3,11 @@
  * foreground until SIGINT/SIGTERM, printing its address, organization and token, so the Terraform
  * CLI's `cloud` block, go-tfe or cts-runtime's terraform-cloud driver can use it.
  */
-import type { CliCommand } from "../command.ts";
-import { serveDevServer } from "../serve-dev-server.ts";
-import { tlsFlags, tlsFromFlags } from "../tls-flags.ts";
-import { parseGoDuration } from "../../plugin-api/mod.ts";
-import { describeFaults, faultFlags, faultsFromFlags } from "./tfc-dev-faults.ts";
-import { startTfcDevServer, type TfcDevServer, type TfcDevServerOptions } from "../../../dev-servers/tfc/src/tfc-dev-server.ts";
+import { parseGoDuration, type CliCommand } from "../../core/plugin-api/mod.ts";
+import { serveDevServer } from "../command-kit/serve-dev-server.ts";
+import { tlsFlags, tlsFromFlags } from "../command-kit/tls-flags.ts";
+import { describeFaults, faultFlags, faultsFromFlags } from "./command-faults.ts";
+import type { TfcDevServer, TfcDevServerOptions } from "./src/tfc-dev-server.ts";
 
 const tfcDevCommand: CliCommand = {
   name: "tfc-dev",
@@ -30,7 +29,7 @@ const tfcDevCommand: CliCommand = {
   ],
   run: (args, io) => serveDevServer<TfcDevServerOptions, TfcDevServer>(args, io, {
     what: "the TFC dev server",
-    options: async (address, { flags }, { cwd }): Promise<TfcDevServerOptions> => ({
+    options: async (address, { flags }, { files }): Promise<TfcDevServerOptions> => ({
       hostname: address.hostname,
       port: address.port,
       organization: String(flags.organization),
@@ -39,9 +38,9 @@ const tfcDevCommand: CliCommand = {
       faults: faultsFromFlags(flags, parseGoDuration),
       ...(flags.token ? { token: String(flags.token) } : {}),
       ...(flags["terraform-binary"] ? { terraformBinary: String(flags["terraform-binary"]) } : {}),
-      ...(await tlsFromFlags(flags, cwd)),
+      ...(await tlsFromFlags(flags, files)),
     }),
-    start: startTfcDevServer,
+    start: async (options) => (await import("./src/tfc-dev-server.ts")).startTfcDevServer(options),
     banner(server, options) {
       const terraform = server.terraform ? `${server.terraform.path} (v${server.terraform.version})` : "none found on PATH: runs will error";
       return `==> HCP Terraform-compatible dev server running\n` +
