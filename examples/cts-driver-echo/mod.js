@@ -17,21 +17,20 @@ import { CtsError, definePlugin, driverRegistryToken, fileSystemToken, loggerTok
 /** @typedef {import("@cts-runtime/plugin-api").TaskInputs} TaskInputs */
 
 /**
- * @typedef {object} EchoOptions
- * @property {string} driverName The `driver "<name>"` label this driver answers to. Default `echo`.
- * @property {boolean} pretty Indent the JSON it writes. Default `true`.
- * @property {string} fileName The file written in the task's working directory. Default `inputs.json`.
- */
-
-/**
  * One recorded call: which task, which step. `render` and `apply` carry the inputs they used.
  * @typedef {{ task: string, method: "init" | "render" | "plan" | "apply" | "destroy" | "dispose", inputs?: TaskInputs }} EchoCall
  */
 
 /** @typedef {DriverFactory & { readonly calls: EchoCall[] }} EchoDriverFactory */
 
-/** The plugin's options schema (strict: unknown keys are rejected). @type {JsonSchema} */
-export const optionsSchema = {
+/**
+ * The plugin's options schema (strict: unknown keys are rejected), their one description: written
+ * `const`, so `OptionsOf` infers their type from it (the kernel fills in the defaults before `init`).
+ * - `driverName`: the `driver "<name>"` label this driver answers to.
+ * - `pretty`: indent the JSON it writes.
+ * - `fileName`: the file written in the task's working directory.
+ */
+export const optionsSchema = /** @type {const} @satisfies {JsonSchema} */ ({
   type: "object",
   additionalProperties: false,
   properties: {
@@ -39,7 +38,9 @@ export const optionsSchema = {
     pretty: { type: "boolean", default: true },
     fileName: { type: "string", pattern: "^[^/\\\\]+$", default: "inputs.json" },
   },
-};
+});
+
+/** @typedef {import("@cts-runtime/plugin-api").OptionsOf<typeof optionsSchema>} EchoOptions */
 
 /**
  * Creates the `echo` driver factory; usable without the kernel (e.g. in a conformance suite).
