@@ -105,9 +105,25 @@ function urlFor(hostname: string, port: number, secure: boolean): string {
   return `${secure ? "https" : "http"}://${host}:${port}`;
 }
 
+/**
+ * The runtime's own Response, taken before @hono/node-server is first imported: a server with a
+ * request bound replaces the global Response with node-server's class (which its request handling
+ * relies on, so it must), and Deno.serve accepts only Deno's own.
+ */
+const NativeResponse = globalThis.Response;
+
+/** An answer Deno.serve accepts: one made with the replaced global (any other class) is copied into Deno's own. */
+function asNativeResponse(answer: Response): Response {
+  // Not `instanceof`: node-server's class passes it (its prototype chain leads to Deno's) and is still refused.
+  if (Object.getPrototypeOf(answer) === NativeResponse.prototype) return answer;
+  return new NativeResponse(answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+}
+
 async function serveDeno(deno: DenoServeLike, options: ServeHttpOptions): Promise<HttpServerHandle> {
   const hostname = options.hostname ?? "127.0.0.1";
-  const { handler, abortAll } = trackInFlight(options.fetch, options.shedLoad);
+  const tracked = trackInFlight(options.fetch, options.shedLoad);
+  const abortAll = tracked.abortAll;
+  const handler = async (request: Request): Promise<Response> => asNativeResponse(await tracked.handler(request));
   const controller = new AbortController();
   let listening!: () => void;
   const ready = new Promise<void>((resolve) => { listening = resolve; });
@@ -138,10 +154,6 @@ async function serveDeno(deno: DenoServeLike, options: ServeHttpOptions): Promis
 async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
   const hostname = options.hostname ?? "127.0.0.1";
   const { createAdaptorServer } = await import("@hono/node-server");
-  // Left to its default, it replaces the global Request and Response with its own classes; on Deno
-  // a server of this process served by Deno.serve (the dev servers beside the daemon in
-  // `cts-runtime dev`) would then answer with objects Deno refuses as not Responses.
-  const overrideGlobalObjects = !("Deno" in globalThis);
   const { handler, abortAll } = trackInFlight(options.fetch, options.shedLoad);
   const tls = options.tls;
   // Node checks its request deadlines on this interval (30 s by default): a fraction of the bound.
@@ -160,7 +172,6 @@ async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
     server = createAdaptorServer({
       fetch: handler,
       hostname,
-      overrideGlobalObjects,
       createServer: https.createServer,
       serverOptions: {
         cert: tls.cert,
@@ -178,7 +189,7 @@ async function serveNode(options: ServeHttpOptions): Promise<HttpServerHandle> {
       });
     }
   } else {
-    server = createAdaptorServer({ fetch: handler, hostname, overrideGlobalObjects, serverOptions: { connectionsCheckingInterval } });
+    server = createAdaptorServer({ fetch: handler, hostname, serverOptions: { connectionsCheckingInterval } });
   }
   const httpServer = server as import("node:http").Server;
   // The request (not the answer: long-polls and event streams last) must arrive within the bound.

@@ -1,8 +1,9 @@
 /**
  * core/runtime/serve-http.ts on Deno, with both of its servers in one process: a server with a
- * request bound (@hono/node-server) must leave the global Response alone, or every Deno.serve
- * server of the process answers with objects Deno refuses (`cts-runtime dev` on Deno died at the
- * embedded Consul's first answer after the daemon's API started).
+ * request bound (@hono/node-server) replaces the global Response, which its own request handling
+ * needs (left alone, a DELETE through it fails: test/e2e/api-curl.test.ts), so every Deno.serve
+ * server of the process must copy such answers into Deno's own class, or Deno refuses them
+ * (`cts-runtime dev` on Deno died at the embedded Consul's first answer after the daemon's API started).
  */
 import { execFile } from "node:child_process";
 import path from "node:path";
