@@ -1,6 +1,6 @@
 /**
  * @module The task engine's own service tokens: the parts of the engine its services hand each
- * other (engine-services.ts). They stay out of the contract (core/plugin-api): no other plugin can
+ * other (the `*Service` modules beside this file). They stay out of the contract (core/plugin-api): no other plugin can
  * use an engine's insides; what others use is `taskManagerToken` and `queryWatcherToken`.
  */
 import { createToken, type Token } from "../../../core/plugin-api/mod.ts";

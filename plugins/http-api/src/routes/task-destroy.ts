@@ -5,13 +5,13 @@
  * the task was kept). `&run=inspect` answers the destroy's plan and changes nothing.
  */
 import type { Context } from "hono";
-import type { InspectPlan } from "../../../../core/plugin-api/mod.ts";
 import { errorMessage } from "../../../../core/plugin-api/mod.ts";
 import { apiError, HttpError, requestIdOf, statusOfEngineError } from "../api-errors.ts";
 import type { RouteContext } from "../api-context.ts";
 import { parseQuery, type QueryRule } from "../query-rules.ts";
 import type { DeleteResponse } from "../schemas/responses.schema.ts";
-import type { DestroyPlanResponse, InspectPlanBody } from "../schemas/task-changes.schema.ts";
+import type { DestroyPlanResponse } from "../schemas/task-changes.schema.ts";
+import { inspectPlanBody } from "../plan-bodies.ts";
 
 const destroyRule: QueryRule = { values: ["true", "false"] };
 const inspectRule: QueryRule = { values: ["inspect"] };
@@ -26,15 +26,13 @@ export function deleteQuery(url: string): { destroy: boolean; inspect: boolean }
   return { destroy, inspect: query.run === "inspect" };
 }
 
-export async function handleDestroy(
-  c: Context, ctx: RouteContext, name: string, inspect: boolean, planJson: (plan: InspectPlan) => InspectPlanBody,
-): Promise<Response> {
+export async function handleDestroy(c: Context, ctx: RouteContext, name: string, inspect: boolean): Promise<Response> {
   const requestId = requestIdOf(c);
   if (inspect) {
     if (!ctx.tasks.planDestroy) throw new HttpError(400, `Cannot plan the destroy of task "${name}": this task engine cannot destroy`);
     try {
       const plan = await ctx.tasks.planDestroy(name);
-      return c.json({ request_id: requestId, inspect: planJson(plan) } satisfies DestroyPlanResponse, 200);
+      return c.json({ request_id: requestId, inspect: inspectPlanBody(plan) } satisfies DestroyPlanResponse, 200);
     } catch (error) {
       ctx.logger.error("error planning the destroy of task", { task_name: name, request_id: requestId, error: errorMessage(error) });
       return apiError(c, statusOfEngineError(error, 400), errorMessage(error));

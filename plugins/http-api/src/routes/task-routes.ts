@@ -4,11 +4,12 @@
  * is asked to act, and the engine keeps a task only when its create/run succeeded.
  */
 import type { Context, Hono } from "hono";
-import type { InspectPlan, RunRequest, TaskConfig } from "../../../../core/plugin-api/mod.ts";
+import type { RunRequest, TaskConfig } from "../../../../core/plugin-api/mod.ts";
 import { errorMessage, isCtsError } from "../../../../core/plugin-api/mod.ts";
 import { type TaskCreateRequest, type TaskUpdateRequest, taskUpdateRequestSchema } from "../schemas/requests.schema.ts";
 import type { DeleteResponse, TaskResponse, TasksResponse } from "../schemas/responses.schema.ts";
-import type { InspectPlanBody, TaskUpdateResponse } from "../schemas/task-changes.schema.ts";
+import type { TaskUpdateResponse } from "../schemas/task-changes.schema.ts";
+import { createRunBody, inspectPlanBody } from "../plan-bodies.ts";
 import { apiError, HttpError, legacyError, requestIdOf, statusOfEngineError } from "../api-errors.ts";
 import type { RouteContext } from "../api-context.ts";
 import { bodyValidator, readJson, type BodyValidator } from "../body-validator.ts";
@@ -23,16 +24,6 @@ import { weakEnabled } from "./weak-enabled.ts";
 
 function runOf(c: Context): RunRequest {
   return parseQuery(c.req.url, { run: runRule }).run as RunRequest;
-}
-
-/** A plan as PATCH and DELETE answer it (`inspect`). */
-function inspectPlanBody(plan: InspectPlan | undefined): InspectPlanBody {
-  return { changes_present: plan?.changesPresent ?? false, plan: plan?.plan ?? "", ...(plan?.url ? { url: plan.url } : {}) };
-}
-
-/** A plan as `POST /v1/tasks?run=inspect` answers it (`run`, CTS's key for the HCP Terraform run). */
-function createRunBody(plan: InspectPlan | undefined): NonNullable<TaskResponse["run"]> {
-  return { changes_present: plan?.changesPresent ?? false, plan: plan?.plan ?? "", ...(plan?.url ? { tfc_run_url: plan.url } : {}) };
 }
 
 /**
@@ -132,7 +123,7 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
     const unsupported = unsupportedKeys(raw, ctx.blocks().driverTaskFields().keys());
     if (unsupported) throw unsupported;
     if (isTaskUpdateBody(raw)) {
-      const tools = { validateCreate: (body: unknown) => createValidator()(body), represent, planJson: inspectPlanBody };
+      const tools = { validateCreate: (body: unknown) => createValidator()(body), represent };
       return handleTaskUpdate(c, ctx, tools, name, run, raw);
     }
     if (typeof raw === "object" && raw !== null && !Array.isArray(raw) && !("enabled" in raw)) {
@@ -168,7 +159,7 @@ export function mountTaskRoutes(app: Hono, ctx: RouteContext): void {
     const query = deleteQuery(c.req.url);
     const state = ctx.tasks.get(name);
     if (!state) throw taskNotFound(name);
-    if (query.destroy) return handleDestroy(c, ctx, name, query.inspect, inspectPlanBody);
+    if (query.destroy) return handleDestroy(c, ctx, name, query.inspect);
     const requestId = requestIdOf(c);
     log.info("deleting task", { task_name: name, request_id: requestId });
     const deleting = ctx.tasks.delete(name);

@@ -6,12 +6,13 @@
  * only `enabled` is CTS's request and keeps CTS's answers (task-routes.ts).
  */
 import type { Context } from "hono";
-import type { InspectPlan, RunRequest, TaskConfig } from "../../../../core/plugin-api/mod.ts";
+import type { RunRequest, TaskConfig } from "../../../../core/plugin-api/mod.ts";
 import { errorMessage, isCtsError } from "../../../../core/plugin-api/mod.ts";
 import { apiError, HttpError, requestIdOf, statusOfEngineError } from "../api-errors.ts";
 import type { RouteContext } from "../api-context.ts";
 import type { TaskCreateRequest } from "../schemas/requests.schema.ts";
-import type { InspectPlanBody, TaskUpdateResponse } from "../schemas/task-changes.schema.ts";
+import type { TaskUpdateResponse } from "../schemas/task-changes.schema.ts";
+import { inspectPlanBody } from "../plan-bodies.ts";
 import type { ApiTask } from "../schemas/task.schema.ts";
 import { taskNotFound } from "./cts-task-errors.ts";
 
@@ -19,7 +20,6 @@ export interface TaskUpdateTools {
   /** Validates a create body (throws a 400 HttpError); the same check as `POST /v1/tasks`. */
   readonly validateCreate: (body: unknown) => TaskCreateRequest;
   readonly represent: (task: TaskConfig) => ApiTask;
-  readonly planJson: (plan: InspectPlan | undefined) => InspectPlanBody;
 }
 
 /** Fields that change when or how often a task runs, never what it applies. */
@@ -111,7 +111,7 @@ export async function handleTaskUpdate(
   const body: TaskUpdateResponse = {
     request_id: requestId,
     task: tools.represent(config),
-    ...(run === "inspect" ? { inspect: tools.planJson(result.plan) } : {}),
+    ...(run === "inspect" ? { inspect: inspectPlanBody(result.plan) } : {}),
   };
   return c.json(body);
 }
